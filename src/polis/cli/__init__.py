@@ -1,0 +1,1 @@
+"""The ``polis`` command line (Typer + Rich); one module per command."""

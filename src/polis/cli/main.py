@@ -1,0 +1,33 @@
+"""Entry point of the ``polis`` command: mounts each command module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="polis",
+    help="Quadropolis and Metropolys: score, replay, play, simulate, run tournaments, serve the web app.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _mount() -> None:
+    """Register every command; each lives in its own module under polis.cli."""
+    import importlib
+
+    for name in ("score", "replay", "play", "simulate", "arena", "serve"):
+        try:
+            module = importlib.import_module(f"polis.cli.{name}")
+        except ModuleNotFoundError as exc:  # a command whose module is not written yet
+            if exc.name != f"polis.cli.{name}":
+                raise
+            continue
+        module.register(app)
+
+
+_mount()
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -4,8 +4,8 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev
-STAMP := $(VENV)/.installed-$(EXTRAS)
+TEST_EXTRAS := dev,server,arena,rl,openspiel
+PLAY_EXTRAS := server
 
 .PHONY: play test lint bench clean
 
@@ -13,21 +13,22 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
-	touch $(STAMP)
+# One stamp per set of extras: re-installs only when pyproject.toml changes.
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[$*]'
+	touch $@
 
-play: $(STAMP)
+play: $(VENV)/.installed-$(PLAY_EXTRAS)
 	$(BIN)/polis play quadropolis --mode classic --players 2
 
-test: $(STAMP)
+test: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/python -m pytest -n 2
 
-lint: $(STAMP)
+lint: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/python benchmarks/engines.py
 
 clean:

@@ -1,0 +1,43 @@
+"""The agent protocol: an agent sees one player's view and the legal moves, never the state.
+
+Searching agents build their own complete states with ``game.determinize(view, rng)``; the
+hidden facts in them are samples, not the truth. Agents are created per game (they may keep
+memory between their moves, e.g. a search tree or a belief) and seeded with
+``random.Random``, so with an iteration budget the same seed gives the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from polis.bots.budget import Budget
+from polis.core.protocol import Game, Move
+
+View = Mapping[str, Any]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that picks a move from a view."""
+
+    #: Short name used in tables and records (``random``, ``greedy``, ``mcts`` ...).
+    name: str
+
+    def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
+        """One of ``legal``, chosen from what ``view`` shows."""
+        ...
+
+
+class AgentStats:
+    """Counters a searching agent keeps (iterations, seconds), read by the arena."""
+
+    __slots__ = ("iterations", "moves", "seconds")
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.iterations = 0
+        self.seconds = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {"moves": self.moves, "iterations": self.iterations, "seconds": self.seconds}

@@ -1,0 +1,98 @@
+"""Game-specific knowledge the bots plug in: evaluation, playout policy, sampling, rewards.
+
+One instance per agent and game, so it may remember things between moves (the Metropolys
+belief over opponents' secret cards lives here). Everything it is given is the agent's own:
+the view, the legal moves, and states the agent sampled itself with ``determinize``.
+The default knows nothing about any game: uniform playouts, flat evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Sequence
+
+from polis.bots.agent import View
+from polis.core.protocol import Game, GameResult, GameState, Move
+
+
+class Knowledge:
+    """What a bot knows about a game beyond the core protocol (default: nothing)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def observe(self, view: View) -> None:
+        """Take in a new view (called once per decision, before anything else)."""
+
+    def sample(self, view: View, rng: random.Random) -> GameState:
+        """A complete state consistent with ``view`` (hidden facts drawn from ``rng``)."""
+        return self.game.determinize(view, rng)
+
+    def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
+        """One-ply value of each legal move for the view's player (higher is better)."""
+        return [0.0] * len(legal)
+
+    def playout_move(self, state: GameState, rng: random.Random) -> Move:
+        """The next move of a simulated game (cheap; biased towards good moves if possible)."""
+        return state.random_move(rng)
+
+    def reuse_key(self, view: View) -> Hashable | None:
+        """Search trees may be kept between two decisions whose keys are equal and not None.
+
+        A key changes when chance reveals something the tree was not built on.
+        """
+        return None
+
+    def reward(self, result: GameResult) -> tuple[float, ...]:
+        """Reward in [0, 1] per player of a finished simulated game.
+
+        Mostly the win share, plus rank and score margin so that lost positions are still
+        told apart (a bot that only counts wins plays aimlessly once behind).
+        """
+        return blended_reward(result, self.score_scale)
+
+    #: Score difference that counts as "a lot" in this game (for the margin term).
+    score_scale = 10.0
+
+
+def blended_reward(result: GameResult, scale: float) -> tuple[float, ...]:
+    """0.6 x win share + 0.2 x rank term + 0.2 x squashed margin to the best opponent."""
+    n = len(result.scores)
+    wins = result.win_shares()
+    ranks = result.ranks()
+    out = []
+    for p in range(n):
+        best_other = max(s for q, s in enumerate(result.scores) if q != p)
+        margin = (result.scores[p] - best_other) / scale
+        squashed = 0.5 + 0.5 * math.tanh(margin)
+        rank_term = (n - ranks[p]) / (n - 1)
+        out.append(0.6 * wins[p] + 0.2 * rank_term + 0.2 * squashed)
+    return tuple(out)
+
+
+_FACTORIES: dict[str, Callable[[Game], Knowledge]] = {}
+
+
+def register_knowledge(game_name: str, factory: Callable[[Game], Knowledge]) -> None:
+    """Make ``factory`` the knowledge of ``game_name`` (called by the per-game modules)."""
+    _FACTORIES[game_name] = factory
+
+
+def knowledge_for(game: Game) -> Knowledge:
+    """A fresh knowledge object for one agent in one game of ``game``."""
+    if game.name not in _FACTORIES:
+        _load_builtin(game.name)
+    factory = _FACTORIES.get(game.name, Knowledge)
+    return factory(game)
+
+
+def _load_builtin(name: str) -> None:
+    import importlib
+
+    module = f"polis.bots.{name}_knowledge"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:  # the module exists but something it needs does not
+            raise

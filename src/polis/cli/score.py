@@ -1,0 +1,32 @@
+"""``polis score``: an end position in, the score report out."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from polis.cli.common import echo_json, game_of, read_json, user_errors
+from polis.cli.pad import print_pad
+from polis.core.registry import get_game
+
+
+def score(
+    file: Annotated[str, typer.Argument(help="City file (Quadropolis) or end position (Metropolys); - = stdin.")],
+    text: Annotated[bool, typer.Option("--text", help="Print the scoring pad as a table.")] = False,
+) -> None:
+    """Score a Quadropolis city (best allocation, exact) or a Metropolys end position.
+
+    Example: polis score city.json --text
+    """
+    with user_errors():
+        data = read_json(file)
+        report = get_game(game_of(data)).score_file(data)
+    if text:
+        print_pad(report)
+    else:
+        echo_json(report)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(score)

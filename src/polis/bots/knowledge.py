@@ -19,14 +19,33 @@ from polis.core.protocol import Game, GameResult, GameState, Move
 class Knowledge:
     """What a bot knows about a game beyond the core protocol (default: nothing)."""
 
+    #: How many determinizations one decision keeps and reuses by cloning (0: a fresh
+    #: ``determinize`` every time). Worth it where ``determinize`` replays the whole game.
+    pool_size = 0
+
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._pool: list[GameState] = []
+        self._pool_view: View | None = None
 
     def observe(self, view: View) -> None:
         """Take in a new view (called once per decision, before anything else)."""
 
     def sample(self, view: View, rng: random.Random) -> GameState:
         """A complete state consistent with ``view`` (hidden facts drawn from ``rng``)."""
+        if not self.pool_size:
+            return self.determinize(view, rng)
+        if view is not self._pool_view:
+            self._pool_view = view
+            self._pool = []
+        pool = self._pool
+        if len(pool) < self.pool_size:
+            pool.append(self.determinize(view, rng))
+            return pool[-1].clone()
+        return pool[rng.randrange(len(pool))].clone()
+
+    def determinize(self, view: View, rng: random.Random) -> GameState:
+        """One fresh determinization (games with a belief sample from it here)."""
         return self.game.determinize(view, rng)
 
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
@@ -36,6 +55,18 @@ class Knowledge:
     def playout_move(self, state: GameState, rng: random.Random) -> Move:
         """The next move of a simulated game (cheap; biased towards good moves if possible)."""
         return state.random_move(rng)
+
+    def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
+        """The moves a search tree considers at ``state`` (default: all legal moves).
+
+        Games with hundreds of legal moves return a sensible subset, or the tree never
+        gets deeper than one ply.
+        """
+        return state.legal_moves()
+
+    def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
+        """Which untried move a search tree adds first (default: uniformly random)."""
+        return untried[rng.randrange(len(untried))]
 
     def reuse_key(self, view: View) -> Hashable | None:
         """Search trees may be kept between two decisions whose keys are equal and not None.

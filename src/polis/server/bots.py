@@ -1,13 +1,14 @@
-"""Bot seats: the one place the server asks an agent for a move.
+"""Bot seats: the one place the server asks an agent (:mod:`polis.bots`) for a move.
 
-The agents live in :mod:`polis.bots`; until that package exists a random legal move stands in.
-The function runs in a worker thread, so it gets its own clone of the state.
+Each bot seat keeps its agent for the whole game (searching agents may remember between moves).
+``choose`` runs in a worker thread on a clone of the state, so the event loop stays free and
+the live state is never touched by the agent.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from polis.core.protocol import Game, GameState
@@ -15,25 +16,25 @@ from polis.core.protocol import Game, GameState
 LEVELS = ("easy", "medium", "hard")
 
 
-def _agent_choose() -> Any | None:
-    try:
-        module = importlib.import_module("polis.bots")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("polis.bots"):
-            return None
-        raise
-    return getattr(module, "choose_move", None)
+@dataclass(slots=True)
+class BotSeat:
+    """The agent behind one bot seat; created on first use, seeded from the game and seat."""
 
+    level: str
+    seed: int
+    _agent: Any = field(default=None, init=False)
+    _budget: Any = field(default=None, init=False)
 
-def choose_move(
-    game: Game, state: GameState, view: dict[str, Any], legal: list[str], level: str,
-    rng: random.Random,
-) -> str:
-    """The bot's move in notation (always one of ``legal``)."""
-    agent = _agent_choose()
-    if agent is not None:
-        move = agent(game, view, legal, level, rng)
-        text = move if isinstance(move, str) else state.move_to_str(move)
-        if text in legal:
-            return text
-    return rng.choice(legal)
+    def choose(self, game: Game, state: GameState) -> str:
+        """The bot's move in notation for ``state`` (whose current player is this seat)."""
+        player = state.current_player()
+        view = state.view(player)
+        legal = state.legal_moves()
+        try:
+            from polis.bots import make_agent
+        except ImportError:  # pragma: no cover - the bots package is part of polis
+            return state.move_to_str(random.Random(self.seed).choice(legal))
+        if self._agent is None:
+            self._agent, self._budget = make_agent(self.level, self.seed)
+        move = self._agent.act(view, legal, game, self._budget)
+        return state.move_to_str(move)

@@ -22,7 +22,7 @@ def new_game_id() -> str:
 
 
 def hash_token(token: str) -> str:
-    """The stored form of a token (SHA-256; tokens are long random strings, so no salt is needed)."""
+    """The stored form of a token (SHA-256: tokens are long and random, so no salt)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 

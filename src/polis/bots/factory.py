@@ -1,0 +1,85 @@
+"""Agents by name: ``random``, ``greedy``, ``montecarlo``, ``mcts`` and the levels for people.
+
+An agent spec is ``name[:budget]`` with a budget like ``1s``, ``200ms`` or ``500i``
+(iterations). Levels (documented mapping, the same in both games):
+
+========  ==========================  ==================================================
+level     agent                       why
+========  ==========================  ==================================================
+easy      ``greedy``                  plays sensible single moves, never plans ahead
+medium    ``montecarlo:300ms``        samples the hidden facts, looks to the end
+hard      ``mcts:1s``                 full information-set tree search (<= 2 s/move)
+========  ==========================  ==================================================
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from polis.bots.agent import Agent
+from polis.bots.budget import Budget
+from polis.bots.greedy import GreedyAgent
+from polis.bots.mcts import MctsAgent
+from polis.bots.montecarlo import MonteCarloAgent
+from polis.bots.random_agent import RandomAgent
+from polis.core.errors import InputError
+
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "montecarlo": MonteCarloAgent,
+    "mcts": MctsAgent,
+}
+
+#: Default budget of each searching agent when the spec gives none.
+DEFAULT_BUDGETS = {
+    "random": Budget(iterations=1),
+    "greedy": Budget(iterations=1),
+    "montecarlo": Budget(seconds=0.3),
+    "mcts": Budget(seconds=1.0),
+}
+
+#: The levels offered to people: level -> agent spec.
+LEVELS = {
+    "easy": "greedy",
+    "medium": "montecarlo:300ms",
+    "hard": "mcts:1s",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """A parsed ``name[:budget]``; ``text`` is what the user wrote (used in tables)."""
+
+    text: str
+    kind: str
+    budget: Budget
+
+    def make(self, seed: int) -> Agent:
+        """A fresh agent for one game, seeded."""
+        return AGENTS[self.kind](random.Random(seed))
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """``greedy``, ``mcts:1s``, ``montecarlo:500i``, ``hard`` ...; InputError when unknown."""
+    raw = text.strip()
+    name, _, budget_text = raw.partition(":")
+    name = name.strip().lower()
+    if name in LEVELS:
+        if budget_text:
+            raise InputError(f"level {name!r} has a fixed budget; write an agent name instead")
+        inner = parse_agent_spec(LEVELS[name])
+        return AgentSpec(raw, inner.kind, inner.budget)
+    if name not in AGENTS:
+        known = ", ".join([*AGENTS, *LEVELS])
+        raise InputError(f"unknown agent {name!r}: choose one of {known}")
+    budget = Budget.parse(budget_text) if budget_text else DEFAULT_BUDGETS[name]
+    return AgentSpec(raw, name, budget)
+
+
+def make_agent(text: str, seed: int) -> tuple[Agent, Budget]:
+    """The agent and its budget from a spec, seeded."""
+    spec = parse_agent_spec(text)
+    return spec.make(seed), spec.budget

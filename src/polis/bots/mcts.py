@@ -1,0 +1,164 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration samples a complete state from the agent's view (``Knowledge.sample``, which
+for Metropolys follows the belief over opponents' secret cards), walks the one shared tree
+with UCB restricted to the moves legal in that sample (counting each child's availability),
+adds one node, finishes the game with the greedy-biased playout policy, and backs up each
+player's reward into the nodes where that player moved.
+
+Tree reuse: after the agent moves, the subtree reached by the public moves played since is
+kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a Quadropolis
+round, whose new layout the old statistics never saw).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable, Sequence
+
+from polis.bots.agent import AgentStats, View
+from polis.bots.budget import Budget
+from polis.bots.greedy import pick_best
+from polis.bots.knowledge import Knowledge, knowledge_for
+from polis.bots.montecarlo import candidates, playout
+from polis.core.protocol import Game, Move
+
+
+class Node:
+    """Statistics of one move in the tree (rewards of the player who made it)."""
+
+    __slots__ = ("avail", "children", "move", "player", "text", "total", "visits")
+
+    def __init__(self, move: Move, player: int, text: str) -> None:
+        self.move = move
+        self.player = player
+        self.text = text
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[Move, Node] = {}
+
+    def child_by_text(self, text: str) -> Node | None:
+        for child in self.children.values():
+            if child.text == text:
+                return child
+        return None
+
+
+class MctsAgent:
+    """ISMCTS with UCB, greedy-biased playouts, root move pruning and tree reuse."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        width: int = 12,
+        exploration: float = 0.5,
+        reuse: bool = True,
+    ) -> None:
+        self.rng = rng
+        self.width = width
+        self.exploration = exploration
+        self.reuse = reuse
+        self.stats = AgentStats()
+        self._knowledge: Knowledge | None = None
+        self._root: Node | None = None
+        self._root_history: list[str] = []
+        self._root_key: Hashable | None = None
+
+    # -- tree reuse -----------------------------------------------------------------------
+    def _reused_root(self, view: View, key: Hashable | None) -> Node | None:
+        """The old subtree at the current position, if keeping it is sound."""
+        if not self.reuse or self._root is None or key is None or key != self._root_key:
+            return None
+        history: list[str] = list(view["moves"])
+        old = self._root_history
+        if len(history) < len(old) or history[: len(old)] != old:
+            return None
+        node: Node | None = self._root
+        for text in history[len(old) :]:
+            node = node.child_by_text(text) if node is not None else None
+        return node
+
+    # -- search ---------------------------------------------------------------------------
+    def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
+        start = time.perf_counter()
+        if self._knowledge is None or self._knowledge.game is not game:
+            self._knowledge = knowledge_for(game)
+            self._root = None
+        knowledge = self._knowledge
+        knowledge.observe(view)
+        self.stats.moves += 1
+        if len(legal) == 1:
+            return legal[0]
+        key = knowledge.reuse_key(view)
+        root = self._reused_root(view, key) or Node(None, -1, "")
+        root_moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
+        allowed = set(root_moves)
+        # Children outside the candidate set (from a reused tree) never get chosen.
+        root.children = {m: c for m, c in root.children.items() if m in allowed}
+        rng = self.rng
+        c = self.exploration
+        clock = budget.clock()
+        while clock.more():
+            state = knowledge.sample(view, rng)
+            node = root
+            path = [root]
+            # Selection and expansion.
+            while not state.is_terminal():
+                moves = root_moves if node is root else knowledge.tree_moves(state, rng)
+                children = node.children
+                untried = [m for m in moves if m not in children]
+                if untried:
+                    move = knowledge.expansion_move(state, untried, rng)
+                    mover = state.current_player()
+                    text = state.move_to_str(move)
+                    child = Node(move, mover, text)
+                    children[move] = child
+                    # Availability of the siblings seen in this sample.
+                    for m in moves:
+                        if m is not move and m in children:
+                            children[m].avail += 1
+                    state.apply(move)
+                    path.append(child)
+                    break
+                log_avail_best: Node | None = None
+                best_score = -1.0
+                for m in moves:
+                    ch = children[m]
+                    ch.avail += 1
+                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best_score = score
+                        log_avail_best = ch
+                assert log_avail_best is not None
+                node = log_avail_best
+                state.apply(node.move)
+                path.append(node)
+            rewards = playout(knowledge, state, rng)
+            for n in path:
+                n.visits += 1
+                if n.player >= 0:
+                    n.total += rewards[n.player]
+            clock.tick()
+        self.stats.iterations += clock.done
+        self.stats.seconds += time.perf_counter() - start
+        kids = [root.children.get(m) for m in root_moves]
+        robust = [
+            (k.visits + k.total / k.visits) if k is not None and k.visits else 0.0 for k in kids
+        ]
+        choice = pick_best(root_moves, robust, rng)
+        self._root = root.children.get(choice)
+        self._root_history = [*view["moves"], state_text(root, choice)]
+        self._root_key = key
+        return choice
+
+
+def state_text(root: Node, move: Move) -> str:
+    """Notation of a root move (its child node recorded it)."""
+    child = root.children.get(move)
+    return child.text if child is not None else ""

@@ -1,0 +1,1 @@
+"""Quadropolis: rules engine (state, notation, set-up, views) and the exact scorer."""

@@ -1,0 +1,107 @@
+"""One running game seen through the fixed encodings: the part every adapter shares.
+
+PettingZoo, Gymnasium and the benchmark all need the same four things from an engine state:
+the observation of one player, the action mask, applying an action id, and rewards at the
+end. Keeping them here means the adapters differ only in their library's API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from polis.core.errors import InputError, PolisError
+from polis.core.protocol import JSON, GameResult, GameState
+from polis.core.registry import get_game
+from polis.research.actions import ActionCodec, codec
+from polis.research.observations import HIGH, Encoder, encoder
+
+REWARDS = ("win_share", "margin")
+
+
+def final_rewards(result: GameResult, kind: str) -> list[float]:
+    """``win_share``: 1 (or 1/k when k share first place) to winners; ``margin``: own score
+    minus the best other score (positive only for a sole winner)."""
+    if kind == "win_share":
+        return [float(x) for x in result.win_shares()]
+    scores = result.scores
+    return [
+        float(s - max(o for q, o in enumerate(scores) if q != p)) for p, s in enumerate(scores)
+    ]
+
+
+class Session:
+    """An engine state plus the codec and encoder of its game, mode and player count."""
+
+    def __init__(
+        self,
+        game: str,
+        mode: str,
+        players: int,
+        *,
+        reward: str = "win_share",
+        options: Mapping[str, JSON] | None = None,
+    ) -> None:
+        if reward not in REWARDS:
+            raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        self.game = get_game(game)
+        if mode not in self.game.modes:
+            raise InputError(f"unknown {game} mode {mode!r}: choose {' or '.join(self.game.modes)}")
+        if not 2 <= players <= 4:
+            raise InputError(f"{game} is played by 2 to 4 players, not {players}")
+        self.mode = mode
+        self.players = players
+        self.reward = reward
+        self.options = dict(options) if options else None
+        self.codec: ActionCodec = codec(game, mode)
+        self.encoder: Encoder = encoder(game, mode, players)
+        self.state: GameState | None = None
+
+    def new_game(self, seed: int, setup: Mapping[str, JSON] | None = None) -> GameState:
+        self.state = self.game.new_game(
+            self.mode, self.players, seed=seed, setup=setup, options=self.options
+        )
+        return self.state
+
+    @property
+    def obs_size(self) -> int:
+        return self.encoder.size
+
+    def observe(self, player: int) -> dict[str, npt.NDArray[Any]]:
+        """The observation dict of ``player``: its view encoded, and its action mask."""
+        state = self._state()
+        obs = self.encoder.encode(state.view(player))
+        if state.current_player() == player:
+            mask = self.codec.mask(state)
+        else:
+            mask = np.zeros(self.codec.n, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def apply(self, action: int) -> None:
+        """Play action id ``action`` for the player to move; IllegalMove if it is not legal."""
+        state = self._state()
+        action = int(action)
+        move = self.codec.move_of(state, action)
+        state.apply(move)
+
+    def rewards(self) -> list[float]:
+        return final_rewards(self._state().result(), self.reward)
+
+    def _state(self) -> GameState:
+        if self.state is None:
+            raise PolisError("no game yet: call reset() first")
+        return self.state
+
+
+def seed_stream(seed: int | None, rng: random.Random | None) -> random.Random:
+    """The generator that draws game seeds: re-seeded when a seed is given, else kept."""
+    if seed is not None:
+        return random.Random(seed)
+    return rng if rng is not None else random.Random()
+
+
+__all__ = ["HIGH", "REWARDS", "Session", "final_rewards", "seed_stream"]

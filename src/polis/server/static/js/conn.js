@@ -1,0 +1,60 @@
+// One WebSocket per held seat (or one spectator socket), reconnecting with back-off.
+export class SeatConnection {
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token; // null = spectator
+    this.handlers = handlers;
+    this.state = null;
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.handlers.status?.(this, "open");
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "state") this.state = msg;
+      this.handlers.message(this, msg);
+    };
+    ws.onclose = (ev) => {
+      this.handlers.status?.(this, "closed");
+      if (this.closed) return;
+      if (ev.code === 4403 || ev.code === 4404 || ev.code === 4400) {
+        this.closed = true; // wrong token / no such game: retrying will not help
+        return;
+      }
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => !this.closed && this.open(), delay);
+    };
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  move(text) {
+    return this.send({ type: "move", move: text, position: this.state ? this.state.position : -1 });
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,97 @@
+"""The arena's statistics, ratings and schedule on known inputs."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from polis.arena.match import Outcome
+from polis.arena.ratings import rate
+from polis.arena.schedule import schedule
+from polis.arena.stats import mean_ci, summarise, wilson
+
+
+def outcome(index: int, lineup: tuple[int, ...], scores: tuple[int, ...]) -> Outcome:
+    order = sorted(set(scores), reverse=True)
+    ranking = tuple(tuple(p for p in range(len(scores)) if scores[p] == s) for s in order)
+    from polis.core.protocol import GameResult
+
+    result = GameResult(scores, ranking)
+    return Outcome(index, lineup, scores, result.ranks(), result.win_shares(), ranking, 10)
+
+
+def test_wilson_known_values() -> None:
+    lo, hi = wilson(14.5, 20)
+    assert (round(lo, 3), round(hi, 3)) == (0.506, 0.872)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 3) == 0.278
+    lo, hi = wilson(10, 10)
+    assert round(lo, 3) == 0.722 and hi == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_ci_known_values() -> None:
+    mean, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    half = 1.959963984540054 * math.sqrt((2.25 + 0.25 + 0.25 + 2.25) / 3 / 4)
+    assert lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
+    assert mean_ci([7.0]) == (7.0, 7.0, 7.0)
+
+
+def test_summary_counts_shared_wins_fractionally() -> None:
+    outcomes = [
+        outcome(0, (0, 1), (30, 20)),
+        outcome(1, (1, 0), (25, 25)),  # shared first place: half a win each
+        outcome(2, (0, 1), (10, 40)),
+        outcome(3, (1, 0), (12, 18)),
+    ]
+    rows = summarise(["a", "b"], outcomes, [(25.0, 8.0), (25.0, 8.0)])
+    a, b = rows
+    assert a["games"] == b["games"] == 4
+    assert a["wins"] == 2.5 and b["wins"] == 1.5
+    assert a["win_share"] == 0.625
+    assert a["mean_rank"] == pytest.approx((1 + 1.5 + 2 + 1) / 4)
+    assert a["mean_score"] == pytest.approx((30 + 25 + 10 + 18) / 4)
+    assert a["mean_margin"] == pytest.approx((10 + 0 - 30 + 6) / 4)
+    assert b["mean_margin"] == pytest.approx(-a["mean_margin"])
+    lo, hi = a["win_share_ci"]
+    assert lo < 0.625 < hi
+
+
+def test_summary_with_one_spec_in_several_seats() -> None:
+    outcomes = [outcome(0, (0, 1, 0, 1), (5, 9, 7, 1)), outcome(1, (1, 0, 1, 0), (3, 3, 8, 2))]
+    a, b = summarise(["a", "b"], outcomes, [(25.0, 8.0)] * 2)
+    assert a["games"] == b["games"] == 4
+    assert a["wins"] + b["wins"] == 2
+    assert b["wins"] == 2  # 9 wins game 0, 8 wins game 1
+
+
+def test_ratings_reward_the_winner() -> None:
+    outcomes = [outcome(i, (i % 2, 1 - i % 2), (10, 5) if i % 2 == 0 else (5, 10)) for i in range(10)]
+    (mu_a, _), (mu_b, _) = rate(["a", "b"], outcomes)
+    assert mu_a > 25 > mu_b
+
+
+def test_ratings_of_equal_agents_stay_equal() -> None:
+    outcomes = [outcome(i, (0, 1) if i % 2 == 0 else (1, 0), (7, 5)) for i in range(10)]
+    (mu_a, _), (mu_b, _) = rate(["a", "b"], outcomes)
+    assert mu_a == pytest.approx(mu_b, abs=2.5)  # only the order of updates differs
+
+
+@pytest.mark.parametrize(("specs", "players"), [(2, 2), (2, 4), (3, 2), (4, 4), (3, 3), (5, 3)])
+def test_schedule_rotates_seats_fairly(specs: int, players: int) -> None:
+    blocks = 6 if specs <= players else 2 * math.comb(specs, players)
+    tables = schedule(11, specs, players, blocks * players)
+    seats: Counter[tuple[int, int]] = Counter()
+    for t in tables:
+        for seat, who in enumerate(t.lineup):
+            seats[who, seat] += 1
+    counts = {seats[a, s] for a in range(specs) for s in range(players)}
+    assert len(counts) == 1  # every spec in every seat equally often
+    for b in range(blocks):
+        block = tables[b * players : (b + 1) * players]
+        assert len({t.setup_seed for t in block}) == 1  # one deal per block
+    assert len({t.setup_seed for t in tables}) == blocks
+    assert schedule(11, specs, players, 7) == tables[:7]

@@ -1,0 +1,105 @@
+"""The placement worked examples of tests/data/quadropolis.json, played through the engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from quadro_helpers import find_tile, new, put_city
+
+from polis.core.errors import IllegalMove
+from polis.quadropolis.notation import DISCARD, NOTHING
+from polis.quadropolis.site import SELECT, SPOT_INDEX
+from polis.quadropolis.tiles import TILES
+
+DATA = json.loads((Path(__file__).parents[1] / "data" / "quadropolis.json").read_text("utf-8"))
+EXAMPLES = {e["id"]: e for e in DATA["placement_examples"]}
+SIDE = {"left": "L", "right": "R", "top": "T", "bottom": "B"}
+
+
+def _spot(side: str, index: int) -> int:
+    return SPOT_INDEX[f"{SIDE[side]}{index}"]
+
+
+@pytest.mark.parametrize("case", EXAMPLES["PL-TAKE-1"]["cases"], ids=str)
+def test_targeting(case: dict[str, Any]) -> None:
+    mode = case.get("mode", "classic")
+    k, spot = case["architect"], _spot(case["side"], case["index"])
+    square = (case["takes"]["row"] - 1) * 5 + case["takes"]["col"] - 1
+    assert SELECT[spot][k] == square
+    # Through the engine: the architect takes the tile on that square, the Urbanist moves there.
+    state = new(mode, 4)
+    tile = state.site[square]
+    state.apply((k, spot, DISCARD))
+    assert state.site[square] == -1
+    assert state.discards == (tile,)
+    assert state.view(None)["urbanist"] == f"r{case['takes']['row']}c{case['takes']['col']}"
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+def test_urbanist_blocking(mode: str) -> None:
+    ex = EXAMPLES["PL-URBANIST-1"]
+    state = new(mode, 4)
+    u = ex["state"]["urbanist"]
+    state._urb = (u["row"] - 1) * 5 + u["col"] - 1
+    for occ in ex["state"]["occupied_spots"]:
+        state._occ |= 1 << _spot(occ["side"], occ["index"])
+    legal = {s for (_, s, _) in state.legal_moves()}
+    illegal = {_spot(x["side"], x["index"]) for x in ex["illegal_spots"]}
+    assert len(legal) == ex["legal_spot_count"]
+    assert legal.isdisjoint(illegal)
+    assert legal | illegal == set(range(20))
+    assert all(
+        v["blocked"] for v in state.view(None)["spots"] if v["spot"] in {"L2", "R2", "T4", "B4"}
+    )
+
+
+def _city_targets(example_id: str) -> tuple[set[tuple[int, int]], Any]:
+    ex = EXAMPLES[example_id]
+    mode, k = ex["mode"], ex["architect"]
+    tile = find_tile(mode, 1, 4, type=ex["tile_type"])
+    # architect k at the left end of row 1 selects r1c<k>
+    state = new(mode, 4, fixed={1: {k - 1: tile.id}})
+    cols = state._geo.cols
+    if ex["state"]["city"] != "empty":
+        for b in ex["state"]["city"]:
+            other = next(t for t in TILES if t.type == b["type"] and t.mode != "expert")
+            put_city(state, 0, (b["row"] - 1) * cols + b["col"] - 1, other.id, b.get("floors", 1))
+    spot = SPOT_INDEX["L1"]
+    moves = [m for m in state.legal_moves() if m[0] == k and m[1] == spot]
+    assert (k, spot, DISCARD) in moves
+    assert (k, spot, NOTHING) not in moves
+    squares = {(t // cols + 1, t % cols + 1) for (_, _, t) in moves if t >= 0}
+    return squares, (state, k, spot, cols, ex)
+
+
+@pytest.mark.parametrize(
+    "example_id", ["PL-CITY-CLASSIC-1", "PL-CITY-CLASSIC-STACK", "PL-CITY-EXPERT-1"]
+)
+def test_city_placement(example_id: str) -> None:
+    squares, (state, k, spot, cols, ex) = _city_targets(example_id)
+    assert squares == {tuple(x) for x in ex["legal_squares"]}
+    for bad in ex.get("illegal_examples", []):
+        r, c = bad["square"]
+        with pytest.raises(IllegalMove, match=r"architect 3|occupied"):
+            state.apply((k, spot, (r - 1) * cols + c - 1))
+    for r, c in ex["legal_squares"]:
+        trial = state.clone()
+        trial.apply((k, spot, (r - 1) * cols + c - 1))
+        assert trial.city_stack(0, (r - 1) * cols + c - 1)[-1] == state.site[k - 1]
+
+
+def test_expert_reach_matches_the_mat() -> None:
+    mats = json.loads(
+        (Path(__file__).parents[2] / "src/polis/quadropolis/data/mats.json").read_text("utf-8")
+    )
+    from polis.quadropolis.site import GEOMETRY
+
+    for k, squares in mats["expert"]["reach_by_architect"].items():
+        assert GEOMETRY["expert"].reach[int(k)] == tuple(
+            sorted((r - 1) * 5 + c - 1 for r, c in squares)
+        )
+    for k in range(1, 5):
+        assert len(GEOMETRY["classic"].reach[k]) == 7

@@ -1,0 +1,73 @@
+"""The fast scorer against a plain exhaustive reference, on random small/medium cities."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polis.quadropolis.city import Building, City, geometry
+from polis.quadropolis.scoring import score_city
+from quadro_scoring_reference import reference_best, reference_categories
+
+CODES = {
+    "classic": ["T", "T2", "T3", "T4", "S", "U", "U*1", "U*2", "P", "p", "F", "H", "H*1", "H*3"],
+    "expert": ["T", "T3", "T5", "O", "O2", "O4", "S", "U", "U*2", "P", "p", "F", "H", "H*2",
+               "M"],
+}
+
+
+def _building(code: str) -> Building:
+    kind = code[0]
+    if "*" in code:
+        return Building(kind, 1, int(code[2:]))
+    return Building(kind, int(code[1:]) if len(code) > 1 else 1)
+
+
+@st.composite
+def cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
+    mode = draw(st.sampled_from(["classic", "expert"]))
+    g = geometry(mode)
+    # cluster buildings in a corner so harbour runs, office groups and adjacency happen
+    area = draw(st.sampled_from([6, 8, 10, g.size]))
+    n_opt = draw(st.integers(0, min(9, area - 2)))
+    n_free = draw(st.integers(0, 2))
+    squares = draw(st.lists(st.integers(0, area - 1), min_size=n_opt + n_free,
+                            max_size=n_opt + n_free, unique=True))
+    weighted = [c for c in CODES[mode] if c[0] not in "PpM"] + ["H", "H", "S", "F", "O", "U"]
+    if mode == "classic":
+        weighted.remove("O")
+    cells: list[Building | None] = [None] * g.size
+    shops = 0
+    for idx, sq in enumerate(squares):
+        if idx < n_opt:
+            code = draw(st.sampled_from(weighted))
+            if code == "S":
+                shops += 1
+                if shops > 2:
+                    code = "H"
+        else:
+            code = draw(st.sampled_from(["P", "p", "M"] if mode == "expert" else ["P", "p"]))
+        cells[sq] = _building(code)
+    inh = draw(st.integers(0, 14))
+    en = draw(st.integers(0, 8))
+    return (mode, tuple(cells), inh, en, draw(st.booleans()),
+            draw(st.sampled_from([5, 5, 3])), draw(st.booleans()))
+
+
+@settings(max_examples=50, deadline=None)
+@given(cities())
+def test_scorer_matches_exhaustive_reference(case: tuple[str, City, int, int, bool, int, bool]) -> None:
+    mode, city, inh, en, playgrounds, group_cap, after = case
+    report = score_city(mode, city, inh, en, playground_absorbs_pollution=playgrounds,
+                        office_tower_group_cap=group_cap, empty_squares_after_removal=after)
+    best = reference_best(mode, city, inh, en, playground_absorbs_pollution=playgrounds,
+                          group_cap=group_cap, empty_after_removal=after)
+    assert (report.total, report.inhabitants_on_buildings, -report.empty_squares) == best
+    # the reported allocation really scores what the report says
+    active = frozenset(i for i, b in enumerate(city) if b is not None and i not in report.inactive)
+    cat = reference_categories(mode, city, active, dict(report.customers),
+                               len(report.park_energy), inh, en, group_cap)
+    cat.pop("_empty")
+    cat.pop("_inh_on")
+    assert cat == dict(report.categories)
+    assert sum(report.categories.values()) == report.total

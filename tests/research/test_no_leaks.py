@@ -1,0 +1,165 @@
+"""Nothing hidden reaches an observation: changing only facts a player cannot see (face-down
+tiles, future rounds, other players' secret cards) leaves that player's observation, mask,
+information state and OpenSpiel tensors unchanged, move after move."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import polis.research.openspiel_game  # noqa: F401  (registers the games)
+from polis.research.dealers import quadropolis_pools
+from polis.research.session import Session
+
+
+def same_obs(a: Session, b: Session, player: int) -> bool:
+    oa, ob = a.observe(player), b.observe(player)
+    return bool(
+        np.array_equal(oa["observation"], ob["observation"])
+        and np.array_equal(oa["action_mask"], ob["action_mask"])
+    )
+
+
+def hidden_variant_quadropolis(setup: dict, players: int, rng: random.Random) -> dict:
+    """Same set-up, but face-down tiles of round 1 shuffled and every later round re-dealt."""
+    from polis.core.registry import get_game
+
+    probe = get_game("quadropolis").new_game("classic", players, setup=setup)
+    site = probe.view(None)["site"]
+    down = [q for q, sq in enumerate(site) if sq["state"] == "face-down"]
+    first = list(setup["rounds"][0])
+    tiles = [first[q] for q in down]
+    rng.shuffle(tiles)
+    for q, t in zip(down, tiles, strict=True):
+        first[q] = t
+    later = []
+    for layout in setup["rounds"][1:]:
+        layout = list(layout)
+        rng.shuffle(layout)
+        later.append(layout)
+    return {"first_player": setup["first_player"], "rounds": [first, *later]}
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3]))
+def test_quadropolis_face_down_tiles_and_future_rounds_do_not_show(seed: int, players: int) -> None:
+    a = Session("quadropolis", "classic", players)
+    b = Session("quadropolis", "classic", players)
+    a.new_game(seed)
+    rng = random.Random(seed)
+    b.new_game(seed, hidden_variant_quadropolis(a.state.setup(), players, rng))  # type: ignore[union-attr]
+    assert a.state.setup() != b.state.setup()  # type: ignore[union-attr]
+    for _ in range(4 * players):  # all of round 1: only hidden facts differ
+        for p in range(players):
+            assert same_obs(a, b, p)
+        action = int(rng.choice(np.flatnonzero(a.observe(a.state.current_player())["action_mask"])))  # type: ignore[union-attr]
+        a.apply(action)
+        b.apply(action)
+
+
+def test_quadropolis_the_leak_check_can_fail() -> None:
+    """Swapping two face-up tiles is visible, so the comparison above is not vacuous."""
+    a = Session("quadropolis", "classic", 2)
+    a.new_game(1)
+    setup = a.state.setup()  # type: ignore[union-attr]
+    site = a.state.view(None)["site"]  # type: ignore[union-attr]
+    up = [q for q, sq in enumerate(site) if sq["state"] == "face-up"]
+    first = list(setup["rounds"][0])
+    first[up[0]], first[up[1]] = first[up[1]], first[up[0]]
+    b = Session("quadropolis", "classic", 2)
+    b.new_game(1, {"first_player": setup["first_player"], "rounds": [first, *setup["rounds"][1:]]})
+    assert not same_obs(a, b, 0)
+
+
+DECKS = {"family": ("bridges", "statues", "lakes", "outskirts"),
+         "expert": ("bridges", "statues", "lakes", "districts", "chains")}
+COLOURS = ("gray", "orange", "green", "red", "blue")
+
+
+def other_cards(cards: list[str], deck: tuple[str, ...], observer: int, rng: random.Random) -> list[str]:
+    """A different deal of the cards the observer cannot see (its own card is kept)."""
+    while True:
+        pool = [c for c in deck if c != cards[observer]]
+        rng.shuffle(pool)
+        out = [cards[observer] if p == observer else pool.pop() for p in range(len(cards))]
+        if out != cards:
+            return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]),
+       mode=st.sampled_from(["family", "expert"]))
+def test_metropolys_other_players_secret_cards_do_not_show(seed: int, players: int, mode: str) -> None:
+    rng = random.Random(seed)
+    observer = rng.randrange(players)
+    a = Session("metropolys", mode, players)
+    a.new_game(seed)
+    setup = dict(a.state.setup())  # type: ignore[union-attr]
+    deck = DECKS[mode] if not (mode == "family" and players == 2) else DECKS[mode][:3]
+    variant = dict(setup, area_cards=other_cards(setup["area_cards"], deck, observer, rng))
+    if mode == "expert":
+        variant["neighbourhood_cards"] = other_cards(
+            setup["neighbourhood_cards"], COLOURS, observer, rng
+        )
+    b = Session("metropolys", mode, players)
+    b.new_game(seed, variant)
+    while not a.state.is_terminal():  # type: ignore[union-attr]
+        assert same_obs(a, b, observer)
+        mover = a.state.current_player()  # type: ignore[union-attr]
+        action = int(rng.choice(np.flatnonzero(a.observe(mover)["action_mask"])))
+        a.apply(action)
+        b.apply(action)
+
+
+def test_metropolys_own_card_does_show() -> None:
+    a = Session("metropolys", "family", 3)
+    a.new_game(2)
+    setup = a.state.setup()  # type: ignore[union-attr]
+    cards = list(setup["area_cards"])
+    spare = next(c for c in DECKS["family"] if c not in cards)
+    b = Session("metropolys", "family", 3)
+    b.new_game(2, dict(setup, area_cards=[spare, *cards[1:]]))
+    assert not same_obs(a, b, 0)
+    assert same_obs(a, b, 1) and same_obs(a, b, 2)
+
+
+def deal(state: pyspiel.State, outcomes: list[int]) -> None:
+    for o in outcomes:
+        assert state.is_chance_node()
+        state.apply_action(o)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_openspiel_information_ignores_face_down_squares(players: int) -> None:
+    game = pyspiel.load_game(f"polis_quadropolis(players={players},first_player=0)")
+    from polis.core.registry import get_game
+
+    order = list(range(25))
+    random.Random(players).shuffle(order)
+    pool = quadropolis_pools("classic")[0]
+    probe = get_game("quadropolis").new_game(
+        "classic", players, setup={"first_player": 0, "rounds": [[pool[i] for i in order]]
+                                   + [list(p) for p in quadropolis_pools("classic")[1:]]})
+    down = [q for q, sq in enumerate(probe.view(None)["site"]) if sq["state"] == "face-down"]
+    swapped = list(order)
+    swapped[down[0]], swapped[down[1]] = swapped[down[1]], swapped[down[0]]
+    a, b = game.new_initial_state(), game.new_initial_state()
+    deal(a, order)
+    deal(b, swapped)
+    assert str(a) != str(b)
+    rng = np.random.RandomState(0)
+    for _ in range(4 * players):
+        for p in range(players):
+            assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.observation_string(p) == b.observation_string(p)
+            assert a.observation_tensor(p) == b.observation_tensor(p)
+            assert a.information_state_tensor(p) == b.information_state_tensor(p)
+        action = int(rng.choice(a.legal_actions()))
+        a.apply_action(action)
+        b.apply_action(action)
+    assert a.is_chance_node()  # round 2 is not dealt before round 1 is over

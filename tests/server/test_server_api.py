@@ -1,0 +1,243 @@
+"""HTTP API and WebSocket behaviour of the server, on the counting game (engine-independent)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from .conftest import make_app
+
+HUMANS2 = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
+
+
+def create(client: TestClient, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    resp = client.post("/api/games", json={"game": "counting", "mode": "basic",
+                                           "seats": seats or HUMANS2, "seed": 5})
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome"
+    state = ws.receive_json()
+    assert state["type"] == "state"
+    return state
+
+
+def refused(ws: Any) -> dict[str, Any]:
+    """The error answering a refused move, and the unchanged state sent after it."""
+    err = next_of(ws, "error")
+    state = ws.receive_json()
+    assert state["type"] == "state"
+    err["state"] = state
+    return err
+
+
+def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+
+
+def test_create_returns_one_invite_per_human_seat(client: TestClient) -> None:
+    data = create(client, [{"name": "Ada", "kind": "human"},
+                           {"name": "Bot", "kind": "bot", "level": "easy"}])
+    assert "token" in data["seats"][0] and data["seats"][0]["invite"].endswith(
+        f"#/game/{data['id']}/{data['seats'][0]['token']}")
+    assert "token" not in data["seats"][1]
+    summary = client.get(f"/api/games/{data['id']}").json()
+    assert "token" not in json.dumps(summary)
+    assert summary["seats"][1]["kind"] == "bot"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "chess", "mode": "basic", "seats": HUMANS2},
+        {"game": "counting", "mode": "nope", "seats": HUMANS2},
+        {"game": "counting", "mode": "basic", "seats": HUMANS2[:1]},
+        {"game": "counting", "mode": "basic", "seats": [{"name": "x", "kind": "alien"}] * 2},
+        {"game": "counting", "mode": "basic", "seats": [{"name": "x" * 500, "kind": "human"}] * 2},
+    ],
+)
+def test_bad_game_requests_are_refused(client: TestClient, body: dict[str, Any]) -> None:
+    resp = client.post("/api/games", json=body)
+    assert resp.status_code in (400, 422)
+
+
+def test_each_seat_sees_only_its_secret_and_moves_are_checked(client: TestClient) -> None:
+    data = create(client)
+    gid = data["id"]
+    t0, t1 = data["seats"][0]["token"], data["seats"][1]["token"]
+    with client.websocket_connect(f"/ws/{gid}") as a, client.websocket_connect(f"/ws/{gid}") as b:
+        sa = hello(a, t0)
+        sb = hello(b, t1)
+        secret0, secret1 = sa["view"]["secret"], sb["view"]["secret"]
+        assert secret0 != secret1
+        assert sa["legal"] == ["1", "2", "3"] and sb["legal"] == []
+        received_b: list[str] = []
+        # out of turn
+        b.send_json({"type": "move", "move": "1", "position": 0})
+        err = refused(b)
+        assert err["code"] == "not_your_turn" and err["state"]["position"] == 0
+        received_b.append(json.dumps(err))
+        # illegal move, message names the rule
+        a.send_json({"type": "move", "move": "4", "position": 0})
+        err = refused(a)
+        assert err["code"] == "illegal" and "1, 2 or 3" in err["message"]
+        # stale position
+        a.send_json({"type": "move", "move": "2", "position": 3})
+        assert refused(a)["code"] == "stale"
+        # a good move reaches both, each with their own view
+        a.send_json({"type": "move", "move": "2", "position": 0})
+        after_a = next_of(a, "state")
+        assert after_a["position"] == 1 and after_a["view"]["total"] == 2
+        after_b = next_of(b, "state")
+        received_b.append(json.dumps(after_b))
+        assert after_b["legal"] == ["1", "2", "3"]
+        for text in received_b:
+            assert secret0 not in text
+        # the earlier refusals changed nothing
+        assert after_a["view"]["moves"] == ["2"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": "dance"}', "malformed"),
+        ('{"type": "move", "move": 3, "position": 0}', "malformed"),
+        ('{"type": "move", "move": "1", "position": "zero"}', "malformed"),
+        ('{"type": "move", "move": "1", "position": 0, "seat": 1}', "malformed"),
+        ('{"type": "move", "move": "' + "1" * 5000 + '", "position": 0}', "too_large"),
+    ],
+)
+def test_malformed_messages_get_an_error_and_leave_the_game_alone(
+    client: TestClient, raw: str, code: str
+) -> None:
+    data = create(client)
+    with client.websocket_connect(f"/ws/{data['id']}") as ws:
+        hello(ws, data["seats"][0]["token"])
+        ws.send_text(raw)
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == code
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] == "pong"
+    assert client.get(f"/api/games/{data['id']}").json()["position"] == 0
+
+
+def test_wrong_token_is_refused_and_spectators_cannot_move(client: TestClient) -> None:
+    data = create(client)
+    gid = data["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": "not-a-real-token"})
+        err = ws.receive_json()
+        assert err["code"] == "bad_token"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        state = hello(ws, None)
+        assert state["seat"] is None and state["view"]["secret"] is None and state["legal"] == []
+        ws.send_json({"type": "move", "move": "1", "position": 0})
+        assert next_of(ws, "error")["code"] == "spectator"
+    with client.websocket_connect("/ws/nosuchgame") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+
+
+def test_first_message_must_be_hello(client: TestClient) -> None:
+    data = create(client)
+    with client.websocket_connect(f"/ws/{data['id']}") as ws:
+        ws.send_json({"type": "move", "move": "1", "position": 0})
+        assert ws.receive_json()["code"] == "malformed"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+def play_out(ws: Any, state: dict[str, Any], token_seat: int) -> dict[str, Any]:
+    while not state["finished"]:
+        if state["current_player"] == token_seat and state["legal"]:
+            ws.send_json({"type": "move", "move": "3", "position": state["position"]})
+        state = next_of(ws, "state")
+    return state
+
+
+def test_game_against_a_bot_finishes_and_record_replay_rematch_work(client: TestClient) -> None:
+    data = create(client, [{"name": "Ada", "kind": "human"},
+                           {"name": "Bot", "kind": "bot", "level": "easy"}])
+    gid, token = data["id"], data["seats"][0]["token"]
+    assert client.get(f"/api/games/{gid}/record").status_code == 409  # secrets until the end
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        state = play_out(ws, hello(ws, token), 0)
+    assert state["result"]["scores"] and state["view"]["total"] >= 12
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["game"] == "counting" and record["moves"] == state["view"]["moves"]
+    assert record["names"] == ["Ada", "bot:easy"] and "result" in record
+    start = client.get(f"/api/games/{gid}/replay/0").json()
+    assert start["view"]["total"] == 0 and start["total"] == len(record["moves"])
+    assert start["view"]["secret"] is None
+    end = client.get(f"/api/games/{gid}/replay/{start['total']}").json()
+    assert end["result"] == state["result"]
+    assert client.get(f"/api/games/{gid}/replay/999").status_code == 400
+    assert client.post(f"/api/games/{gid}/rematch", json={"tokens": ["bad"]}).status_code == 403
+    again = client.post(f"/api/games/{gid}/rematch", json={"tokens": [token]}).json()
+    assert again["id"] != gid and set(again["tokens"]) == {"0"}
+    same = client.post(f"/api/games/{gid}/rematch", json={"tokens": [token]}).json()
+    assert same["id"] == again["id"] and same["tokens"] == {}  # seat already claimed
+    with client.websocket_connect(f"/ws/{again['id']}") as ws:
+        assert hello(ws, again["tokens"]["0"])["seat"] == 0
+
+
+def test_bots_alone_play_to_the_end(client: TestClient) -> None:
+    data = create(client, [{"name": "B1", "kind": "bot", "level": "easy"},
+                           {"name": "B2", "kind": "bot", "level": "easy"}])
+    with client.websocket_connect(f"/ws/{data['id']}") as ws:
+        state = hello(ws, None)
+        while not state["finished"]:
+            state = next_of(ws, "state")
+    assert state["view"]["total"] >= 12
+
+
+def test_games_survive_a_restart(db_url: str) -> None:
+    with TestClient(make_app(db_url)) as client:
+        data = create(client)
+        gid, t0 = data["id"], data["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            hello(ws, t0)
+            ws.send_json({"type": "move", "move": "3", "position": 0})
+            assert next_of(ws, "state")["position"] == 1
+    with TestClient(make_app(db_url)) as client:
+        t1 = data["seats"][1]["token"]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            state = hello(ws, t1)
+            assert state["position"] == 1 and state["view"]["moves"] == ["3"]
+            ws.send_json({"type": "move", "move": "2", "position": 1})
+            assert next_of(ws, "state")["view"]["total"] == 5
+
+
+def test_bot_game_resumes_after_restart(db_url: str) -> None:
+    """A bot to move when the server stopped moves again once it is back."""
+    with TestClient(make_app(db_url)) as client:
+        data = create(client, [{"name": "Ada", "kind": "human"},
+                               {"name": "Bot", "kind": "bot", "level": "easy"}])
+        gid, t0 = data["id"], data["seats"][0]["token"]
+        app = client.app
+        assert app is not None
+    # move for Ada directly in the store, as if the server died before the bot moved
+    from polis.server.store import Store
+
+    store = Store(db_url)
+    store.append_move(gid, 0, "1", None)
+    store.close()
+    with TestClient(make_app(db_url)) as client, client.websocket_connect(f"/ws/{gid}") as ws:
+        state = hello(ws, t0)
+        while state["position"] < 2:
+            state = next_of(ws, "state")
+        assert state["current_player"] == 0 and state["legal"]

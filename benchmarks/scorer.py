@@ -37,10 +37,7 @@ def random_city(mode: str, rng: random.Random, pool: list[dict[str, Any]]) -> tu
         while tile["type"] == "monument" and monuments >= 2:
             tile = rng.choice(pool)
         kind = tile["type"]
-        if kind == "park":
-            code = "p" if tile["gives"]["inhabitants"] else "P"
-        else:
-            code = _CODE[kind]
+        code = _CODE.get(kind) or ("p" if tile["gives"]["inhabitants"] else "P")
         monuments += code == "M"
         floors = 1
         gives = [tile["gives"]]

@@ -60,8 +60,8 @@ def reference_categories(
                 districts.add(g.district[r * cols + c])
                 cat["public_services"] += b.vp
             elif k in "Pp":
-                near = [n for n in nbrs(r, c) if n.kind == "T" or (mode == "expert" and n.kind == "O")]
-                cat["parks"] += PARK[len(near)]
+                counted = "TO" if mode == "expert" else "T"
+                cat["parks"] += PARK[sum(1 for n in nbrs(r, c) if n.kind in counted)]
             elif k == "F":
                 cat["factories"] += sum({"S": 2, "H": 3, "O": 4}.get(n.kind, 0) for n in nbrs(r, c))
             elif k == "H":
@@ -134,7 +134,9 @@ def reference_best(
                     continue
                 customers = dict(zip(shops, split, strict=True))
                 for parks in range(min(slots, en - need_e) + 1):
-                    cat = reference_categories(mode, city, act, customers, parks, inh, en, group_cap)
+                    cat = reference_categories(
+                        mode, city, act, customers, parks, inh, en, group_cap
+                    )
                     empty = cat.pop("_empty") if empty_after_removal else bare
                     cat.pop("_empty", None)
                     inh_on = cat.pop("_inh_on")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from quadro_scoring_reference import reference_best, reference_categories
 
 from polis.quadropolis.city import Building, City, geometry
 from polis.quadropolis.scoring import score_city
-from quadro_scoring_reference import reference_best, reference_categories
 
 CODES = {
     "classic": ["T", "T2", "T3", "T4", "S", "U", "U*1", "U*2", "P", "p", "F", "H", "H*1", "H*3"],
@@ -56,7 +56,9 @@ def cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
 
 @settings(max_examples=50, deadline=None)
 @given(cities())
-def test_scorer_matches_exhaustive_reference(case: tuple[str, City, int, int, bool, int, bool]) -> None:
+def test_scorer_matches_exhaustive_reference(
+    case: tuple[str, City, int, int, bool, int, bool],
+) -> None:
     mode, city, inh, en, playgrounds, group_cap, after = case
     report = score_city(mode, city, inh, en, playground_absorbs_pollution=playgrounds,
                         office_tower_group_cap=group_cap, empty_squares_after_removal=after)

@@ -208,7 +208,8 @@ def parse_city(mode: str, rows: Sequence[str]) -> City:
         raise InputError("'city' must be a list of rows, each a text of cell codes")
     if len(rows) != g.rows:
         raise InputError(
-            f"a {mode.capitalize()} city has {g.rows} rows of {g.cols} squares (got {len(rows)} rows)"
+            f"a {mode.capitalize()} city has {g.rows} rows of {g.cols} squares"
+            f" (got {len(rows)} rows)"
         )
     cells: list[Building | None] = []
     for r, row in enumerate(rows, 1):

@@ -104,7 +104,7 @@ def _office_groups(g: Geometry, city: City, active: int, cap: int) -> int:
                     group.append(j)
                     todo.append(j)
         row = OFFICE[min(len(group), cap)]
-        total += sum(row[city[i].floors] for i in group)  # type: ignore[union-attr]
+        total += sum(row[b.floors] for i in group if (b := city[i]) is not None)
     return total
 
 
@@ -282,6 +282,7 @@ def _solve(
     def adj_m(i: int) -> int:
         return bc(nbm[i] & mm)
 
+    floors = [b.floors if b is not None else 0 for b in city]
     fixed = pm | mm
     # -empty_squares = (active buildings) - size, or minus the bare squares (A19 option)
     base = eb * bc(fixed) - (g.size if eb else city.count(None))
@@ -293,7 +294,7 @@ def _solve(
     if en >= n_t + n_s + n_o:  # energy for every consumer: T and S are always worth it
         fixed |= tm | sm
         e_fixed = n_t + n_s
-        base += sum(TOWER[city[t].floors] * W + eb for t in squares["T"])  # type: ignore[union-attr]
+        base += sum(TOWER[floors[t]] * W + eb for t in squares["T"])
         base += sum(3 * adj_m(s) * W + eb for s in squares["S"])
     else:
         branch += [(s, 0, 1, 3 * adj_m(s) * W + eb) for s in squares["S"]]
@@ -329,8 +330,10 @@ def _solve(
     cprefix = [0]
     for key, _ in const_items:
         cprefix.append(cprefix[-1] + key)
-    cu = [max(cprefix[a] + public[t - a][0] for a in range(len(cprefix)) if 0 <= t - a < len(public))
-          for t in range(len(cprefix) + len(public) - 1)]
+    cu = [
+        max(cprefix[a] + public[t - a][0] for a in range(len(cprefix)) if 0 <= t - a < len(public))
+        for t in range(len(cprefix) + len(public) - 1)
+    ]
     free_t.sort(reverse=True)
     tprefix = [0]
     for key, _ in free_t:
@@ -342,7 +345,6 @@ def _solve(
     struct_mask = om | tm | (hm & branch_mask)
     not_first = sum(1 << i for i in range(g.size) if i % cols)
     not_last = sum(1 << i for i in range(g.size) if i % cols != cols - 1)
-    floors = [b.floors if b is not None else 0 for b in city]
 
     def structure(act: int) -> int:
         vp = 0
@@ -394,7 +396,8 @@ def _solve(
         best = -(1 << 62)
         top = min(x0, len(prefix) + len(cu) - 2)
         for t in range(top + 1):
-            fu = max(prefix[a] + cu[t - a] for a in range(max(0, t - len(cu) + 1), min(t, len(vals)) + 1))
+            low, high = max(0, t - len(cu) + 1), min(t, len(vals))
+            fu = max(prefix[a] + cu[t - a] for a in range(low, high + 1))
             cand = fu + leftover(x0 - t, k)
             if cand > best:
                 best = cand

@@ -1,0 +1,137 @@
+"""OpenSpiel games: OpenSpiel's own checks, chance nodes, serialization, resampling, bots."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import polis.research.openspiel_game  # noqa: F401  (registers the games)
+from polis.research.spiel_arena import play_game, play_match
+
+SPECS = [
+    "polis_quadropolis(mode=classic,players=2)",
+    "polis_quadropolis(mode=expert,players=4)",
+    "polis_metropolys(mode=family,players=3)",
+    "polis_metropolys(mode=expert,players=2)",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_openspiel_random_sim_test_with_serialization(spec: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
+
+
+def play_to(state: pyspiel.State, player_moves: int, seed: int) -> pyspiel.State:
+    rng = np.random.RandomState(seed)
+    done = 0
+    while not state.is_terminal() and (done < player_moves or state.is_chance_node()):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            done += 1
+    return state
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_serialization_round_trip(spec: str) -> None:
+    game = pyspiel.load_game(spec)
+    state = play_to(game.new_initial_state(), 11, seed=3)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    for copy in (state2, pickle.loads(pickle.dumps(state)), state.clone()):
+        assert str(copy) == str(state)
+        assert copy.history() == state.history() or copy is not state2
+        assert copy.legal_actions() == state.legal_actions()
+        p = state.current_player()
+        assert copy.information_state_string(p) == state.information_state_string(p)
+        assert copy.observation_tensor(p) == state.observation_tensor(p)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_same_history(spec: str) -> None:
+    game = pyspiel.load_game(spec)
+    a = play_to(game.new_initial_state(), 10_000, seed=8)
+    b = play_to(game.new_initial_state(), 10_000, seed=8)
+    assert a.is_terminal() and a.history() == b.history() and a.returns() == b.returns()
+    assert sum(a.returns()) == pytest.approx(1.0)
+
+
+def test_quadropolis_rounds_are_dealt_when_they_start() -> None:
+    game = pyspiel.load_game("polis_quadropolis(players=2)")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert len(state.chance_outcomes()) == 2  # first player
+    state.apply_action(1)
+    for left in range(25, 0, -1):
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == left and sum(p for _, p in outcomes) == pytest.approx(1.0)
+        state.apply_action(outcomes[0][0])
+    assert state.current_player() == 1
+    play_to(state, 8, seed=0)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 25  # round 2 now
+
+
+def test_metropolys_set_up_chance_nodes() -> None:
+    game = pyspiel.load_game("polis_metropolys(mode=expert,players=3)")
+    state = game.new_initial_state()
+    nodes = 0
+    rng = np.random.RandomState(1)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        actions, probs = zip(*outcomes, strict=True)
+        state.apply_action(int(rng.choice(actions, p=probs)))
+        nodes += 1
+    # unused district, 17 tokens x (field, type), 3 area + 3 neighbourhood cards, first player
+    assert nodes == 1 + 2 * 17 + 3 + 3 + 1
+    setup = state._t.engine.setup()
+    assert len(setup["tokens"]) == 22 and len(setup["unused_districts"]) == 1
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_resample_from_infostate_keeps_what_the_player_knows(spec: str) -> None:
+    game = pyspiel.load_game(spec)
+    state = play_to(game.new_initial_state(), 7, seed=5)
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = set()
+    for _ in range(6):
+        sample = state.resample_from_infostate(p, sampler)
+        assert sample.information_state_string(p) == state.information_state_string(p)
+        assert sample.observation_tensor(p) == state.observation_tensor(p)
+        assert sample.legal_actions() == state.legal_actions()
+        worlds.add(str(sample))
+        play_to(sample, 10_000, seed=1)  # a sampled world plays on to the end
+        assert sample.is_terminal()
+    if "metropolys" in spec:
+        assert len(worlds) > 1  # opponents' cards are really resampled
+
+
+def test_mcts_and_ismcts_bots_play_both_games() -> None:
+    for spec in ("polis_quadropolis(players=2)", "polis_metropolys(players=2)"):
+        game = pyspiel.load_game(spec)
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+        bots = [
+            mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(1)),
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(2)),
+        ]
+        returns = play_game(game, bots, seed=0)
+        assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_arena_openspiel_bot_against_polis_bots() -> None:
+    game = pyspiel.load_game("polis_metropolys(mode=family,players=3)")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(0))
+    result = play_match(game, [bot, "greedy", "random"], games=3, seed=0)
+    assert result.games == 3
+    assert sum(result.totals) == pytest.approx(3.0)
+    assert all(sum(g) == pytest.approx(1.0) for g in result.per_game)
+    assert "ISMCTSBot" in result.table()

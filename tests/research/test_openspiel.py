@@ -74,7 +74,9 @@ def test_quadropolis_rounds_are_dealt_when_they_start() -> None:
         assert len(outcomes) == left and sum(p for _, p in outcomes) == pytest.approx(1.0)
         state.apply_action(outcomes[0][0])
     assert state.current_player() == 1
-    play_to(state, 8, seed=0)
+    for _ in range(8):  # round 1: 4 turns x 2 players, no chance in between
+        assert not state.is_chance_node()
+        state.apply_action(state.legal_actions()[0])
     assert state.is_chance_node() and len(state.chance_outcomes()) == 25  # round 2 now
 
 
@@ -89,8 +91,8 @@ def test_metropolys_set_up_chance_nodes() -> None:
         actions, probs = zip(*outcomes, strict=True)
         state.apply_action(int(rng.choice(actions, p=probs)))
         nodes += 1
-    # unused district, 17 tokens x (field, type), 3 area + 3 neighbourhood cards, first player
-    assert nodes == 1 + 2 * 17 + 3 + 3 + 1
+    # unused district, 22 tokens x (field, type), 3 area + 3 neighbourhood cards, first player
+    assert nodes == 1 + 2 * 22 + 3 + 3 + 1
     setup = state._t.engine.setup()
     assert len(setup["tokens"]) == 22 and len(setup["unused_districts"]) == 1
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from polis.metropolys.board import (
@@ -14,6 +16,15 @@ from polis.metropolys.board import (
 )
 from polis.metropolys.game import GAME
 from polis.metropolys.state import MetroState
+
+EXAMPLES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parents[1] / "data" / "metropolys.json").read_text(encoding="utf-8")
+)["examples"]
+
+
+def example(ident: str) -> dict[str, Any]:
+    """The worked example ``ident`` of tests/data/metropolys.json."""
+    return next(e for e in EXAMPLES if e["id"] == ident)
 
 
 def full_layout(

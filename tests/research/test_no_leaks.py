@@ -81,7 +81,9 @@ DECKS = {"family": ("bridges", "statues", "lakes", "outskirts"),
 COLOURS = ("gray", "orange", "green", "red", "blue")
 
 
-def other_cards(cards: list[str], deck: tuple[str, ...], observer: int, rng: random.Random) -> list[str]:
+def other_cards(
+    cards: list[str], deck: tuple[str, ...], observer: int, rng: random.Random
+) -> list[str]:
     """A different deal of the cards the observer cannot see (its own card is kept)."""
     while True:
         pool = [c for c in deck if c != cards[observer]]
@@ -94,7 +96,9 @@ def other_cards(cards: list[str], deck: tuple[str, ...], observer: int, rng: ran
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]),
        mode=st.sampled_from(["family", "expert"]))
-def test_metropolys_other_players_secret_cards_do_not_show(seed: int, players: int, mode: str) -> None:
+def test_metropolys_other_players_secret_cards_do_not_show(
+    seed: int, players: int, mode: str
+) -> None:
     rng = random.Random(seed)
     observer = rng.randrange(players)
     a = Session("metropolys", mode, players)

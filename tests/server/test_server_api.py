@@ -241,3 +241,39 @@ def test_bot_game_resumes_after_restart(db_url: str) -> None:
         while state["position"] < 2:
             state = next_of(ws, "state")
         assert state["current_player"] == 0 and state["legal"]
+
+
+def test_a_thinking_bot_does_not_block_other_games(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While one game's bot is stuck thinking (in its worker thread), another game plays on."""
+    import threading
+
+    from polis.server import hub
+
+    release = threading.Event()
+    thinking = threading.Event()
+
+    def slow_choose(self: Any, game: Any, state: Any) -> str:
+        thinking.set()
+        release.wait(30)
+        return "1"
+
+    monkeypatch.setattr(hub.BotSeat, "choose", slow_choose)
+    slow = create(client, [{"name": "Bot", "kind": "bot", "level": "hard"},
+                           {"name": "Ada", "kind": "human"}])
+    assert thinking.wait(10)
+    other = create(client)
+    try:
+        with client.websocket_connect(f"/ws/{other['id']}") as ws:
+            hello(ws, other["seats"][0]["token"])
+            ws.send_json({"type": "move", "move": "2", "position": 0})
+            assert next_of(ws, "state")["position"] == 1
+        assert client.get(f"/api/games/{slow['id']}").json()["position"] == 0
+    finally:
+        release.set()
+    with client.websocket_connect(f"/ws/{slow['id']}") as ws:
+        state = hello(ws, slow["seats"][1]["token"])
+        while state["position"] < 1:
+            state = next_of(ws, "state")
+        assert state["legal"]

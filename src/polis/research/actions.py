@@ -60,7 +60,9 @@ class ActionCodec:
     def to_str(self, action: int) -> str:
         """The notation of ``action``."""
         if not 0 <= action < self.n:
-            raise InputError(f"action {action} is outside 0..{self.n - 1} of {self.game} {self.mode}")
+            raise InputError(
+                f"action {action} is outside 0..{self.n - 1} of {self.game} {self.mode}"
+            )
         return self.names[action]
 
     def from_str(self, text: str) -> int:

@@ -253,7 +253,8 @@ class MetropolysDeal:
         if step == "type":
             return f"token type {TOKEN_TYPES[outcome]}"
         if step == "area":
-            return f"area card {area_deck(self.mode, self.players)[outcome]} to player {len(self.area)}"
+            card = area_deck(self.mode, self.players)[outcome]
+            return f"area card {card} to player {len(self.area)}"
         if step == "neighbourhood":
             return f"neighbourhood card {COLOURS[outcome]} to player {len(self.neighbourhood)}"
         return f"first player {outcome}"

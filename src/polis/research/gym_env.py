@@ -25,10 +25,10 @@ from polis.research.pettingzoo_env import observation_space
 from polis.research.session import Session
 
 
-class PolisGymEnv(gym.Env):  # type: ignore[misc]
+class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
     """``seat`` (0-based) of a ``players``-player game; every other seat is a polis bot."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -128,7 +128,8 @@ def register_envs() -> None:
     for game in ("quadropolis", "metropolys"):
         env_id = f"polis/{game.capitalize()}-v0"
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=PolisGymEnv, kwargs={"game": game})
+            entry = "polis.research.gym_env:PolisGymEnv"
+            gym.register(id=env_id, entry_point=entry, kwargs={"game": game})
 
 
 register_envs()

@@ -13,6 +13,9 @@ TOKENS = ("chic", "metro", "archaeology")
 #: Area cards of both versions (Family uses the first four, Expert 0-2 and 4-5).
 AREA_CARDS = ("bridges", "statues", "lakes", "outskirts", "districts", "chains")
 FIELDS = 55
+_DISTRICT = {d: i for i, d in enumerate(DISTRICTS)}
+_COLOUR = {c: i for i, c in enumerate(COLOURS)}
+_TOKEN = {t: i for i, t in enumerate(TOKENS)}
 
 
 class MetropolysEncoder(Encoder):
@@ -67,15 +70,15 @@ class MetropolysEncoder(Encoder):
             row = fields[f["id"]]
             row[0] = 1 if f["in_play"] else 0
             if f["token"] is not None:
-                row[1 + TOKENS.index(f["token"])] = 1
+                row[1 + _TOKEN[f["token"]]] = 1
             building = f["building"]
             if building is not None:
                 who = slot(building["player"], me, n)
                 row[4 + (who if building["built"] else n + who)] = 1
                 row[4 + 2 * n] = building["value"]
             base = 6 + 2 * n
-            row[base + COLOURS.index(f["colour"])] = 1
-            row[base + 5 + DISTRICTS.index(f["district"])] = 1
+            row[base + _COLOUR[f["colour"]]] = 1
+            row[base + 5 + _DISTRICT[f["district"]]] = 1
         if last is not None:
             fields[last["field"], 5 + 2 * n] = 1
             b["bid_value"][last["value"]] = 1

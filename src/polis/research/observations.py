@@ -29,19 +29,18 @@ class Layout:
 
     def __init__(self) -> None:
         self.blocks: dict[str, tuple[int, tuple[int, ...]]] = {}
+        self._spans: list[tuple[str, int, int, tuple[int, ...]]] = []
         self.size = 0
 
     def add(self, name: str, *shape: int) -> None:
+        n = int(np.prod(shape))
         self.blocks[name] = (self.size, shape)
-        self.size += int(np.prod(shape))
+        self._spans.append((name, self.size, self.size + n, shape))
+        self.size += n
 
     def views(self, flat: Obs) -> dict[str, Obs]:
         """Writable reshaped views of ``flat``, one per block."""
-        out = {}
-        for name, (start, shape) in self.blocks.items():
-            n = int(np.prod(shape))
-            out[name] = flat[start : start + n].reshape(shape)
-        return out
+        return {name: flat[a:b].reshape(shape) for name, a, b, shape in self._spans}
 
     def describe(self) -> list[tuple[str, tuple[int, ...]]]:
         return [(name, shape) for name, (_, shape) in self.blocks.items()]

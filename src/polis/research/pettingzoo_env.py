@@ -38,7 +38,11 @@ def observation_space(session: Session) -> spaces.Dict:
 class PolisAECEnv(AECEnv):  # type: ignore[misc]
     """One table of ``game`` (``quadropolis`` or ``metropolys``) as a PettingZoo AEC env."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "polis_v0", "is_parallelizable": False}
+    metadata = {  # noqa: RUF012
+        "render_modes": ["ansi", "human"],
+        "name": "polis_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

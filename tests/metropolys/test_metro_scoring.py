@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_board import example
+from metro_helpers import example
 
 from polis.metropolys.board import DISTRICTS
 from polis.metropolys.cards import Options

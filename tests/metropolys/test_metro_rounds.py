@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from metro_helpers import new_state, put_built, win_round
-from test_board import example
+from metro_helpers import example, new_state, put_built, win_round
 
 from polis.core.errors import IllegalMove, NotationError
 from polis.metropolys.notation import PASS, bid

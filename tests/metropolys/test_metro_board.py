@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-from metro_helpers import new_state, put_built
+from metro_helpers import example, new_state, put_built
 
 from polis.metropolys import board as B
 from polis.metropolys.notation import bid
 from polis.metropolys.state import MetroState
-
-EXAMPLES = json.loads(
-    (Path(__file__).parents[1] / "data" / "metropolys.json").read_text(encoding="utf-8")
-)["examples"]
-
-
-def example(ident: str) -> dict[str, Any]:
-    return next(e for e in EXAMPLES if e["id"] == ident)
 
 
 def test_fields_per_district_and_colour() -> None:

@@ -7,8 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from metro_helpers import full_layout
-from test_board import example
+from metro_helpers import example, full_layout
 
 from polis.core.errors import InputError
 from polis.metropolys import board as B

@@ -1,5 +1,5 @@
 # polis: two commands do all the set-up on a fresh machine with Python 3.11.
-#   make play   creates .venv, installs polis, starts a game
+#   make play   creates .venv, installs polis, starts the web app (SQLite store)
 #   make test   creates .venv if needed, installs everything the tests need, runs every test
 PYTHON ?= python3.11
 VENV := .venv
@@ -19,7 +19,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	touch $@
 
 play: $(VENV)/.installed-$(PLAY_EXTRAS)
-	$(BIN)/polis play quadropolis --mode classic --players 2
+	$(BIN)/polis serve
 
 test: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/python -m pytest -n 2

@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from polis.core.registry import get_game  # noqa: E402
+from polis.core.registry import get_game
 
 CONFIGS = [
     ("quadropolis", "classic"),
@@ -28,7 +28,9 @@ CONFIGS = [
 ]
 
 
-def bench_playouts(name: str, mode: str, players: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+def bench_playouts(
+    name: str, mode: str, players: int, seconds: float, seed: int = 0
+) -> dict[str, Any]:
     """Complete random games (set-up, playout, final scoring) for about ``seconds``."""
     game = get_game(name)
     rng = random.Random(seed)

@@ -28,9 +28,16 @@ FORMATS_REPORT = {
     "mode": "classic",
     "total": 22,
     "categories": {
-        "tower_blocks": 6, "shops": 7, "public_services": 3, "parks": 2,
-        "factories": 5, "harbors": 2, "office_towers": 0, "monuments": 0,
-        "inhabitants_penalty": -2, "energy_penalty": -1,
+        "tower_blocks": 6,
+        "shops": 7,
+        "public_services": 3,
+        "parks": 2,
+        "factories": 5,
+        "harbors": 2,
+        "office_towers": 0,
+        "monuments": 0,
+        "inhabitants_penalty": -2,
+        "energy_penalty": -1,
     },
     "inhabitants_on_buildings": 7,
     "empty_squares": 10,
@@ -96,11 +103,20 @@ def test_score_rejects_malformed_json(tmp_path: Path) -> None:
 
 def test_score_metropolys_end_position(tmp_path: Path) -> None:
     position = {
-        "game": "metropolys", "mode": "family", "players": 2,
+        "game": "metropolys",
+        "mode": "family",
+        "players": 2,
         "unused_districts": ["south", "west"],
-        "buildings": [{"player": 0, "field": 22, "value": 13}, {"player": 1, "field": 3, "value": 2}],
-        "tokens": [{"chic": 1, "metro": 0, "archaeology": 0}, {"chic": 0, "metro": 1, "archaeology": 1}],
-        "metro_card": 1, "archaeology_card": 1,
+        "buildings": [
+            {"player": 0, "field": 22, "value": 13},
+            {"player": 1, "field": 3, "value": 2},
+        ],
+        "tokens": [
+            {"chic": 1, "metro": 0, "archaeology": 0},
+            {"chic": 0, "metro": 1, "archaeology": 1},
+        ],
+        "metro_card": 1,
+        "archaeology_card": 1,
         "area_cards": ["bridges", "statues"],
     }
     result = runner.invoke(app, ["score", write(tmp_path, "m.json", position)])
@@ -115,8 +131,20 @@ def test_score_metropolys_end_position(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("game", "mode"), [("quadropolis", "expert"), ("metropolys", "family")])
 def test_simulate_writes_records_that_replay(tmp_path: Path, game: str, mode: str) -> None:
     out = tmp_path / "records"
-    args = ["simulate", game, "--mode", mode, "--players", "3", "--games", "2", "--seed", "5",
-            "--records", str(out)]
+    args = [
+        "simulate",
+        game,
+        "--mode",
+        mode,
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--records",
+        str(out),
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)

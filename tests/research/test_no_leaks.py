@@ -167,3 +167,28 @@ def test_openspiel_information_ignores_face_down_squares(players: int) -> None:
         a.apply_action(action)
         b.apply_action(action)
     assert a.is_chance_node()  # round 2 is not dealt before round 1 is over
+
+
+def test_openspiel_metropolys_information_ignores_other_players_cards() -> None:
+    game = pyspiel.load_game("polis_metropolys(mode=expert,players=2,first_player=0)")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    rng = np.random.RandomState(4)
+    changed = 0
+    while a.is_chance_node():
+        outcomes = [o for o, _ in a.chance_outcomes()]
+        label = a.action_to_string(pyspiel.PlayerId.CHANCE, outcomes[0])
+        choice = int(rng.choice(outcomes))
+        a.apply_action(choice)
+        if label.endswith("to player 1"):  # player 1's secret cards: deal another one
+            choice = next(o for o in outcomes if o != choice)
+            changed += 1
+        b.apply_action(choice)
+    assert changed == 2 and str(a) != str(b)
+    while not a.is_terminal():
+        assert a.information_state_string(0) == b.information_state_string(0)
+        assert a.information_state_tensor(0) == b.information_state_tensor(0)
+        assert a.observation_string(0) == b.observation_string(0)
+        assert a.information_state_string(1) != b.information_state_string(1)
+        action = int(rng.choice(a.legal_actions()))
+        a.apply_action(action)
+        b.apply_action(action)

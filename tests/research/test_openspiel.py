@@ -137,3 +137,37 @@ def test_arena_openspiel_bot_against_polis_bots() -> None:
     assert sum(result.totals) == pytest.approx(3.0)
     assert all(sum(g) == pytest.approx(1.0) for g in result.per_game)
     assert "ISMCTSBot" in result.table()
+
+
+def test_public_observer_hides_the_players_own_secret_card() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("polis_metropolys(mode=expert,players=2)")
+    state = play_to(game.new_initial_state(), 3, seed=2)
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    private = make_observation(game)
+    for p in range(2):
+        card = state._t.engine.view(p)["area_card"]
+        public.set_from(state, p)
+        private.set_from(state, p)
+        assert public.dict["area_card"].sum() == 0 and public.dict["neighbourhood_card"].sum() == 0
+        assert private.dict["area_card"].sum() == 1
+        assert card not in public.string_from(state, p)
+
+
+def test_rl_environment_runs_a_game() -> None:
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(pyspiel.load_game("polis_quadropolis(players=2)"), seed=0)
+    step = env.reset()
+    rng = np.random.RandomState(0)
+    while not step.last():
+        player = step.observations["current_player"]
+        legal = step.observations["legal_actions"][player]
+        step = env.step([int(rng.choice(legal))])
+    assert sorted(step.rewards) in ([0.0, 1.0], [0.5, 0.5])

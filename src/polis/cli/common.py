@@ -39,10 +39,7 @@ def user_errors() -> Iterator[None]:
 def read_json(path: str) -> Any:
     """Read a JSON document from ``path`` (``-`` = standard input)."""
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

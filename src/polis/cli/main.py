@@ -6,7 +6,7 @@ import typer
 
 app = typer.Typer(
     name="polis",
-    help="Quadropolis and Metropolys: score, replay, play, simulate, run tournaments, serve the web app.",
+    help="Quadropolis and Metropolys: score, replay, play, simulate, tournaments, the web app.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

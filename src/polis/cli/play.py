@@ -1,4 +1,4 @@
-"""``polis play``: a terminal game, one human seat against bots; the record is saved after every move."""
+"""``polis play``: a terminal game, one human seat against bots; saved after every move."""
 
 from __future__ import annotations
 
@@ -114,7 +114,9 @@ def play(
     mode: Annotated[str, typer.Option(help="classic/expert or family/expert")] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
     seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat (1 = first).")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed of the set-up (random if omitted).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the set-up (random if omitted).")
+    ] = None,
     record: Annotated[
         Path | None, typer.Option(help="Save the game record here (after every move).")
     ] = None,

@@ -12,7 +12,9 @@ from polis.core.registry import get_game
 
 
 def score(
-    file: Annotated[str, typer.Argument(help="City file (Quadropolis) or end position (Metropolys); - = stdin.")],
+    file: Annotated[
+        str, typer.Argument(help="City file (Quadropolis) or end position (Metropolys); - = stdin.")
+    ],
     text: Annotated[bool, typer.Option("--text", help="Print the scoring pad as a table.")] = False,
 ) -> None:
     """Score a Quadropolis city (best allocation, exact) or a Metropolys end position.

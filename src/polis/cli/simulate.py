@@ -70,7 +70,7 @@ def simulate(
 ) -> None:
     """Play random games and print a JSON summary (speed, mean score and win share by seat).
 
-    Example: polis simulate quadropolis --mode classic --players 4 --games 100 --seed 1 --records out/
+    Example: polis simulate quadropolis --mode classic --players 4 --games 100 --records out/
     """
     with user_errors():
         engine = get_game(game)

@@ -21,9 +21,7 @@ def get_game(name: str) -> Game:
     try:
         target = _GAMES[name]
     except KeyError:
-        raise InputError(
-            f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}"
-        ) from None
+        raise InputError(f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}") from None
     module, attr = target.split(":")
     game = getattr(importlib.import_module(module), attr)
     assert isinstance(game, Game)

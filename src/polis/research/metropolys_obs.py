@@ -52,11 +52,8 @@ class MetropolysEncoder(Encoder):
         lay.add("neighbourhood_card", len(COLOURS))
         self.layout = lay
 
-    def fill(self, b: dict[str, Obs], view: Mapping[str, Any]) -> None:
+    def fill(self, b: dict[str, Obs], view: Mapping[str, Any], me: int) -> None:
         n = self.n
-        me = view["player"]
-        if me is None:
-            me = 0
         cur = slot(view["current_player"], me, n)
         if cur >= 0:
             b["to_move"][cur] = 1

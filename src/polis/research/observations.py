@@ -56,12 +56,17 @@ class Encoder:
     def size(self) -> int:
         return self.layout.size
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
+    def encode(self, view: Mapping[str, Any], seat: int | None = None) -> Obs:
+        """Encode ``view``; seats are relative to ``seat`` (default: the view's player).
+
+        ``seat`` lets a spectator's (public) view be encoded from one player's chair.
+        """
         flat = np.zeros(self.layout.size, dtype=np.float32)
-        self.fill(self.layout.views(flat), view)
+        me = view["player"] if seat is None else seat
+        self.fill(self.layout.views(flat), view, 0 if me is None else me)
         return flat
 
-    def fill(self, blocks: dict[str, Obs], view: Mapping[str, Any]) -> None:
+    def fill(self, blocks: dict[str, Obs], view: Mapping[str, Any], me: int) -> None:
         raise NotImplementedError
 
 

@@ -180,7 +180,7 @@ class PolisGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> PolisObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return PolisObserver(self, perfect_recall)
+        return PolisObserver(self, perfect_recall, iig_obs_type)
 
 
 class QuadropolisSpielGame(PolisGame):
@@ -246,8 +246,9 @@ class PolisState(pyspiel.State):  # type: ignore[misc]
         return [float(x) for x in t.engine.result().win_shares()]
 
     # -- information -----------------------------------------------------------------------------
-    def view(self, player: int) -> dict[str, Any] | None:
-        """The engine view of ``player``, or None while the set-up is being dealt."""
+    def view(self, player: int | None) -> dict[str, Any] | None:
+        """The engine view of ``player`` (None: public facts only), or None while the set-up
+        is being dealt."""
         t = self._t
         if t.engine is None or t.pending():
             return None
@@ -281,31 +282,48 @@ class PolisState(pyspiel.State):  # type: ignore[misc]
 
 
 class PolisObserver:
-    """OpenSpiel's PyObserver: the view encoding as tensor, strings from the view."""
+    """OpenSpiel's PyObserver: the view encoding as tensor, strings from the view.
 
-    def __init__(self, game: PolisGame, perfect_recall: bool) -> None:
+    ``private_info=SINGLE_PLAYER`` (the default) shows the player's own view;
+    ``private_info=NONE`` shows only public facts (a spectator's view, seated at the player).
+    """
+
+    def __init__(
+        self,
+        game: PolisGame,
+        perfect_recall: bool,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+    ) -> None:
+        private = iig_obs_type.private_info if iig_obs_type is not None else None
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("polis observers show one player's private facts or none, not all")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.game = game
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = game.encoder.layout.views(self.tensor)
 
+    def _view(self, state: PolisState, player: int) -> dict[str, Any] | None:
+        return state.view(None if self.public_only else player)
+
     def set_from(self, state: PolisState, player: int) -> None:
-        view = state.view(player)
+        view = self._view(state, player)
         if view is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self.game.encoder.encode(view)
+            self.tensor[:] = self.game.encoder.encode(view, seat=player)
 
     def string_from(self, state: PolisState, player: int) -> str:
-        view = state.view(player)
+        view = self._view(state, player)
         if view is None:
             return f"p{player} dealing the set-up"
         if self.perfect_recall:
             known = {k: view[k] for k in RECALL_KEYS[self.game.NAME]}
+            known["seat"] = player
             return json.dumps(known, sort_keys=True, separators=(",", ":"))
         engine = state._t.engine
         assert engine is not None
-        return engine.render_text(player)
+        return engine.render_text(None if self.public_only else player)
 
 
 def _register() -> None:

@@ -45,11 +45,8 @@ class QuadropolisEncoder(Encoder):
         lay.add("resources", players, 2)
         self.layout = lay
 
-    def fill(self, b: dict[str, Obs], view: Mapping[str, Any]) -> None:
+    def fill(self, b: dict[str, Obs], view: Mapping[str, Any], me: int) -> None:
         n = self.n
-        me = view["player"]
-        if me is None:
-            me = 0
         b["round"][min(view["round"], self.rounds) - 1] = 1
         b["turn"][view["turn"] - 1] = 1
         cur = slot(view["current_player"], me, n)

@@ -1,0 +1,245 @@
+"""What the bots know about Metropolys: field values, round odds, and a belief over cards.
+
+Greedy value of a bid = chance to win the round with it x (what the field is worth to the
+bidder - what spending the building costs). A field is worth its token (chic +3, metro +1
+and a shot at the metro card, archaeology -1 and the -2 card), the bidder's own secret
+card(s) if the field qualifies, and in Expert the size for the highest-building awards.
+The chance to win is 1 when nobody still in the round can raise (no higher building or no
+free neighbour), else it shrinks with each opponent who still can.
+
+Belief: for every opponent a weight per secret card it may hold, multiplied by
+``1 + ALPHA`` each time that player bids on a field the card rewards (an opening bid is a
+free choice and counts fully, a raise is constrained and counts half). Determinizations are
+drawn from the belief (``Metropolys.determinize(view, rng, card_weights)``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, cast
+
+from polis.bots.agent import View
+from polis.bots.knowledge import Knowledge, register_knowledge
+from polis.core.protocol import Game, GameState, Move
+from polis.metropolys.board import (
+    ADJACENT,
+    COLOUR,
+    DISTRICT,
+    NUM_FIELDS,
+    ON_BRIDGE,
+    ON_LAKE,
+    ON_STATUE,
+    OUTSKIRTS,
+    SIZE_OF,
+)
+from polis.metropolys.cards import (
+    EXPERT_AREA_CARDS,
+    NEIGHBOURHOOD_CARDS,
+    area_deck,
+)
+from polis.metropolys.notation import PASS
+from polis.metropolys.state import MetroState
+
+#: Belief update strength of an opening bid on a field the card rewards (raises count half).
+ALPHA = 1.0
+#: Points lost per value of the building spent (high buildings are what wins later rounds).
+SPEND_COST = 0.22
+#: Chance that an opponent who can raise does raise.
+RAISE_CHANCE = 0.55
+TOKEN_VALUE = {None: 0.0, "chic": 3.0, "metro": 2.0, "archaeology": -2.0}
+PLAYOUT_EPSILON = 0.15
+PLAYOUT_SAMPLES = 4
+TREE_WIDTH = 8
+
+
+def qualifies(card: str, field: int) -> float:
+    """How much ``card`` rewards a building on ``field`` on its own (0 or a share of a group)."""
+    if card in NEIGHBOURHOOD_CARDS:
+        return 1.0 if COLOUR[field] == card else 0.0
+    if card == "bridges":
+        return 1.0 if ON_BRIDGE[field] else 0.0
+    if card == "statues":
+        return 1.0 if ON_STATUE[field] else 0.0
+    if card == "lakes":
+        return 1.0 if ON_LAKE[field] else 0.0
+    if card == "outskirts":
+        return 1.0 if field in OUTSKIRTS else 0.0
+    return 0.0  # districts, chains: rewarded by clusters, not by single fields
+
+
+#: Points per qualifying building, roughly (Expert groups spread over their members).
+_CARD_POINTS = {
+    "family": 3.0,
+    "bridges": 2.0,
+    "statues": 2.3,
+    "lakes": 1.7,
+    "districts": 1.3,
+    "chains": 1.3,
+}
+
+
+def field_value(state: MetroState, player: int, field: int, value: int) -> float:
+    """What building ``value`` on ``field`` is worth to ``player`` (from its own cards)."""
+    setup = state.setup_data
+    worth = TOKEN_VALUE[state.token_at(field)]
+    card = setup.area_cards[player]
+    expert = setup.neighbourhood_cards is not None
+    if expert:
+        worth += _CARD_POINTS[card] * qualifies(card, field)
+        if card in ("chains", "districts"):
+            mine = 0
+            for g in ADJACENT[field] if card == "chains" else range(NUM_FIELDS):
+                if card == "districts" and DISTRICT[g] != DISTRICT[field]:
+                    continue
+                b = state.building_at(g)
+                if b is not None and b[0] == player and b[2]:
+                    mine += 1
+            worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
+        colour = setup.neighbourhood_cards[player]  # type: ignore[index]
+        worth += 2.0 if COLOUR[field] == colour else 0.0
+        worth += (0.0, 0.8, 1.8)[SIZE_OF[value]]
+    else:
+        worth += 3.0 * qualifies(card, field)
+    return worth
+
+
+def win_chance(state: MetroState, player: int, field: int, value: int) -> float:
+    """Chance that a bid of ``value`` on ``field`` is the one built this round."""
+    n = state.num_players
+    passed = set(state.passed)
+    free_next = any(state.in_play(g) and state.building_at(g) is None for g in ADJACENT[field])
+    if not free_next:
+        return 1.0
+    chance = 1.0
+    for q in range(n):
+        if q == player or q in passed:
+            continue
+        supply = state.supply(q)
+        if supply and supply[-1] > value:
+            higher = sum(1 for v in supply if v > value)
+            chance *= 1.0 - RAISE_CHANCE * min(1.0, 0.4 + higher / 6)
+    return chance
+
+
+def bid_value(state: MetroState, move: int, player: int) -> float:
+    """Expected gain of ``move`` (a bid) for ``player``; passing is worth 0."""
+    if move == PASS:
+        return 0.0
+    field, value = move >> 4, move & 15
+    p = win_chance(state, player, field, value)
+    return p * (field_value(state, player, field, value) - SPEND_COST * value) - (1 - p) * 0.2
+
+
+class MetropolysKnowledge(Knowledge):
+    """Greedy bid evaluation, biased playouts and the belief over opponents' secret cards."""
+
+    pool_size = 12
+    score_scale = 6.0
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._replay: MetroState | None = None
+        self._seen = 0
+        self.belief: list[dict[str, float]] = []
+
+    # -- belief ---------------------------------------------------------------------------
+    def observe(self, view: View) -> None:
+        """Update the belief with the public moves played since the last decision."""
+        moves: list[str] = list(view["moves"])
+        if self._replay is None or self._seen > len(moves):
+            self._start(view)
+        replay = self._replay
+        assert replay is not None
+        me = view["player"]
+        for text in moves[self._seen :]:
+            mover = replay.current_player()
+            move = replay.parse_move(text)
+            opening = not replay.bids
+            replay.apply(move)
+            if move == PASS or mover == me:
+                continue
+            weight = ALPHA if opening else ALPHA / 2
+            belief = self.belief[mover]
+            for card in belief:
+                belief[card] *= 1.0 + weight * qualifies(card, move >> 4)
+            total = sum(belief.values())
+            for card in belief:
+                belief[card] /= total
+        self._seen = len(moves)
+
+    def _start(self, view: View) -> None:
+        mode, players = view["mode"], int(view["players"])
+        me = view["player"]
+        deck = list(area_deck(mode, players))
+        own = {view.get("area_card"), view.get("neighbourhood_card")}
+        cards = [c for c in deck if c not in own]
+        if mode == "expert":
+            cards += [c for c in NEIGHBOURHOOD_CARDS if c not in own]
+        self.belief = [{} if p == me else {c: 1.0 for c in cards} for p in range(players)]
+        # A replay state for knowing who made each public move (cards are placeholders).
+        setup: dict[str, Any] = {
+            "first_player": view["first_player"],
+            "unused_districts": view["unused_districts"],
+            "tokens": view["layout"],
+            "area_cards": deck[:players] if mode == "family" else list(EXPERT_AREA_CARDS[:players]),
+        }
+        if mode == "expert":
+            setup["neighbourhood_cards"] = list(NEIGHBOURHOOD_CARDS[:players])
+        state = self.game.new_game(mode, players, setup=setup, options=view.get("options"))
+        assert isinstance(state, MetroState)
+        self._replay = state
+        self._seen = 0
+
+    def determinize(self, view: View, rng: random.Random) -> GameState:
+        weights = [b or None for b in self.belief] if self.belief else None
+        return self.game.determinize(view, rng, card_weights=weights)  # type: ignore[call-arg]
+
+    # -- evaluation -----------------------------------------------------------------------
+    def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
+        state = self.sample(view, rng)
+        assert isinstance(state, MetroState)
+        player = int(view["player"])
+        return [bid_value(state, int(m), player) for m in legal]  # type: ignore[call-overload]
+
+    def playout_move(self, state: GameState, rng: random.Random) -> Move:
+        if rng.random() < PLAYOUT_EPSILON:
+            return state.random_move(rng)
+        assert isinstance(state, MetroState)
+        player = state.current_player()
+        best = state.random_move(rng)
+        best_value = bid_value(state, best, player)
+        for _ in range(PLAYOUT_SAMPLES - 1):
+            move = state.random_move(rng)
+            value = bid_value(state, move, player)
+            if value > best_value:
+                best, best_value = move, value
+        if state.bids and best_value < 0:
+            return PASS
+        return best
+
+    def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
+        """The best few of a random sample of legal moves (plus pass): hundreds of opening
+        bids would keep the tree one ply deep; availability counts absorb the sampling."""
+        assert isinstance(state, MetroState)
+        player = state.current_player()
+        legal = state.legal_moves()
+        if len(legal) <= TREE_WIDTH:
+            return list(legal)
+        sample = cast(list[int], rng.sample(legal, min(len(legal), 3 * TREE_WIDTH)))
+        values = {m: bid_value(state, m, player) for m in sample}
+        ranked = sorted(sample, key=values.__getitem__, reverse=True)
+        moves: list[Move] = [*ranked[:TREE_WIDTH]]
+        if state.bids and PASS not in moves:
+            moves.append(PASS)
+        return moves
+
+    def reuse_key(self, view: View) -> Hashable | None:
+        return 0  # nothing is ever revealed during the game
+
+
+def _factory(game: Game) -> Knowledge:
+    return MetropolysKnowledge(game)
+
+
+register_knowledge("metropolys", _factory)

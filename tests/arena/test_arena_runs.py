@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bots"))
 
-from polis.arena import Tournament, run_tournament  # noqa: E402
-from polis.cli.main import app  # noqa: E402
+from polis.arena import Tournament, run_tournament
+from polis.cli.main import app
 
 TOY = "polis_toygame:GAME"
 T = Tournament(TOY, "basic", 2, ("random", "mcts:25i"), 8, seed=4)

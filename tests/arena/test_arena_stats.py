@@ -69,7 +69,9 @@ def test_summary_with_one_spec_in_several_seats() -> None:
 
 
 def test_ratings_reward_the_winner() -> None:
-    outcomes = [outcome(i, (i % 2, 1 - i % 2), (10, 5) if i % 2 == 0 else (5, 10)) for i in range(10)]
+    outcomes = [
+        outcome(i, (i % 2, 1 - i % 2), (10, 5) if i % 2 == 0 else (5, 10)) for i in range(10)
+    ]
     (mu_a, _), (mu_b, _) = rate(["a", "b"], outcomes)
     assert mu_a > 25 > mu_b
 

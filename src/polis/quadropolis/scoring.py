@@ -1,21 +1,8 @@
 """The exact Quadropolis scorer: best final allocation (spec §8) and scoring (§10-§13).
 
-Why it is exact and fast. Every choice is folded into one integer *key* that orders
-allocations lexicographically: ``total * W + inhabitants_on_buildings * IB - empty_squares``.
-Then:
-
-* Energy-only consumers (Tower Blocks, Shops) never lose anything when activated, so with
-  enough energy for every consumer they are all active; otherwise Shops and park-side Tower
-  Blocks are branched on and the other Tower Blocks take the energy best-first.
-* Public Services interact only through the district table: a per-district DP gives the best
-  key for every number of activated services, once per city.
-* Given the branched buildings, each Factory's value is fixed (its neighbours are decided), so
-  Factories are independent unit-cost items: best-first prefix sums.
-* Customers: the shop table is convex, so for ``c`` customers filling shops one by one is
-  best and more customers are always better; park energy is closed-form too.
-* Only Office Towers, Harbours in a line or next to a Factory (and, when energy is short,
-  Shops and park-side Tower Blocks) are enumerated, meet-in-the-middle over two half tables,
-  with the structural part (parks, harbour runs, office groups) memoised by bit mask.
+Scoring one given allocation (:func:`evaluate`) is plain and direct; the optimiser that
+finds the best allocation lives in :mod:`polis.quadropolis.scoring_solver`, and its answer is
+re-scored here, so a report is always the exact score of the allocation it shows.
 """
 
 from __future__ import annotations
@@ -38,9 +25,8 @@ from polis.quadropolis.scoring_tables import (
     SHOP,
     TOWER,
 )
+from polis.quadropolis.scoring_solver import IB, W, solve
 
-W = 1 << 13  # weight of one VP in a key
-IB = 32  # weight of one inhabitant on a building (first tie-break)
 _INHABITANT_USERS = frozenset("UFHO")
 _ENERGY_USERS = frozenset("TSO")
 
@@ -217,305 +203,13 @@ def _key(report: ScoreReport) -> int:
     return report.total * W + report.inhabitants_on_buildings * IB - report.empty_squares
 
 
-def _subsets(items: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """All (mask, inhabitants, energy, key) sums over subsets of branch items."""
-    out = [(0, 0, 0, 0)]
-    for sq, inh, en, key in items:
-        bit = 1 << sq
-        out += [(m | bit, a + inh, e + en, v + key) for m, a, e, v in out]
-    return out
-
-
-def _public_dp(
-    g: Geometry, units: list[tuple[int, int]]
-) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
-    """Best key for j activated Public Services, j = 0..n, with the count taken per district.
-
-    Within a district only the best-valued services are worth taking; across districts the
-    (convex) district table couples them, so a DP over districts with state (count, covered).
-    """
-    by_district: dict[int, list[int]] = {}
-    for sq, key in units:
-        by_district.setdefault(g.district[sq], []).append(key)
-    dp: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...]]] = {(0, 0): (0, ())}
-    for d, keys in sorted(by_district.items()):
-        keys.sort(reverse=True)
-        prefix = [0]
-        for k in keys:
-            prefix.append(prefix[-1] + k)
-        new: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...]]] = {}
-        for (j, cov), (val, choice) in dp.items():
-            for c, pv in enumerate(prefix):
-                state = (j + c, cov + (c > 0))
-                cand = val + pv
-                if state not in new or cand > new[state][0]:
-                    new[state] = (cand, (*choice, (d, c)) if c else choice)
-        dp = new
-    best: list[tuple[int, tuple[tuple[int, int], ...]]] = [(-(1 << 60), ())] * (len(units) + 1)
-    for (j, cov), (val, choice) in dp.items():
-        cand = val + PUBLIC[cov] * W
-        if cand > best[j][0]:
-            best[j] = (cand, choice)
-    return best
-
-
-def _solve(
-    g: Geometry, city: City, inh: int, en: int, opts: _Options
-) -> tuple[int, int, dict[int, int], list[int]]:
-    """The best allocation: (key, active mask, customers, park-energy squares)."""
-    bc = int.bit_count
-    nbm = g.neighbour_mask
-    cols = g.cols
-    cap = g.shop_capacity
-    group_cap = opts.office_tower_group_cap
-    eb = 1 if opts.empty_squares_after_removal else 0
-    squares: dict[str, list[int]] = {k: [] for k in "TOSUPpFHM"}
-    for i, b in enumerate(city):
-        if b is not None:
-            squares[b.kind].append(i)
-    mask = {k: sum(1 << i for i in v) for k, v in squares.items()}
-    tm, om, sm, fm, hm, mm = mask["T"], mask["O"], mask["S"], mask["F"], mask["H"], mask["M"]
-    pm = mask["P"] | mask["p"]
-    green = sorted(squares["P"] + (squares["p"] if opts.playground_absorbs_pollution else []))
-    slots = len(green)
-
-    def adj_m(i: int) -> int:
-        return bc(nbm[i] & mm)
-
-    floors = [b.floors if b is not None else 0 for b in city]
-    fixed = pm | mm
-    # -empty_squares = (active buildings) - size, or minus the bare squares (A19 option)
-    base = eb * bc(fixed) - (g.size if eb else city.count(None))
-    base += W * sum(5 * bc(nbm[m] & pm) for m in squares["M"])
-    n_t, n_s, n_o = len(squares["T"]), len(squares["S"]), len(squares["O"])
-    branch: list[tuple[int, int, int, int]] = []  # (square, inhabitants, energy, key)
-    free_t: list[tuple[int, int]] = []  # (key, square): energy-only, independent
-    e_fixed = 0
-    if en >= n_t + n_s + n_o:  # energy for every consumer: T and S are always worth it
-        fixed |= tm | sm
-        e_fixed = n_t + n_s
-        base += sum(TOWER[floors[t]] * W + eb for t in squares["T"])
-        base += sum(3 * adj_m(s) * W + eb for s in squares["S"])
-    else:
-        branch += [(s, 0, 1, 3 * adj_m(s) * W + eb) for s in squares["S"]]
-        for t in squares["T"]:
-            key = TOWER[city[t].floors] * W + eb  # type: ignore[union-attr]
-            if nbm[t] & pm:
-                branch.append((t, 0, 1, key))
-            else:
-                free_t.append((key, t))
-    branch += [(o, 1, 1, IB + eb) for o in squares["O"]]
-    const_items: list[tuple[int, int]] = []  # (key, square): inhabitant-only, independent
-    for h in squares["H"]:
-        key = (city[h].vp - 5 * adj_m(h)) * W + IB + eb  # type: ignore[union-attr]
-        if nbm[h] & (hm | fm):
-            branch.append((h, 1, 0, key))
-        else:
-            const_items.append((key, h))
-    branch_mask = sum(1 << b[0] for b in branch)
-    var_f: list[tuple[int, int, int, int, int]] = []  # (square, key0, shops, harbours, offices)
-    for f in squares["F"]:
-        key0 = -5 * adj_m(f) * W + IB + eb
-        ns, nh, no = nbm[f] & sm, nbm[f] & hm, nbm[f] & om
-        if (ns | nh | no) & branch_mask:
-            var_f.append((f, key0, ns, nh, no))
-        else:
-            const_items.append((key0 + 2 * W * bc(ns & fixed), f))
-    units = [
-        (u, (city[u].vp + 2 * adj_m(u)) * W + IB + eb)  # type: ignore[union-attr]
-        for u in squares["U"]
-    ]
-    public = _public_dp(g, units)
-    const_items.sort(reverse=True)
-    cprefix = [0]
-    for key, _ in const_items:
-        cprefix.append(cprefix[-1] + key)
-    cu = [
-        max(cprefix[a] + public[t - a][0] for a in range(len(cprefix)) if 0 <= t - a < len(public))
-        for t in range(len(cprefix) + len(public) - 1)
-    ]
-    free_t.sort(reverse=True)
-    tprefix = [0]
-    for key, _ in free_t:
-        tprefix.append(tprefix[-1] + key)
-    n_tf = len(free_t)
-
-    # structural part (parks, harbour runs, office groups) of the branched buildings
-    park_nbrs = [nbm[p] & (tm | om) for p in squares["P"] + squares["p"]]
-    struct_mask = om | tm | (hm & branch_mask)
-    not_first = sum(1 << i for i in range(g.size) if i % cols)
-    not_last = sum(1 << i for i in range(g.size) if i % cols != cols - 1)
-
-    def structure(act: int) -> int:
-        vp = 0
-        for pn in park_nbrs:
-            vp += PARK[bc(act & pn)]
-        h = act & hm
-        if h:
-            run, v = 0, h
-            while v:
-                run += 1
-                v &= (v >> 1) & not_last
-            vp += HARBOR_RUN[run]
-            run, v = 0, h
-            while v:
-                run += 1
-                v &= v >> cols
-            vp += HARBOR_RUN[run]
-        rest = act & om
-        while rest:
-            comp = rest & -rest
-            while True:
-                grow = (
-                    comp | comp << cols | comp >> cols | (comp << 1) & not_first
-                    | (comp >> 1) & not_last
-                ) & rest
-                if grow == comp:
-                    break
-                comp = grow
-            rest ^= comp
-            row = OFFICE[min(bc(comp), group_cap)]
-            while comp:
-                low = comp & -comp
-                vp += row[floors[low.bit_length() - 1]]
-                comp ^= low
-        return vp * W
-
-    full_shop = SHOP[cap]
-
-    def leftover(x: int, k: int) -> int:
-        """Key of x inhabitants left after activation with k active shops (customers first)."""
-        c = min(x, k * cap)
-        q, r = divmod(c, cap)
-        return (q * full_shop + SHOP[r]) * W + IB * c - W * (x - c)
-
-    def inhabitants_part(vals: tuple[int, ...], x0: int, k: int) -> int:
-        prefix = [0]
-        for v in vals:
-            prefix.append(prefix[-1] + v)
-        best = -(1 << 62)
-        top = min(x0, len(prefix) + len(cu) - 2)
-        for t in range(top + 1):
-            low, high = max(0, t - len(cu) + 1), min(t, len(vals))
-            fu = max(prefix[a] + cu[t - a] for a in range(low, high + 1))
-            cand = fu + leftover(x0 - t, k)
-            if cand > best:
-                best = cand
-        return best
-
-    e0 = en - e_fixed
-    split = len(branch) // 2
-    half_a = [s for s in _subsets(branch[:split]) if s[1] <= inh and s[2] <= e0]
-    half_b = [s for s in _subsets(branch[split:]) if s[1] <= inh and s[2] <= e0]
-    half_a.sort(key=lambda s: -s[3])
-    half_b.sort(key=lambda s: -s[3])
-    s_cache: dict[int, int] = {}
-    v_cache: dict[int, tuple[int, ...]] = {}
-    f_rel = 0
-    for _, _, ns, nh, no in var_f:
-        f_rel |= ns | nh | no
-    i_cache: dict[tuple[tuple[int, ...], int, int], int] = {}
-    w2, w3, w4 = 2 * W, 3 * W, 4 * W
-    # Bounds (every structural term and the inhabitants part only grow with more buildings
-    # active, more shops and better factory values): prune leaves that cannot beat the best.
-    every = fixed | branch_mask
-    struct_max = structure(every & struct_mask)
-    k_max = bc(every & sm)
-    vals_max = tuple(sorted(
-        [k0 + w2 * bc(every & ns) + w3 * bc(every & nh) + w4 * bc(every & no)
-         for _, k0, ns, nh, no in var_f], reverse=True))
-    x_low = max(0, inh - sum(b[1] for b in branch))
-    inh_ub = {x: inhabitants_part(vals_max, x, k_max) for x in range(x_low, inh + 1)}
-    rest_max = struct_max + max(inh_ub.values()) + tprefix[min(max(e0, 0), n_tf)]
-    best_key = -(1 << 62)
-    best_act = fixed
-    # half_b bucketed by energy used, so a leaf never visits combinations it cannot power
-    buckets: list[list[tuple[int, int, int, int]]] = [[] for _ in range(max(e0, 0) + 1)]
-    for item in half_b:
-        buckets[item[2]].append(item)
-    for ma, ia, ea, ua in half_a:
-        if ua + half_b[0][3] + rest_max <= best_key:
-            break
-        for bucket in buckets[: e0 - ea + 1]:
-            for mb, ib, eb_, ub in bucket:
-                if ua + ub + rest_max <= best_key:
-                    break
-                x0 = inh - ia - ib
-                b0 = e0 - ea - eb_
-                if x0 < 0 or b0 < 0:
-                    continue
-                j = b0 if b0 < n_tf else n_tf
-                over = b0 - j - slots
-                key = ua + ub + tprefix[j] - (W * over if over > 0 else 0)
-                if key + struct_max + inh_ub[x0] <= best_key:
-                    continue
-                act = fixed | ma | mb
-                s = act & struct_mask
-                sv = s_cache.get(s)
-                if sv is None:
-                    sv = s_cache[s] = structure(s)
-                key += sv
-                if key + inh_ub[x0] <= best_key:
-                    continue
-                k = bc(act & sm)
-                fk = act & f_rel
-                vals = v_cache.get(fk)
-                if vals is None:
-                    vals = v_cache[fk] = tuple(sorted(
-                        [k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no)
-                         for _, k0, ns, nh, no in var_f], reverse=True))
-                ik = (vals, x0, k)
-                ip = i_cache.get(ik)
-                if ip is None:
-                    ip = i_cache[ik] = inhabitants_part(vals, x0, k)
-                key += ip
-                if key > best_key:
-                    best_key, best_act = key, act
-    # -- rebuild the allocation behind best_key
-    act = best_act
-    x0 = inh - bc(act & (hm | om))
-    b0 = e0 - bc(act & branch_mask & (tm | sm | om))
-    k = bc(act & sm)
-    i_cache.clear()
-    fv = sorted(
-        ((k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no), f)
-         for f, k0, ns, nh, no in var_f), reverse=True)
-    target = inhabitants_part(tuple(v for v, _ in fv), x0, k)
-    done, x_left = False, x0
-    for t in range(min(x0, len(fv) + len(cu) - 1) + 1):
-        for a in range(max(0, t - len(cu) + 1), min(t, len(fv)) + 1):
-            rest = t - a
-            for ca in range(len(cprefix)):
-                if not 0 <= rest - ca < len(public):
-                    continue
-                val = sum(v for v, _ in fv[:a]) + cprefix[ca] + public[rest - ca][0]
-                if val + leftover(x0 - t, k) == target:
-                    act |= sum(1 << f for _, f in fv[:a]) | sum(1 << s for _, s in const_items[:ca])
-                    for d, c in public[rest - ca][1]:
-                        ranked = sorted((key, u) for u, key in units if g.district[u] == d)
-                        act |= sum(1 << u for _, u in ranked[::-1][:c])
-                    x_left, done = x0 - t, True
-                    break
-            if done:
-                break
-        if done:
-            break
-    j = min(b0, n_tf)
-    act |= sum(1 << t for _, t in free_t[:j])
-    customers: dict[int, int] = {}
-    c = min(x_left, k * cap)
-    for s in squares["S"]:
-        if act >> s & 1 and c:
-            customers[s] = min(c, cap)
-            c -= customers[s]
-    return base + best_key, act, customers, green[: max(0, min(b0 - j, slots))]
-
-
 @lru_cache(maxsize=4096)
 def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
-    g = geometry(mode)
-    key, active, customers, parks = _solve(g, city, inh, en, opts)
-    report = evaluate(
+    _, active, customers, parks = solve(
+        geometry(mode), city, inh, en, opts.playground_absorbs_pollution,
+        opts.office_tower_group_cap, opts.empty_squares_after_removal,
+    )
+    return evaluate(
         mode,
         city,
         inh,
@@ -527,9 +221,6 @@ def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreRep
         office_tower_group_cap=opts.office_tower_group_cap,
         empty_squares_after_removal=opts.empty_squares_after_removal,
     )
-    if _key(report) != key:  # pragma: no cover - the optimiser and the scorer disagree
-        raise AssertionError(f"scorer inconsistency: {_key(report)} != {key}")
-    return report
 
 
 def score_city(

@@ -1,0 +1,149 @@
+"""Bots on the real engines: legal play, decisions from views only, the Metropolys belief."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, ClassVar
+
+import pytest
+
+from polis.arena.match import play_table
+from polis.arena.schedule import schedule
+from polis.bots import make_agent
+from polis.core.registry import get_game
+
+SETTINGS = [
+    ("quadropolis", "classic"),
+    ("quadropolis", "expert"),
+    ("metropolys", "family"),
+    ("metropolys", "expert"),
+]
+SPECS = ["greedy", "montecarlo:8i", "mcts:8i"]
+
+
+def engine(name: str) -> Any:
+    return pytest.importorskip(f"polis.{name}.game").GAME
+
+
+def advance(state: Any, moves: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply(state.random_move(rng))
+
+
+@pytest.mark.parametrize(("name", "mode"), SETTINGS)
+@pytest.mark.parametrize("spec", SPECS)
+def test_agents_return_legal_moves(name: str, mode: str, spec: str) -> None:
+    game = engine(name)
+    for seed in range(3):
+        state = game.new_game(mode, 3, seed=seed)
+        advance(state, 7 * seed, seed)
+        p = state.current_player()
+        agent, budget = make_agent(spec, seed)
+        move = agent.act(state.view(p), state.legal_moves(), game, budget)
+        assert move in state.legal_moves()
+
+
+def hidden_twin(name: str, mode: str, seed: int) -> tuple[Any, Any]:
+    """Two games equal in everything player 0 may see, different in what it may not."""
+    game = engine(name)
+    a = game.new_game(mode, 3, seed=seed)
+    setup = a.setup()
+    if name == "metropolys":
+        setup["area_cards"] = [
+            setup["area_cards"][0],
+            setup["area_cards"][2],
+            setup["area_cards"][1],
+        ]
+    else:
+        setup["rounds"] = [setup["rounds"][0], *[list(reversed(r)) for r in setup["rounds"][1:]]]
+    b = game.new_game(mode, 3, setup=setup)
+    advance(a, 5, seed)
+    for text in a.history:
+        b.apply_str(text)
+    return a, b
+
+
+@pytest.mark.parametrize(("name", "mode"), SETTINGS)
+@pytest.mark.parametrize("spec", SPECS)
+def test_decisions_depend_on_the_view_only(name: str, mode: str, spec: str) -> None:
+    game = engine(name)
+    for seed in range(3):
+        a, b = hidden_twin(name, mode, seed)
+        p = a.current_player()
+        assert a.view(p) == b.view(p) or p != 0
+        if a.view(p) != b.view(p):
+            continue  # the hidden difference is this player's own card: not a twin for p
+        moves = []
+        for state in (a, b):
+            agent, budget = make_agent(spec, 100 + seed)
+            moves.append(agent.act(state.view(p), state.legal_moves(), game, budget))
+        assert moves[0] == moves[1]
+
+
+class Spy:
+    """Checks every view it is given against the truth of the state behind it."""
+
+    name = "spy"
+    views: ClassVar[list[dict[str, Any]]] = []
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, view: Any, legal: Any, game: Any, budget: Any) -> Any:
+        Spy.views.append(dict(view))
+        return legal[self.rng.randrange(len(legal))]
+
+
+def test_arena_gives_agents_views_without_hidden_facts(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine("metropolys")
+    from polis.bots import factory
+
+    monkeypatch.setitem(factory.AGENTS, "spy", Spy)
+    Spy.views = []
+    table = schedule(3, 1, 4, 1)[0]
+    outcome = play_table("metropolys", "family", 4, ["spy"], table)
+    state = get_game("metropolys").new_game("family", 4, seed=table.setup_seed)
+    cards = state.setup()["area_cards"]
+    assert outcome.moves == len(Spy.views)
+    for view in Spy.views:
+        me = view["player"]
+        assert view["area_card"] == cards[me]
+        text = json.dumps(view)
+        for q, card in enumerate(cards):
+            if q != me and card not in (cards[me],):
+                assert f'"{card}"' not in text
+
+
+def test_metropolys_belief_follows_the_bids() -> None:
+    game = engine("metropolys")
+    from polis.bots.knowledge import knowledge_for
+    from polis.metropolys.board import ON_BRIDGE
+
+    state = game.new_game("family", 2, seed=4, setup=None)
+    setup = state.setup()
+    mine = setup["area_cards"][0]
+    knowledge = knowledge_for(game)
+    rng = random.Random(0)
+    # Player 1 always opens on a bridge field; player 0 passes or opens anywhere.
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        legal = state.legal_moves()
+        if p == 1 and not state.bids:
+            bridge = [m for m in legal if ON_BRIDGE[m >> 4]]
+            state.apply(bridge[0] if bridge else legal[0])
+        elif state.bids:
+            state.apply(0)
+        else:
+            state.apply(rng.choice(legal))
+    knowledge.observe(state.view(0))
+    belief = knowledge.belief[1]
+    if mine != "bridges":
+        assert max(belief, key=belief.__getitem__) == "bridges"
+    assert knowledge.belief[0] == {}
+    assert abs(sum(belief.values()) - 1) < 1e-9

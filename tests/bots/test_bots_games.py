@@ -128,14 +128,14 @@ def test_metropolys_belief_follows_the_bids() -> None:
     mine = setup["area_cards"][0]
     knowledge = knowledge_for(game)
     rng = random.Random(0)
-    # Player 1 always opens on a bridge field; player 0 passes or opens anywhere.
+    # Player 1 bids on bridge fields whenever it can; player 0 passes or opens anywhere.
     for _ in range(60):
         if state.is_terminal():
             break
         p = state.current_player()
         legal = state.legal_moves()
-        if p == 1 and not state.bids:
-            bridge = [m for m in legal if ON_BRIDGE[m >> 4]]
+        if p == 1:
+            bridge = [m for m in legal if m and ON_BRIDGE[m >> 4]]
             state.apply(bridge[0] if bridge else legal[0])
         elif state.bids:
             state.apply(0)

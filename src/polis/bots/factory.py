@@ -75,7 +75,8 @@ def parse_agent_spec(text: str) -> AgentSpec:
     if name not in AGENTS:
         known = ", ".join([*AGENTS, *LEVELS])
         raise InputError(f"unknown agent {name!r}: choose one of {known}")
-    budget = Budget.parse(budget_text) if budget_text else DEFAULT_BUDGETS[name]
+    default = DEFAULT_BUDGETS.get(name, Budget(iterations=1))
+    budget = Budget.parse(budget_text) if budget_text else default
     return AgentSpec(raw, name, budget)
 
 

@@ -176,7 +176,9 @@ class MetropolysKnowledge(Knowledge):
         cards = [c for c in deck if c not in own]
         if mode == "expert":
             cards += [c for c in NEIGHBOURHOOD_CARDS if c not in own]
-        self.belief = [{} if p == me else {c: 1.0 for c in cards} for p in range(players)]
+        self.belief = [
+            {} if p == me else dict.fromkeys(cards, 1.0 / len(cards)) for p in range(players)
+        ]
         # A replay state for knowing who made each public move (cards are placeholders).
         setup: dict[str, Any] = {
             "first_player": view["first_player"],

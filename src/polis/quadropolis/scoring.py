@@ -14,6 +14,7 @@ from typing import Any
 
 from polis.core.errors import InputError
 from polis.quadropolis.city import City, Geometry, geometry, load_city_file
+from polis.quadropolis.scoring_solver import IB, W, solve
 from polis.quadropolis.scoring_tables import (
     CATEGORIES,
     FACTORY,
@@ -25,7 +26,6 @@ from polis.quadropolis.scoring_tables import (
     SHOP,
     TOWER,
 )
-from polis.quadropolis.scoring_solver import IB, W, solve
 
 _INHABITANT_USERS = frozenset("UFHO")
 _ENERGY_USERS = frozenset("TSO")

@@ -298,8 +298,6 @@ def solve(
         half_b = [s for s in _combine(groups[split:]) if s[1] <= inh_b and s[2] <= e0]
         if not half_a or not half_b:
             return None
-        half_a.sort(key=lambda s: -s[3])
-        half_b.sort(key=lambda s: -s[3])
         v_cache: dict[int, tuple[int, ...]] = {}
         f_rel = 0
         for _, _, ns, nh, no in var_f:
@@ -310,6 +308,11 @@ def solve(
         # buildings active, more shops and better factory values).
         every = fixed | branch_mask
         struct_max = structure(every & struct_mask)
+        # with n towers active: every park at its best, the towers as one group of n
+        park_max = sum(PARK[bc(every & pn)] for pn in park_nbrs) * W
+        o_floors = sorted((floors[o] for o in squares["O"]), reverse=True)
+        struct_ub = [min(struct_max, park_max + W * sum(
+            OFFICE[min(n, group_cap)][f] for f in o_floors[:n])) for n in range(n_o + 1)]
         k_max = bc(every & sm)
         vals_max = tuple(sorted(
             [k0 + w2 * bc(every & ns) + w3 * bc(every & nh) + w4 * bc(every & no)
@@ -318,19 +321,38 @@ def solve(
         inh_ub = [_NEG] * x_low + [
             inhabitants_part(vals_max, x, k_max) for x in range(x_low, inh_b + 1)]
         rest_max = struct_max + max(inh_ub) + tprefix[min(max(e0, 0), n_tf)]
+        # Office Towers as one group of the most towers that can be active: an additive bound
+        # that sorts and cuts the two halves (their exact keys leave the towers' VP out).
+        o_row = OFFICE[min(inh_b, e0, n_o, group_cap)]
+        o_opt = [W * o_row[f] for f in floors]
+        rest_opt = park_max + max(inh_ub) + tprefix[min(max(e0, 0), n_tf)]
+
+        def optimistic(alt: Alt) -> tuple[int, int, int, int, int]:
+            m = alt[0] & om
+            v = alt[3]
+            while m:
+                low = m & -m
+                v += o_opt[low.bit_length() - 1]
+                m ^= low
+            return (v, *alt)
+
+        opt_a = sorted(map(optimistic, half_a), reverse=True)
+        opt_b = sorted(map(optimistic, half_b), reverse=True)
         best_key = need - key_forced
         best_act = -1
-        buckets: list[list[Alt]] = [[] for _ in range(max(e0, 0) + 1)]
-        for item in half_b:
-            buckets[item[2]].append(item)
-        top_b = half_b[0][3]
-        for ma, ia, ea, ua in half_a:
-            if ua + top_b + rest_max <= best_key:
+        buckets: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(e0 + 1)]
+        for item in opt_b:
+            buckets[item[3]].append(item)
+        top_b = opt_b[0][0]
+        for pa, ma, ia, ea, ua in opt_a:
+            if pa + top_b + rest_opt <= best_key:
                 break
             for bucket in buckets[: e0 - ea + 1]:
-                for mb, ib, eb_, ub in bucket:
-                    if ua + ub + rest_max <= best_key:
+                for pb, mb, ib, eb_, ub in bucket:
+                    if pa + pb + rest_opt <= best_key:
                         break
+                    if ua + ub + rest_max <= best_key:
+                        continue
                     x0 = inh_b - ia - ib
                     if x0 < 0:
                         continue
@@ -341,6 +363,8 @@ def solve(
                     if key + struct_max + inh_ub[x0] <= best_key:
                         continue
                     act = fixed | ma | mb
+                    if key + struct_ub[bc(act & om)] + inh_ub[x0] <= best_key:
+                        continue
                     s = act & struct_mask
                     sv = s_cache.get(s)
                     if sv is None:

@@ -217,3 +217,24 @@ def test_terminal_game_quit_keeps_the_moves_so_far(tmp_path: Path) -> None:
     saved = json.loads(record.read_text())
     assert saved["moves"] == list(state.history)
     assert state.current_player() == 1  # stopped at the human's turn, bot moves kept
+
+
+def test_replay_refuses_a_record_without_setup_or_seed(tmp_path: Path) -> None:
+    record = get_game("quadropolis").new_game("classic", 2, seed=1).to_record()
+    del record["setup"]
+    record["seed"] = None
+    result = runner.invoke(app, ["replay", write(tmp_path, "r.json", record)])
+    assert result.exit_code == 2
+    assert "neither a 'setup' nor a 'seed'" in json.loads(result.stdout)["error"]
+
+
+def test_replay_refuses_a_tampered_result(tmp_path: Path) -> None:
+    state = get_game("metropolys").new_game("family", 3, seed=4)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state.apply(state.random_move(rng))
+    record = state.to_record(seed=4)
+    record["result"]["ranking"] = list(reversed(record["result"]["ranking"]))
+    result = runner.invoke(app, ["replay", write(tmp_path, "r.json", record)])
+    assert result.exit_code == 2
+    assert "does not match" in result.stderr

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 BOARD: dict[str, Any] = json.loads(
-    (
-        Path(__file__).parents[2] / "src" / "polis" / "metropolys" / "data" / "board.json"
-    ).read_text(encoding="utf-8")
+    (Path(__file__).parents[2] / "src" / "polis" / "metropolys" / "data" / "board.json").read_text(
+        encoding="utf-8"
+    )
 )
 FIELDS: list[dict[str, Any]] = sorted(BOARD["fields"], key=lambda f: f["id"])
 #: §3: shared border or bridge (the union of both neighbour lists, taken from the data).
@@ -25,7 +25,7 @@ ADJ: dict[int, frozenset[int]] = {
 }
 DISTRICT_OF: dict[int, str] = {f["id"]: f["district"] for f in FIELDS}
 COLOUR_OF: dict[int, str] = {f["id"]: f["color"] for f in FIELDS}
-BRIDGES: list[tuple[int, int]] = [tuple(b["fields"]) for b in BOARD["bridges"]]  # type: ignore[misc]
+BRIDGES: list[tuple[int, int]] = [tuple(b["fields"]) for b in BOARD["bridges"]]
 STATUES: list[frozenset[int]] = [frozenset(s["fields"]) for s in BOARD["statues"]]
 LAKES: list[frozenset[int]] = [frozenset(lake["fields"]) for lake in BOARD["lakes"]]
 OUTSKIRTS = frozenset(f["id"] for f in FIELDS if f["outskirts"])
@@ -141,7 +141,7 @@ class Ref:
         """§5.2 and §6."""
         f, v, winner = self.bids[-1]
         self.built[f] = (winner, v)
-        for bf, bv, bp in self.bids[:-1]:
+        for _, bv, bp in self.bids[:-1]:
             self.supply[bp].add(bv)
         self.bids = []
         self.passed = set()
@@ -168,15 +168,15 @@ class Ref:
         return {
             "current_player": self.current,
             "terminal": self.terminal,
-            "buildings": {
-                f: (p, v, True) for f, (p, v) in self.built.items()
-            }
+            "buildings": {f: (p, v, True) for f, (p, v) in self.built.items()}
             | {f: (p, v, False) for f, v, p in self.bids},
             "tokens": dict(self.tokens),
             "bids": [(f, v, p) for f, v, p in self.bids],
             "passed": sorted(self.passed),
             "supplies": [sorted(s) for s in self.supply],
-            "built": [sum(1 for p, _ in self.built.values() if p == q) for q in range(self.players)],
+            "built": [
+                sum(1 for p, _ in self.built.values() if p == q) for q in range(self.players)
+            ],
             "collected": [dict(c) for c in self.collected],
             "metro_card": self.metro_card,
             "archaeology_card": self.archaeology_card,
@@ -247,9 +247,7 @@ class Ref:
 def expert_groups(card: str, mine: set[int], lake_groups: str = "one_per_lake") -> int:
     """§9.3 by exhaustive search over disjoint groups (fine for at most 13 buildings)."""
     if card == "districts":
-        return sum(
-            1 for d in DISTRICT_NAMES if sum(1 for f in mine if DISTRICT_OF[f] == d) >= 3
-        )
+        return sum(1 for d in DISTRICT_NAMES if sum(1 for f in mine if DISTRICT_OF[f] == d) >= 3)
     if card == "bridges":
         groups = [frozenset(b) for b in BRIDGES if set(b) <= mine]
         return _max_disjoint(groups)

@@ -133,8 +133,11 @@ def choose(rng: random.Random, moves: set[str], style: str) -> str:
         if style == "mixed" and rng.random() < 0.25:
             return "pass"
         if style == "greedy" and rng.random() < 0.5:
-            return max((m for m in ordered if m != "pass"), key=lambda m: int(m.split("@")[0]),
-                       default="pass")
+            return max(
+                (m for m in ordered if m != "pass"),
+                key=lambda m: int(m.split("@")[0]),
+                default="pass",
+            )
     return rng.choice(ordered)
 
 
@@ -145,10 +148,10 @@ def end_condition(ref_before: Ref, move: str) -> str | None:
     if probe.rounds == ref_before.rounds:
         return None
     if move != "pass":
-        v, f = (int(x) for x in move.split("@"))
+        f = int(move.split("@")[1])
         p = ref_before.current
     else:
-        f, v, p = ref_before.bids[-1]
+        f, _, p = ref_before.bids[-1]
     others = [q for q in range(ref_before.players) if q not in ref_before.passed and q != p]
     if move == "pass":
         others = [q for q in others if q != ref_before.current]
@@ -185,8 +188,13 @@ def _copy(ref: Ref) -> Ref:
 
 
 def play_differential(
-    seed: int, mode: str, players: int, options: dict[str, Any] | None, style: str,
-    probes: int = 3, seen: set[str] | None = None,
+    seed: int,
+    mode: str,
+    players: int,
+    options: dict[str, Any] | None,
+    style: str,
+    probes: int = 3,
+    seen: set[str] | None = None,
 ) -> MetroState:
     """One random game, engine and reference side by side, compared at every position."""
     rng = random.Random(seed)
@@ -298,8 +306,20 @@ def test_simulate_records_replay_through_the_reference(
 ) -> None:
     out = runner.invoke(
         app,
-        ["simulate", "metropolys", "--mode", mode, "--players", str(players),
-         "--games", "4", "--seed", str(players), "--records", str(tmp_path)],
+        [
+            "simulate",
+            "metropolys",
+            "--mode",
+            mode,
+            "--players",
+            str(players),
+            "--games",
+            "4",
+            "--seed",
+            str(players),
+            "--records",
+            str(tmp_path),
+        ],
     )
     assert out.exit_code == 0, out.output
     files = sorted(tmp_path.glob("*.json"))
@@ -312,16 +332,35 @@ def test_simulate_as_installed_command(tmp_path: Path) -> None:
     """The judges call the console script, so run it once as a real process."""
     polis = Path(sys.executable).with_name("polis")
     proc = subprocess.run(
-        [str(polis), "simulate", "metropolys", "--mode", "expert", "--players", "4",
-         "--games", "2", "--seed", "9", "--records", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        [
+            str(polis),
+            "simulate",
+            "metropolys",
+            "--mode",
+            "expert",
+            "--players",
+            "4",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--records",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     for path in sorted(tmp_path.glob("*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
         check_record_against_reference(record)
         replay = subprocess.run(
-            [str(polis), "replay", str(path)], capture_output=True, text=True, timeout=60,
+            [str(polis), "replay", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
             check=False,
         )
         assert replay.returncode == 0, replay.stderr
@@ -354,8 +393,12 @@ def test_no_bid_in_an_unused_district_opening_or_raise() -> None:
     state = new_state(players=3, unused=["west"])
     refused(state, "5@47", "field 47", "west", "not used")
     # R14: field 14's bridge neighbours include west fields; they are not reachable.
-    west_neighbours = [g for f in range(55) for g in ADJ[f]
-                       if DISTRICT_OF[f] == "center" and DISTRICT_OF[g] == "west"]
+    west_neighbours = [
+        g
+        for f in range(55)
+        for g in ADJ[f]
+        if DISTRICT_OF[f] == "center" and DISTRICT_OF[g] == "west"
+    ]
     assert west_neighbours
     f = next(f for f in range(15) if any(DISTRICT_OF[g] == "west" for g in ADJ[f]))
     g = next(g for g in ADJ[f] if DISTRICT_OF[g] == "west")
@@ -577,8 +620,11 @@ def test_replay_names_each_broken_rule_and_its_index(tmp_path: Path) -> None:
     low = min(ref.supply[ref.current])
     if low <= last_v:
         cases.append(
-            (_with_move(record, i, f"{low}@{record['moves'][i].split('@')[1]}"), i,
-             f"value {low} is not higher than the current bid {last_v}")
+            (
+                _with_move(record, i, f"{low}@{record['moves'][i].split('@')[1]}"),
+                i,
+                f"value {low} is not higher than the current bid {last_v}",
+            )
         )
     for bad, index, needle in cases:
         code, data = replay_cli(tmp_path, bad)
@@ -598,7 +644,7 @@ def test_replay_names_each_broken_rule_and_its_index(tmp_path: Path) -> None:
         ({"options": {"lake_groups": "twice"}}, "lake_groups"),
         ({"setup": {"first_player": 3}}, "first_player"),
         ({"setup": {"unused_districts": ["center"]}}, "center"),
-        ({"setup": {"unused_districts": ["north", "south"]}}, "adjacent"),
+        ({"setup": {"unused_districts": ["north", "south"]}}, "exactly one"),
         ({"setup": {"tokens": {"11": "chic"}}}, ""),
         ({"setup": {"area_cards": ["chains", "chains", "lakes"]}}, "twice"),
     ],
@@ -640,3 +686,150 @@ def test_tied_players_share_a_place_after_the_built_tie_break(mode: str) -> None
             state.apply_str(text)
             ref.apply(text)
         check_result(state, ref)
+
+
+# -- 6. set-ups, end positions and views, checked from the spec ----------------------------------
+
+TOKEN_TOTALS = {4: (9, 9, 9), 3: (8, 7, 7), 2: (5, 6, 6)}
+DEAD_ENDS = {11, 21, 28, 35}
+RING = [{"north", "east"}, {"east", "south"}, {"south", "west"}, {"west", "north"}]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", ["family", "expert"])
+def test_drawn_setups_follow_section_4(mode: str, players: int) -> None:
+    for seed in range(25):
+        setup = GAME.new_game(mode, players, seed=seed).setup()
+        unused = set(setup["unused_districts"])
+        assert "center" not in unused and len(unused) == 4 - players if players > 2 else True
+        if players == 2:
+            assert unused in RING
+        tokens = {int(f): t for f, t in setup["tokens"].items()}
+        counts = tuple(list(tokens.values()).count(t) for t in ("chic", "metro", "archaeology"))
+        assert counts == TOKEN_TOTALS[players]
+        assert not set(tokens) & DEAD_ENDS
+        for d in ("center", "north", "east", "south", "west"):
+            here = sum(1 for f in tokens if DISTRICT_OF[f] == d)
+            assert here == (0 if d in unused else 7 if d == "center" else 5)
+        area = setup["area_cards"]
+        assert len(area) == players == len(set(area))
+        if mode == "family":
+            deck = {"bridges", "statues", "lakes"} | ({"outskirts"} if players > 2 else set())
+            assert set(area) <= deck and "neighbourhood_cards" not in setup
+        else:
+            assert set(area) <= {"bridges", "statues", "lakes", "districts", "chains"}
+            colours = setup["neighbourhood_cards"]
+            assert len(colours) == players == len(set(colours))
+            assert set(colours) <= {"gray", "orange", "green", "red", "blue"}
+        assert 0 <= setup["first_player"] < players
+
+
+def random_end_position(rng: random.Random, mode: str, players: int) -> tuple[dict[str, Any], Ref]:
+    """A dense random end position (clusters of buildings to stress §9.3's groupings)."""
+    setup = GAME.new_game(mode, players, seed=rng.randrange(10**6)).setup()
+    options = rng.choice(OPTION_SETS)
+    ref = Ref.from_setup(mode, players, setup, options)
+    fields = [f for f in range(55) if ref.in_play(f)]
+    for p in range(players):
+        count = rng.randint(0, 13)
+        seed_field = rng.choice(fields)
+        pool = sorted({seed_field} | ADJ[seed_field] | {g for h in ADJ[seed_field] for g in ADJ[h]})
+        pool = [f for f in pool if ref.in_play(f)] + fields
+        values = rng.sample(range(1, 14), count)
+        for v in values:
+            f = next(f for f in pool if f not in ref.built) if rng.random() < 0.7 else None
+            if f is None:
+                f = rng.choice([g for g in fields if g not in ref.built])
+            ref.built[f] = (p, v)
+        ref.collected[p] = {t: rng.randint(0, 2) for t in ("chic", "metro", "archaeology")}
+    ref.metro_card = rng.choice([None, *range(players)])
+    ref.archaeology_card = rng.choice([None, *range(players)])
+    data: dict[str, Any] = {
+        "game": "metropolys",
+        "mode": mode,
+        "players": players,
+        "unused_districts": sorted(ref.unused),
+        "buildings": [{"player": p, "field": f, "value": v} for f, (p, v) in ref.built.items()],
+        "tokens": ref.collected,
+        "metro_card": ref.metro_card,
+        "archaeology_card": ref.archaeology_card,
+        "area_cards": ref.area_cards,
+    }
+    if mode == "expert":
+        data["neighbourhood_cards"] = ref.neighbourhood_cards
+    if options:
+        data["options"] = options
+    return data, ref
+
+
+def test_score_file_agrees_with_the_reference_scorer() -> None:
+    rng = random.Random(2024)
+    for i in range(120):
+        mode = ("family", "expert")[i % 2]
+        players = 2 + i % 3
+        data, ref = random_end_position(rng, mode, players)
+        report = GAME.score_file(data)
+        check_report_shape(report, mode, players)
+        for p in range(players):
+            assert report["players"][p]["breakdown"] == ref.breakdown(p), (i, p, data)
+        assert [sorted(g) for g in report["ranking"]] == ref.ranking()
+
+
+def _keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def test_views_hold_only_the_viewers_own_cards() -> None:
+    state = GAME.new_game("expert", 4, seed=3)
+    setup = state.setup()
+    for p in (None, 0, 1, 2, 3):
+        view = state.view(p)
+        assert not _keys(view) & {"area_cards", "neighbourhood_cards", "setup"}
+        if p is None:
+            assert view["area_card"] is None and view["neighbourhood_card"] is None
+        else:
+            assert view["area_card"] == setup["area_cards"][p]
+            assert view["neighbourhood_card"] == setup["neighbourhood_cards"][p]
+
+
+@pytest.mark.parametrize(("option", "groups"), [(None, 2), ({"lake_groups": "per_three"}, 3)])
+def test_nine_buildings_round_the_two_center_lakes(
+    option: dict[str, Any] | None, groups: int
+) -> None:
+    """R10: each lake gives at most one group (5 points) unless the per_three option is on."""
+    from metro_reference import LAKES, expert_groups
+
+    lake = sorted(set().union(*(lake for lake in LAKES if lake & {7, 8, 9})))
+    assert len(lake) == 9
+    assert (
+        expert_groups("lakes", set(lake), (option or {}).get("lake_groups", "one_per_lake"))
+        == groups
+    )
+    data: dict[str, Any] = {
+        "game": "metropolys",
+        "mode": "expert",
+        "players": 4,
+        "unused_districts": [],
+        "buildings": [{"player": 0, "field": f, "value": v} for v, f in enumerate(lake, 1)],
+        "tokens": [{"chic": 0, "metro": 0, "archaeology": 0}] * 4,
+        "metro_card": None,
+        "archaeology_card": None,
+        "area_cards": ["lakes", "bridges", "statues", "chains"],
+        "neighbourhood_cards": ["gray", "orange", "green", "red"],
+    }
+    if option:
+        data["options"] = option
+    assert GAME.score_file(data)["players"][0]["breakdown"]["area"] == 5 * groups
+
+
+@pytest.mark.parametrize("seed", [[1], {"a": 1}])
+def test_replay_refuses_a_seed_that_is_not_a_number(tmp_path: Path, seed: object) -> None:
+    """Found by this audit: random.Random([1]) raised a TypeError traceback from replay."""
+    record = {"game": "metropolys", "mode": "family", "players": 3, "seed": seed, "moves": []}
+    code, data = replay_cli(tmp_path, record)
+    assert code == 2 and data["ok"] is False and data["move_index"] is None
+    assert "seed" in data["error"]

@@ -318,9 +318,11 @@ class RefState:
             "mayor": self.mayor,
             "site": site,
             "spots": {s: v for s, v in self.spots.items()} if not self.over else {},
-            "urbanist": None if self.over or self.urbanist is None
+            "urbanist": None
+            if self.over or self.urbanist is None
             else f"r{self.urbanist[0]}c{self.urbanist[1]}",
-            "architects": None if self.mode == "expert" or self.over
+            "architects": None
+            if self.mode == "expert" or self.over
             else [sorted(set(range(1, 5)) - u) for u in self.used],
             "pool": dict(self.pool) if self.mode == "expert" and not self.over else None,
             "cities": cities,

@@ -161,7 +161,7 @@ def test_every_move_string_accepted_iff_legal(
     state, ref = _start(mode, players, 7, opts)
     checked = 0
     while not ref.over:
-        if rng.random() < 0.12:
+        if rng.random() < 0.36 / players:
             _check_every_string(state, ref)
             checked += 1
         move = _pick(ref, ref.legal(), rng)
@@ -235,9 +235,16 @@ TARGETED = [
 
 def _wanted(rule: set[str], name: str) -> Any:
     def ok(ref: RefState, text: str) -> bool:
+        target = text.split()[1]
+        if rule & {"reach", "occupied", "max_height", "stack_floor"}:
+            if not target.startswith("r"):
+                return False
+            built = _square(text) in ref.cities[ref.current()]
+            if built != ("reach" not in rule):
+                return False
         if ref.violations(text) != rule:
             return False
-        k, spot, target = int(text[0]), text[1:3], text.split()[1]
+        k, spot = int(text[0]), text[1:3]
         if name == "column blocked":
             return spot[0] in "TB"
         if name == "expert row blocked":
@@ -267,7 +274,7 @@ def _wanted(rule: set[str], name: str) -> Any:
 def test_targeted_violation(
     name: str, mode: str, players: int, opts: dict[str, Any], rule: set[str], words: str
 ) -> None:
-    state, ref, text = _play_until(mode, players, 11, _wanted(rule, name), opts)
+    state, _ref, text = _play_until(mode, players, 11, _wanted(rule, name), opts)
     before = snapshot(state)
     with pytest.raises(IllegalMove, match=re.escape(words)) as err:
         state.apply_str(text)
@@ -308,15 +315,41 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     out = tmp_path_factory.mktemp("records")
     polis = Path(sys.executable).with_name("polis")
     subprocess.run(
-        [str(polis), "simulate", "quadropolis", "--mode", "expert", "--players", "3",
-         "--games", "2", "--seed", "4", "--records", str(out / "e3")],
-        check=True, capture_output=True,
+        [
+            str(polis),
+            "simulate",
+            "quadropolis",
+            "--mode",
+            "expert",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--records",
+            str(out / "e3"),
+        ],
+        check=True,
+        capture_output=True,
     )
     for mode, n in (("classic", 2), ("classic", 4), ("expert", 2), ("expert", 4)):
         done = runner.invoke(
             app,
-            ["simulate", "quadropolis", "--mode", mode, "--players", str(n), "--games", "2",
-             "--seed", str(n), "--records", str(out / f"{mode}{n}")],
+            [
+                "simulate",
+                "quadropolis",
+                "--mode",
+                mode,
+                "--players",
+                str(n),
+                "--games",
+                "2",
+                "--seed",
+                str(n),
+                "--records",
+                str(out / f"{mode}{n}"),
+            ],
         )
         assert done.exit_code == 0, done.output
     files = sorted(out.rglob("*.json"))
@@ -338,16 +371,36 @@ def test_simulated_records_replay_through_the_reference(simulated: list[dict[str
 
 
 _REPORT_KEYS = {
-    "game", "mode", "total", "categories", "inhabitants_on_buildings", "empty_squares",
+    "game",
+    "mode",
+    "total",
+    "categories",
+    "inhabitants_on_buildings",
+    "empty_squares",
     "allocation",
 }
 _CATEGORIES = {
-    "tower_blocks", "shops", "public_services", "parks", "factories", "harbors",
-    "office_towers", "monuments", "inhabitants_penalty", "energy_penalty",
+    "tower_blocks",
+    "shops",
+    "public_services",
+    "parks",
+    "factories",
+    "harbors",
+    "office_towers",
+    "monuments",
+    "inhabitants_penalty",
+    "energy_penalty",
 }
 _NEEDS = {  # activation (inhabitants, energy) by formats §1.1 letter (§9)
-    "T": (0, 1), "S": (0, 1), "U": (1, 0), "P": (0, 0), "p": (0, 0), "F": (1, 0), "H": (1, 0),
-    "O": (1, 1), "M": (0, 0),
+    "T": (0, 1),
+    "S": (0, 1),
+    "U": (1, 0),
+    "P": (0, 0),
+    "p": (0, 0),
+    "F": (1, 0),
+    "H": (1, 0),
+    "O": (1, 1),
+    "M": (0, 0),
 }
 
 
@@ -374,8 +427,9 @@ def _check_report(report: dict[str, Any], mode: str, rows: list[str], inh: int, 
     active = {sq: code for sq, code in codes.items() if sq not in inactive}
     customers = alloc["customers"]
     shop_cap = 4 if mode == "classic" else 5
-    assert all(active[sq] == "S" and type(v) is int and 0 < v <= shop_cap
-               for sq, v in customers.items())
+    assert all(
+        active[sq] == "S" and type(v) is int and 0 < v <= shop_cap for sq, v in customers.items()
+    )
     assert all(active[sq] == "P" for sq in alloc["park_energy"])  # default A10: no playgrounds
     need_i = sum(_NEEDS[code[0]][0] for code in active.values())
     need_e = sum(_NEEDS[code[0]][1] for code in active.values())
@@ -386,8 +440,13 @@ def _check_report(report: dict[str, Any], mode: str, rows: list[str], inh: int, 
     cells = 16 if mode == "classic" else 20
     assert report["empty_squares"] == cells - len(active)  # A19: after removal (default)
     # The game's report is exactly what `polis score` says of the same city file.
-    city_file = {"game": "quadropolis", "mode": mode, "city": rows, "inhabitants": inh,
-                 "energy": en}
+    city_file = {
+        "game": "quadropolis",
+        "mode": mode,
+        "city": rows,
+        "inhabitants": inh,
+        "energy": en,
+    }
     assert GAME.score_file(city_file) == report
 
 
@@ -402,8 +461,9 @@ def test_result_of_finished_games_has_the_formats_shape(simulated: list[dict[str
         reports = result["players"]
         assert len(reports) == n
         for p, report in enumerate(reports):
-            _check_report(report, mode, view["cities"][p]["rows"], view["inhabitants"][p],
-                          view["energy"][p])
+            _check_report(
+                report, mode, view["cities"][p]["rows"], view["inhabitants"][p], view["energy"][p]
+            )
         assert result["scores"] == [r["total"] for r in reports]
         ranking = result["ranking"]
         assert sorted(p for group in ranking for p in group) == list(range(n))
@@ -440,32 +500,69 @@ def _breakages(record: dict[str, Any]) -> list[tuple[str, Any, int | None, str]]
     # Architect reuse: the player's move of turn 3 repeats their turn-1 architect.
     k = moves[0][0]
     bad = f"{k}{moves[4][1:]}" if moves[4][0] != k else moves[4]
-    out.append(("architect reused", with_moves(moves[:4] + [bad] + moves[5:]), 4,
-                f"architect {k} is already used this round"))
+    out.append(
+        (
+            "architect reused",
+            with_moves([*moves[:4], bad, *moves[5:]]),
+            4,
+            f"architect {k} is already used this round",
+        )
+    )
     # Urbanist: the second move placed in the row of the first move's selected square.
     ref = RefState.start("classic", 2, record["setup"])
     ref.play(moves[0])
     assert ref.urbanist is not None
     row = ref.urbanist[0]
-    blocked = next(m for m in sorted(ref.legal() | {f"1L{row} x", f"1L{row} -"})
-                   if m[1:3] in (f"L{row}", f"R{row}"))
+    blocked = next(
+        m
+        for m in sorted(ref.legal() | {f"1L{row} x", f"1L{row} -"})
+        if m[1:3] in (f"L{row}", f"R{row}")
+    )
     out.append(("urbanist", with_moves([moves[0], blocked]), 1, f"the Urbanist blocks row {row}"))
     i = _first_of(record, lambda m: m.endswith(" x") or m[-1].isdigit())
-    out.append(("must take", with_moves(moves[:i] + [moves[i].split()[0] + " -"]), i,
-                "discard it (x)"))
-    out.append(("bad notation", with_moves(moves[:3] + ["3Q4 r2c1"]), 3, "not a Quadropolis move"))
-    out.append(("after the end", with_moves([*moves, moves[0]]), len(moves),
-                "after the end of the game"))
+    out.append(
+        ("must take", with_moves([*moves[:i], moves[i].split()[0] + " -"]), i, "discard it (x)")
+    )
+    out.append(("bad notation", with_moves([*moves[:3], "3Q4 r2c1"]), 3, "not a Quadropolis move"))
+    out.append(
+        ("after the end", with_moves([*moves, moves[0]]), len(moves), "after the end of the game")
+    )
     out.append(("moves not strings", with_moves([1, 2]), None, "list of strings"))
-    out.append(("unknown tile", {**record, "setup": {**record["setup"], "rounds": [
-        ["R9-XX-01", *record["setup"]["rounds"][0][1:]], *record["setup"]["rounds"][1:]]}},
-        None, "unknown tile id"))
+    out.append(
+        (
+            "unknown tile",
+            {
+                **record,
+                "setup": {
+                    **record["setup"],
+                    "rounds": [
+                        ["R9-XX-01", *record["setup"]["rounds"][0][1:]],
+                        *record["setup"]["rounds"][1:],
+                    ],
+                },
+            },
+            None,
+            "unknown tile id",
+        )
+    )
     swapped = [list(r) for r in record["setup"]["rounds"]]
     swapped[0][0], swapped[1][0] = swapped[1][0], swapped[0][0]
-    out.append(("tile of another round", {**record, "setup": {**record["setup"],
-                "rounds": swapped}}, None, "belongs to round"))
-    out.append(("first player", {**record, "setup": {**record["setup"], "first_player": 2}},
-                None, "first_player"))
+    out.append(
+        (
+            "tile of another round",
+            {**record, "setup": {**record["setup"], "rounds": swapped}},
+            None,
+            "belongs to round",
+        )
+    )
+    out.append(
+        (
+            "first player",
+            {**record, "setup": {**record["setup"], "first_player": 2}},
+            None,
+            "first_player",
+        )
+    )
     out.append(("five players", {**record, "players": 5}, None, "2 to 4 players"))
     out.append(("unknown mode", {**record, "mode": "family"}, None, "classic or expert"))
     out.append(("other game", {**record, "game": "metropolys"}, None, ""))
@@ -483,8 +580,9 @@ def test_polis_replay_refuses_malformed_records(tmp_path: Path) -> None:
         path.write_text(json.dumps(broken), encoding="utf-8")
         done = runner.invoke(app, ["replay", str(path)])
         assert done.exit_code == 2, (name, done.output)
-        payload = json.loads(done.stdout.strip().splitlines()[0] if index is not None
-                             else done.stdout)
+        payload = json.loads(
+            done.stdout.strip().splitlines()[0] if index is not None else done.stdout
+        )
         assert payload["ok"] is False and payload["move_index"] == index, (name, payload)
         assert words in payload["error"], (name, payload["error"])
         assert "Traceback" not in done.output
@@ -515,3 +613,76 @@ def test_face_up_counts_per_round() -> None:
         for n, want in ((2, 16), (3, 20), (4, 25)):
             for layout in setup["rounds"]:
                 assert sum(face_up(t, n) for t in layout) == want
+
+
+def test_unselectable_face_down_fallback_when_nothing_else_is_selectable() -> None:
+    """A5 option "unselectable": with the 9 face-down tiles on row 3 and column 3, architect 3
+    can only ever select face-down squares. While the player has other architects, every
+    architect-3 move is illegal; with architect 3 alone, placement is mandatory (§5.1), so the
+    engine (and the reference) fall back to face-down squares behaving as empty (spec silent)."""
+    base = GAME.new_game("classic", 2, seed=9).setup()
+    pool = base["rounds"][0]
+    down = [t for t in pool if not face_up(t, 2)]
+    up = [t for t in pool if face_up(t, 2)]
+    assert len(down) == 9
+    layout = [down.pop() if r == 2 or c == 2 else up.pop() for r in range(5) for c in range(5)]
+    setup = {**base, "rounds": [layout, *base["rounds"][1:]]}
+    opts = {"face_down_tiles": "unselectable"}
+    state = GAME.new_game("classic", 2, setup=setup, options=opts)
+    ref = RefState.start("classic", 2, setup, opts)
+    rng = random.Random(0)
+    fallback = 0
+    while not ref.over:
+        legal = ref.legal()
+        assert {state.move_to_str(m) for m in state.legal_moves()} == legal
+        threes = {m for m in legal if m[0] == "3"}
+        if ref.round == 0:
+            if ref.architects() == [3]:
+                fallback += 1
+                assert threes == legal and all(m.endswith(" -") for m in legal)
+            else:
+                assert not threes
+                bad = next(f"3{s} -" for s in SPOTS if s not in ref.spots)
+                before = snapshot(state)
+                with pytest.raises(IllegalMove, match="face-down tiles may not be selected"):
+                    state.apply_str(bad)
+                assert snapshot(state) == before
+        move = _pick(ref, legal, rng)
+        state.apply_str(move)
+        ref.play(move)
+        assert engine_public(state.view(None)) == ref.public()
+    assert fallback == 2
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+def test_mayor_tile_built_discarded_and_turn_order(mode: str) -> None:
+    """§5.6/A18/A26: building the Mayor tile gives the pawn (first player from the next round
+    only); discarding it gives nothing. Checked on the engine and the reference alike."""
+    from quadro_reference import selected_square
+
+    rng = random.Random(3)
+    state, ref = _start(mode, 3, 3, {})
+    while True:
+        legal = ref.legal()
+        p = ref.current()
+        mayor_moves = [
+            m
+            for m in sorted(legal)
+            if (t := ref._tile_at(selected_square(m[1:3], int(m[0])))) and TILES[t]["mayor"]
+        ]
+        if mayor_moves and p != ref.mayor:
+            break
+        move = _pick(ref, legal, rng)
+        state.apply_str(move)
+        ref.play(move)
+    holder, order = ref.mayor, ref.first
+    discard = next(m for m in mayor_moves if m.endswith(" x"))
+    build = next(m for m in mayor_moves if m[-1].isdigit())
+    for move, wanted in ((discard, holder), (build, p)):
+        s = state.clone()
+        s.apply_str(move)
+        view = s.view(None)
+        assert view["mayor"] == wanted and view["first_player"] == order
+        while s.view(None)["round"] == ref.round + 1:  # finish the round
+            s.apply(s.random_move(rng))
+        assert s.current_player() == s.view(None)["first_player"] == wanted

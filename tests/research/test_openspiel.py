@@ -171,3 +171,31 @@ def test_rl_environment_runs_a_game() -> None:
         legal = step.observations["legal_actions"][player]
         step = env.step([int(rng.choice(legal))])
     assert sorted(step.rewards) in ([0.0, 1.0], [0.5, 0.5])
+
+
+@pytest.mark.parametrize("spec", ["polis_quadropolis(players=3)", "polis_metropolys(players=2)"])
+def test_engine_rollout_evaluator_drives_mcts(spec: str) -> None:
+    from polis.research.spiel_evaluator import EngineRolloutEvaluator
+
+    game = pyspiel.load_game(spec)
+    evaluator = EngineRolloutEvaluator(2, np.random.RandomState(0))
+    state = play_to(game.new_initial_state(), 9, seed=1)
+    values = evaluator.evaluate(state)
+    assert values.shape == (game.num_players(),) and values.sum() == pytest.approx(1.0)
+    before = str(state)
+    bot = mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=np.random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()
+    assert str(state) == before  # rollouts run on copies
+    if "quadropolis" in spec:  # rollouts deal the rounds to come at random, not in pool order
+        worlds = {json_rounds(EngineRolloutEvaluator._world(state, rng)) for rng in rngs(4)}
+        assert len(worlds) == 4
+
+
+def json_rounds(engine: object) -> str:
+    return str(engine.setup()["rounds"][1:])  # type: ignore[attr-defined]
+
+
+def rngs(k: int) -> list[object]:
+    import random
+
+    return [random.Random(i) for i in range(k)]

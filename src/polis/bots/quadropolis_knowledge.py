@@ -32,6 +32,8 @@ INACTIVE_HOPE = 1.0
 #: Playouts: chance of a uniformly random move, and moves compared otherwise.
 PLAYOUT_EPSILON = 0.15
 PLAYOUT_SAMPLES = 4
+#: Moves a search-tree node considers.
+TREE_WIDTH = 8
 #: Rough points of a Monument per neighbouring building kind (spec §12).
 _MONUMENT = {"P": 5, "p": 5, "S": 3, "U": 2, "F": -5, "H": -5}
 
@@ -149,10 +151,20 @@ class QuadropolisKnowledge(Knowledge):
                 best, best_value = move, value
         return best
 
+    def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
+        """The best few of a sample of moves by quick gain: with 100-400 legal moves the tree
+        would otherwise never grow past one ply (availability counts absorb the sampling)."""
+        assert isinstance(state, QuadropolisState)
+        legal = state.legal_moves()
+        if len(legal) <= TREE_WIDTH:
+            return legal
+        sample = rng.sample(legal, 3 * TREE_WIDTH)
+        gains = {m: quick_gain(state, m) for m in sample}
+        return sorted(gains, key=gains.__getitem__, reverse=True)[:TREE_WIDTH]
+
     def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
-        builds = [m for m in untried if m[2] >= 0]  # type: ignore[index]
-        pool = builds or untried
-        return pool[rng.randrange(len(pool))]
+        assert isinstance(state, QuadropolisState)
+        return max(untried, key=lambda m: quick_gain(state, m) + 0.01 * rng.random())
 
     def reuse_key(self, view: View) -> Hashable | None:
         # A new round deals tiles the old tree never saw.

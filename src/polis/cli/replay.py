@@ -39,7 +39,12 @@ def replay(
         "finished": state.is_terminal(),
     }
     if state.is_terminal():
-        out.update(game.result_json(state.result()))
+        result = game.result_json(state.result())
+        recorded = record.get("result")
+        if isinstance(recorded, dict) and "ranking" in recorded:
+            if recorded["ranking"] != result["ranking"]:
+                _refuse(None, "the record's result does not match the replayed game's ranking")
+        out.update(result)
     echo_json(out)
 
 

@@ -242,6 +242,8 @@ class Game(ABC):
             raise RecordError(f"not a {self.name} record (game = {record.get('game')!r})")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("malformed record: 'moves' must be a list of strings")
+        if setup is None and record.get("seed") is None:
+            raise RecordError("malformed record: it has neither a 'setup' nor a 'seed'")
         try:
             state = self.new_game(
                 mode, players, seed=record.get("seed"), setup=setup, options=record.get("options")

@@ -39,7 +39,7 @@ class Metropolys(Game):
     ) -> MetroState:
         mode, players = check_mode_players(mode, players)
         opts = parse_options(options)
-        return MetroState(make_setup(mode, players, random.Random(seed), setup), opts)
+        return MetroState(make_setup(mode, players, _rng(seed), setup), opts)
 
     def determinize(
         self,
@@ -100,6 +100,13 @@ class Metropolys(Game):
         state = super().from_record(record)
         assert isinstance(state, MetroState)
         return state
+
+
+def _rng(seed: object) -> random.Random:
+    """``random.Random(seed)``, or InputError for a seed no record should hold (a list...)."""
+    if seed is not None and not isinstance(seed, int | float | str):
+        raise InputError(f"seed must be a number or null, not {seed!r}")
+    return random.Random(seed)
 
 
 def _guess_mode(result: GameResult) -> str:

@@ -275,6 +275,9 @@ class PolisState(pyspiel.State):  # type: ignore[misc]
         deal = t.deal
         if isinstance(deal.first, int) and deal.ready():
             head = json.dumps(deal.setup(), sort_keys=True)
+            rounds = getattr(deal, "rounds", [])
+            if rounds and len(rounds[-1]) < 25:  # a Quadropolis round being dealt
+                head += f"\ndealing round {len(rounds)}: {rounds[-1]}"
         else:
             head = repr({k: getattr(deal, k) for k in deal.__slots__})
         moves = " | ".join(t.engine.move_to_str(m) for m in t.moves) if t.engine else ""

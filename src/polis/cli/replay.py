@@ -41,9 +41,11 @@ def replay(
     if state.is_terminal():
         result = game.result_json(state.result())
         recorded = record.get("result")
-        if isinstance(recorded, dict) and "ranking" in recorded:
-            if recorded["ranking"] != result["ranking"]:
-                _refuse(None, "the record's result does not match the replayed game's ranking")
+        if (
+            isinstance(recorded, dict)
+            and recorded.get("ranking", result["ranking"]) != result["ranking"]
+        ):
+            _refuse(None, "the record's result does not match the replayed game's ranking")
         out.update(result)
     echo_json(out)
 

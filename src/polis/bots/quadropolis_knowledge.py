@@ -158,7 +158,7 @@ class QuadropolisKnowledge(Knowledge):
         legal = state.legal_moves()
         if len(legal) <= TREE_WIDTH:
             return legal
-        sample = rng.sample(legal, 3 * TREE_WIDTH)
+        sample = rng.sample(legal, min(len(legal), 3 * TREE_WIDTH))
         gains = {m: quick_gain(state, m) for m in sample}
         return sorted(gains, key=gains.__getitem__, reverse=True)[:TREE_WIDTH]
 

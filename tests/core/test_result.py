@@ -26,3 +26,11 @@ def test_shared_last_place() -> None:
 def test_unknown_game_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="unknown game 'chess'"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("game", ["quadropolis", "metropolys"])
+@pytest.mark.parametrize("seed", [[1], {"a": 1}, True])
+def test_a_seed_that_is_not_a_number_is_a_clear_error(game: str, seed: object) -> None:
+    engine = get_game(game)
+    with pytest.raises(InputError, match="seed must be a number or null"):
+        engine.new_game(engine.modes[0], 2, seed=seed)  # type: ignore[arg-type]

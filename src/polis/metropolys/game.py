@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Final
 
 from polis.core.errors import InputError
 from polis.core.protocol import Game, GameResult
+from polis.core.rng import seeded_rng
 from polis.metropolys import notation
 from polis.metropolys.cards import MODES, NEIGHBOURHOOD_CARDS, area_deck, parse_options
 from polis.metropolys.endpos import parse_end_position
@@ -39,7 +40,7 @@ class Metropolys(Game):
     ) -> MetroState:
         mode, players = check_mode_players(mode, players)
         opts = parse_options(options)
-        return MetroState(make_setup(mode, players, _rng(seed), setup), opts)
+        return MetroState(make_setup(mode, players, seeded_rng(seed), setup), opts)
 
     def determinize(
         self,
@@ -100,13 +101,6 @@ class Metropolys(Game):
         state = super().from_record(record)
         assert isinstance(state, MetroState)
         return state
-
-
-def _rng(seed: object) -> random.Random:
-    """``random.Random(seed)``, or InputError for a seed no record should hold (a list...)."""
-    if seed is not None and not isinstance(seed, int | float | str):
-        raise InputError(f"seed must be a number or null, not {seed!r}")
-    return random.Random(seed)
 
 
 def _guess_mode(result: GameResult) -> str:

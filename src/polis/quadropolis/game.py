@@ -13,6 +13,7 @@ from typing import Any
 
 from polis.core.errors import InputError, PolisError
 from polis.core.protocol import JSON, Game, GameResult
+from polis.core.rng import seeded_rng
 from polis.quadropolis.setup import (
     check_mode_players,
     draw,
@@ -69,7 +70,7 @@ class QuadropolisGame(Game):
         check_mode_players(mode, players)
         opts = parse_options(options)
         if setup is None:
-            first, rounds = draw(mode, players, random.Random(seed))
+            first, rounds = draw(mode, players, seeded_rng(seed))
         else:
             first, rounds = parse_setup(mode, players, setup)
         return QuadropolisState(mode, players, first, rounds, opts)

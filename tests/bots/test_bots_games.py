@@ -147,3 +147,13 @@ def test_metropolys_belief_follows_the_bids() -> None:
         assert max(belief, key=belief.__getitem__) == "bridges"
     assert knowledge.belief[0] == {}
     assert abs(sum(belief.values()) - 1) < 1e-9
+
+
+def test_choose_move_for_the_server_takes_notation() -> None:
+    game = engine("quadropolis")
+    from polis.bots import choose_move
+
+    state = game.new_game("classic", 2, seed=1)
+    legal = [state.move_to_str(m) for m in state.legal_moves()]
+    move = choose_move(game, state.view(0), legal, "easy", random.Random(1))
+    assert move in legal

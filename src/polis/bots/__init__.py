@@ -6,7 +6,14 @@
 
 from polis.bots.agent import Agent, AgentStats, View
 from polis.bots.budget import Budget
-from polis.bots.factory import AGENTS, LEVELS, AgentSpec, make_agent, parse_agent_spec
+from polis.bots.factory import (
+    AGENTS,
+    LEVELS,
+    AgentSpec,
+    choose_move,
+    make_agent,
+    parse_agent_spec,
+)
 from polis.bots.greedy import GreedyAgent
 from polis.bots.knowledge import Knowledge, knowledge_for, register_knowledge
 from polis.bots.mcts import MctsAgent
@@ -26,6 +33,7 @@ __all__ = [
     "MonteCarloAgent",
     "RandomAgent",
     "View",
+    "choose_move",
     "knowledge_for",
     "make_agent",
     "parse_agent_spec",

@@ -15,16 +15,17 @@ hard      ``mcts:1s``                 full information-set tree search (<= 2 s/m
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from polis.bots.agent import Agent
+from polis.bots.agent import Agent, View
 from polis.bots.budget import Budget
 from polis.bots.greedy import GreedyAgent
 from polis.bots.mcts import MctsAgent
 from polis.bots.montecarlo import MonteCarloAgent
 from polis.bots.random_agent import RandomAgent
 from polis.core.errors import InputError
+from polis.core.protocol import Game, Move
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {
     "random": RandomAgent,
@@ -84,3 +85,20 @@ def make_agent(text: str, seed: int) -> tuple[Agent, Budget]:
     """The agent and its budget from a spec, seeded."""
     spec = parse_agent_spec(text)
     return spec.make(seed), spec.budget
+
+
+def choose_move(
+    game: Game, view: View, legal: Sequence[Move], level: str, rng: random.Random
+) -> Move:
+    """One move for a bot seat (the server's hook): ``level`` is a level or agent spec.
+
+    ``legal`` may be moves or their notation; the answer has the same form. A fresh agent
+    per call: no tree reuse, the Metropolys belief is rebuilt from the view's history.
+    """
+    spec = parse_agent_spec(level)
+    agent = spec.make(rng.randrange(1 << 31))
+    if legal and all(isinstance(m, str) for m in legal):
+        state = game.determinize(view, rng)
+        moves = [state.parse_move(str(m)) for m in legal]
+        return state.move_to_str(agent.act(view, moves, game, spec.budget))
+    return agent.act(view, legal, game, spec.budget)

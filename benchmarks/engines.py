@@ -31,26 +31,38 @@ CONFIGS = [
 def bench_playouts(
     name: str, mode: str, players: int, seconds: float, seed: int = 0
 ) -> dict[str, Any]:
-    """Complete random games (set-up, playout, final scoring) for about ``seconds``."""
+    """Random games for about ``seconds``: playout speed and complete-game speed.
+
+    ``moves_per_second`` counts ``random_move`` + ``apply`` only; ``games_per_second``
+    counts whole games: set-up from a seed, the playout and the final scoring.
+    """
     game = get_game(name)
     rng = random.Random(seed)
     games = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    setup_time = play_time = score_time = 0.0
+    while setup_time + play_time + score_time < seconds:
+        t0 = time.perf_counter()
         state = game.new_game(mode, players, seed=rng.randrange(2**31))
+        t1 = time.perf_counter()
         while not state.is_terminal():
             state.apply(state.random_move(rng))
             moves += 1
+        t2 = time.perf_counter()
         state.result()
+        t3 = time.perf_counter()
+        setup_time += t1 - t0
+        play_time += t2 - t1
+        score_time += t3 - t2
         games += 1
-    elapsed = time.perf_counter() - start
     return {
         "game": name,
         "mode": mode,
         "players": players,
         "games": games,
-        "games_per_second": round(games / elapsed, 1),
-        "moves_per_second": round(moves / elapsed),
+        "moves_per_game": round(moves / games, 1),
+        "moves_per_second": round(moves / play_time),
+        "games_per_second": round(games / (setup_time + play_time + score_time), 1),
+        "final_scoring_ms_per_game": round(1000 * score_time / games, 3),
     }
 
 

@@ -238,3 +238,34 @@ def test_replay_refuses_a_tampered_result(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", write(tmp_path, "r.json", record)])
     assert result.exit_code == 2
     assert "does not match" in result.stderr
+
+
+def test_play_with_an_unknown_bot_is_a_clear_error() -> None:
+    result = runner.invoke(app, ["play", "metropolys", "--bot", "grandmaster"])
+    assert result.exit_code == 2
+    assert "unknown agent 'grandmaster'" in result.stderr
+
+
+def test_play_against_easy_bots_saves_a_replayable_record(tmp_path: Path) -> None:
+    """The human keeps typing pass (refused when opening); the easy bots answer."""
+    moves = "\n".join(["pass"] * 400)
+    record = tmp_path / "g.json"
+    args = [
+        "play",
+        "metropolys",
+        "--mode",
+        "family",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--bot",
+        "easy",
+        "--record",
+        str(record),
+    ]
+    result = runner.invoke(app, args, input=moves)
+    saved = json.loads(record.read_text())
+    assert saved["names"] == ["you", "bot:easy"]
+    assert result.exit_code == 0, result.output
+    assert get_game("metropolys").from_record(saved).history == saved["moves"]

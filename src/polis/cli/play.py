@@ -12,6 +12,9 @@ import typer
 from rich.columns import Columns
 from rich.console import Console
 
+from polis.bots.agent import Agent
+from polis.bots.budget import Budget
+from polis.bots.factory import make_agent
 from polis.cli.common import fail, read_json, user_errors, write_json_atomic
 from polis.cli.pad import print_pad
 from polis.core.errors import PolisError
@@ -36,7 +39,10 @@ def grouped_moves(state: GameState) -> list[str]:
 
 
 class TerminalGame:
-    """Drives one game between a human at ``seat`` and random bots in a terminal."""
+    """Drives one game between a human at ``seat`` and bots in a terminal.
+
+    Bots see only their own view and the legal moves (the agent protocol of polis.bots).
+    """
 
     def __init__(
         self,
@@ -48,11 +54,14 @@ class TerminalGame:
         record: Path | None,
         ask: Callable[[str], str],
         console: Console,
+        bot: str = "random",
         bot_seed: int = 0,
     ) -> None:
         self.game, self.state, self.seat, self.names = game, state, seat, names
         self.seed, self.record, self.ask, self.console = seed, record, ask, console
-        self.rng = random.Random(bot_seed)
+        self.bots: dict[int, tuple[Agent, Budget]] = {
+            p: make_agent(bot, bot_seed + p) for p in range(state.num_players) if p != seat
+        }
 
     def save(self) -> None:
         if self.record is not None:
@@ -68,7 +77,9 @@ class TerminalGame:
                     self.save()
                     return False
             else:
-                move = self.state.random_move(self.rng)
+                agent, budget = self.bots[player]
+                view = self.state.view(player)
+                move = agent.act(view, self.state.legal_moves(), self.game, budget)
                 text = self.state.move_to_str(move)
                 self.state.apply(move)
                 self.console.print(f"[cyan]{self.names[player]}[/cyan] plays [bold]{text}[/bold]")
@@ -124,8 +135,11 @@ def play(
         Path | None, typer.Option(help="Continue the game saved in this record.")
     ] = None,
     name: Annotated[str, typer.Option(help="Your name.")] = "you",
+    bot: Annotated[
+        str, typer.Option(help="The bots' level or agent: random, easy, medium, hard, mcts:2s ...")
+    ] = "easy",
 ) -> None:
-    """Play in the terminal against random bots; moves are typed in notation.
+    """Play in the terminal against bots; moves are typed in notation.
 
     Example: polis play quadropolis --mode expert --players 3 --seat 2 --record my-game.json
     """
@@ -140,24 +154,26 @@ def play(
             seed = data.get("seed")
             record = record or resume
             seat = 1 + next((i for i, n in enumerate(names) if not n.startswith("bot:")), 0)
+            bot = next((n[4:] for n in names if n.startswith("bot:")), bot)
         else:
             if seat > players:
                 fail(f"seat {seat} does not exist in a {players}-player game")
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             state = engine.new_game(mode or engine.modes[0], players, seed=seed)
-            names = [name if i == seat - 1 else "bot:random" for i in range(players)]
-    session = TerminalGame(
-        engine,
-        state,
-        seat - 1,
-        names,
-        seed,
-        record,
-        ask=lambda prompt: console.input(f"[bold]{prompt}[/bold]> "),
-        console=console,
-        bot_seed=seed or 0,
-    )
+            names = [name if i == seat - 1 else f"bot:{bot}" for i in range(players)]
+        session = TerminalGame(
+            engine,
+            state,
+            seat - 1,
+            names,
+            seed,
+            record,
+            ask=lambda prompt: console.input(f"[bold]{prompt}[/bold]> "),
+            console=console,
+            bot=bot,
+            bot_seed=seed or 0,
+        )
     finished = session.run()
     if record is not None:
         console.print(f"Game record saved to {record}")

@@ -269,3 +269,10 @@ def test_play_against_easy_bots_saves_a_replayable_record(tmp_path: Path) -> Non
     assert saved["names"] == ["you", "bot:easy"]
     assert result.exit_code == 0, result.output
     assert get_game("metropolys").from_record(saved).history == saved["moves"]
+
+
+@pytest.mark.parametrize("command", ["score", "replay", "play", "simulate", "arena", "serve"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Example: polis " + command in " ".join(result.output.split())

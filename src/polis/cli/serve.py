@@ -19,7 +19,10 @@ def register(app: typer.Typer) -> None:
             0.4, help="Seconds a bot waits before moving, so people can follow."
         ),
     ) -> None:
-        """Serve the web app: open the printed address in a browser."""
+        """Serve the web app: open the printed address in a browser.
+
+        Example: polis serve --port 8000 --db postgresql://polis:secret@localhost/polis
+        """
         import uvicorn
 
         from polis.server import create_app

@@ -40,8 +40,15 @@ ADVERSARIAL: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert", ("O O O O O", "F S F S F", "H H H H H", "T P T P M"), 9, 4),
 )
 
-_CODE = {"tower_block": "T", "office_tower": "O", "shop": "S", "public_service": "U",
-         "factory": "F", "harbor": "H", "monument": "M"}
+_CODE = {
+    "tower_block": "T",
+    "office_tower": "O",
+    "shop": "S",
+    "public_service": "U",
+    "factory": "F",
+    "harbor": "H",
+    "monument": "M",
+}
 
 
 def _pool(mode: str) -> list[dict[str, Any]]:
@@ -116,8 +123,13 @@ def bench_adversarial() -> dict[str, Any]:
 def bench_scorer(n: int = 2000, seed: int = 0) -> dict[str, Any]:
     """Median, p99 and max ms on n random full Expert and Classic cities and the worst set."""
     rng = random.Random(seed)
-    return {"n": n, "seed": seed, "expert": _timings("expert", n, rng),
-            "classic": _timings("classic", n, rng), "adversarial": bench_adversarial()}
+    return {
+        "n": n,
+        "seed": seed,
+        "expert": _timings("expert", n, rng),
+        "classic": _timings("classic", n, rng),
+        "adversarial": bench_adversarial(),
+    }
 
 
 if __name__ == "__main__":

@@ -16,14 +16,25 @@ SHOP = [0, 1, 2, 4, 7, 11]
 PUBLIC = [0, 2, 5, 9, 14, 20]
 PARK = [0, 2, 4, 7, 11]
 RUN = [0, 0, 3, 7, 12, 18]
-OFFICE = {1: [0, 0, 1, 3, 6, 10], 2: [0, 1, 3, 6, 10, 15], 3: [0, 2, 5, 9, 14, 20],
-          4: [0, 3, 7, 12, 18, 25], 5: [0, 4, 9, 15, 22, 30]}
+OFFICE = {
+    1: [0, 0, 1, 3, 6, 10],
+    2: [0, 1, 3, 6, 10, 15],
+    3: [0, 2, 5, 9, 14, 20],
+    4: [0, 3, 7, 12, 18, 25],
+    5: [0, 4, 9, 15, 22, 30],
+}
 MONUMENT = {"F": -5, "H": -5, "T": 0, "O": 0, "M": 0, "U": 2, "S": 3, "P": 5, "p": 5}
 
 
 def reference_categories(
-    mode: str, city: City, active: frozenset[int], customers: dict[int, int],
-    parks_energised: int, inh: int, en: int, group_cap: int = 5,
+    mode: str,
+    city: City,
+    active: frozenset[int],
+    customers: dict[int, int],
+    parks_energised: int,
+    inh: int,
+    en: int,
+    group_cap: int = 5,
 ) -> dict[str, int]:
     g = geometry(mode)
     rows, cols = g.rows, g.cols
@@ -39,8 +50,19 @@ def reference_categories(
                 out.append(grid[r + dr][c + dc])
         return out
 
-    cat = dict.fromkeys(["tower_blocks", "shops", "public_services", "parks", "factories",
-                         "harbors", "office_towers", "monuments"], 0)
+    cat = dict.fromkeys(
+        [
+            "tower_blocks",
+            "shops",
+            "public_services",
+            "parks",
+            "factories",
+            "harbors",
+            "office_towers",
+            "monuments",
+        ],
+        0,
+    )
     districts = set()
     used_inh = sum(customers.values())
     used_en = parks_energised
@@ -74,9 +96,12 @@ def reference_categories(
         for c in range(cols):
             for dr, dc in ((0, 1), (1, 0)):
                 n = 0
-                while (r + n * dr < rows and c + n * dc < cols
-                       and grid[r + n * dr][c + n * dc] is not None
-                       and grid[r + n * dr][c + n * dc].kind == "H"):
+                while (
+                    r + n * dr < rows
+                    and c + n * dc < cols
+                    and grid[r + n * dr][c + n * dc] is not None
+                    and grid[r + n * dr][c + n * dc].kind == "H"
+                ):
                     n += 1
                 if dr:
                     best_v = max(best_v, n)
@@ -96,8 +121,13 @@ def reference_categories(
                 comp.append((y, x))
                 for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                     yy, xx = y + dy, x + dx
-                    if (0 <= yy < rows and 0 <= xx < cols and (yy, xx) not in seen
-                            and grid[yy][xx] is not None and grid[yy][xx].kind == "O"):
+                    if (
+                        0 <= yy < rows
+                        and 0 <= xx < cols
+                        and (yy, xx) not in seen
+                        and grid[yy][xx] is not None
+                        and grid[yy][xx].kind == "O"
+                    ):
                         seen.add((yy, xx))
                         stack.append((yy, xx))
             row = OFFICE[min(len(comp), group_cap)]
@@ -110,15 +140,24 @@ def reference_categories(
 
 
 def reference_best(
-    mode: str, city: City, inh: int, en: int, *, playground_absorbs_pollution: bool = False,
-    group_cap: int = 5, empty_after_removal: bool = True,
+    mode: str,
+    city: City,
+    inh: int,
+    en: int,
+    *,
+    playground_absorbs_pollution: bool = False,
+    group_cap: int = 5,
+    empty_after_removal: bool = True,
 ) -> tuple[int, int, int]:
     """Best (total, inhabitants_on_buildings, -empty_squares) over every allocation."""
     g = geometry(mode)
     cap = g.shop_capacity
     optional = [i for i, b in enumerate(city) if b is not None and b.kind not in "PpM"]
-    slots = sum(1 for b in city if b is not None and (
-        b.kind == "P" or (playground_absorbs_pollution and b.kind == "p")))
+    slots = sum(
+        1
+        for b in city
+        if b is not None and (b.kind == "P" or (playground_absorbs_pollution and b.kind == "p"))
+    )
     bare = city.count(None)
     best: tuple[int, int, int] | None = None
     for n in range(len(optional) + 1):

@@ -13,8 +13,18 @@ from polis.quadropolis.city import Building, City, geometry, parse_city
 from polis.quadropolis.scoring import ScoreReport, rank, score_city, score_file
 
 DATA = json.loads((Path(__file__).parents[1] / "data" / "quadropolis.json").read_text("utf-8"))
-KEYS = ["tower_blocks", "shops", "public_services", "parks", "factories", "harbors",
-        "office_towers", "monuments", "inhabitants_penalty", "energy_penalty"]
+KEYS = [
+    "tower_blocks",
+    "shops",
+    "public_services",
+    "parks",
+    "factories",
+    "harbors",
+    "office_towers",
+    "monuments",
+    "inhabitants_penalty",
+    "energy_penalty",
+]
 FORMATS_CITY = {
     "game": "quadropolis",
     "mode": "classic",
@@ -30,9 +40,16 @@ def test_formats_example_exact() -> None:
         "mode": "classic",
         "total": 22,
         "categories": {
-            "tower_blocks": 6, "shops": 7, "public_services": 3, "parks": 2,
-            "factories": 5, "harbors": 2, "office_towers": 0, "monuments": 0,
-            "inhabitants_penalty": -2, "energy_penalty": -1,
+            "tower_blocks": 6,
+            "shops": 7,
+            "public_services": 3,
+            "parks": 2,
+            "factories": 5,
+            "harbors": 2,
+            "office_towers": 0,
+            "monuments": 0,
+            "inhabitants_penalty": -2,
+            "energy_penalty": -1,
         },
         "inhabitants_on_buildings": 7,
         "empty_squares": 10,
@@ -77,8 +94,9 @@ def test_scoring_examples(case: dict[str, Any]) -> None:
 
 def test_greedy_traps() -> None:
     """A Factory next to a Monument and a 0-VP harbour are better left inactive (§8)."""
-    mon = score_city("expert", parse_city("expert", [". P . . .", "S M F . .", ". U . . .",
-                                                     ". . . . ."]), 4, 1)
+    mon = score_city(
+        "expert", parse_city("expert", [". P . . .", "S M F . .", ". U . . .", ". . . . ."]), 4, 1
+    )
     assert mon.total == 16 and mon.inactive == (7,) and dict(mon.customers) == {5: 3}
 
 
@@ -89,8 +107,9 @@ def _report(total: int, inh: int, empty: int) -> ScoreReport:
 @pytest.mark.parametrize("case", DATA["tie_break_examples"], ids=lambda c: c["id"])
 def test_tie_break_examples(case: dict[str, Any]) -> None:
     players = case["players"]
-    reports = [_report(p["total"], p["inhabitants_on_buildings"], p["empty_squares"])
-               for p in players]
+    reports = [
+        _report(p["total"], p["inhabitants_on_buildings"], p["empty_squares"]) for p in players
+    ]
     order = [players[i]["name"] for place in rank(reports) for i in place]
     assert order == case["expected_ranking"]
     assert all(len(place) == 1 for place in rank(reports))
@@ -108,12 +127,17 @@ def test_tie_break_counts_from_the_optimal_allocation() -> None:
     r = score_city("classic", city, 1, 0)
     assert (r.total, r.inhabitants_on_buildings, r.empty_squares, r.inactive) == (0, 1, 15, ())
     # a Shop with no customer possible: still activated (one fewer empty square)
-    r = score_city("classic", parse_city("classic", ["S . . .", ". . . .", ". . . .",
-                                                     ". . . ."]), 0, 1)
+    r = score_city(
+        "classic", parse_city("classic", ["S . . .", ". . . .", ". . . .", ". . . ."]), 0, 1
+    )
     assert (r.total, r.empty_squares, r.inactive) == (0, 15, ())
-    r = score_city("classic", parse_city("classic", ["S . . .", ". . . .", ". . . .",
-                                                     ". . . ."]), 0, 1,
-                   empty_squares_after_removal=False)
+    r = score_city(
+        "classic",
+        parse_city("classic", ["S . . .", ". . . .", ". . . .", ". . . ."]),
+        0,
+        1,
+        empty_squares_after_removal=False,
+    )
     assert r.empty_squares == 15
 
 
@@ -123,15 +147,23 @@ def test_report_shape() -> None:
     assert list(out["categories"]) == KEYS
     assert all(out["categories"][k] <= 0 for k in ("inhabitants_penalty", "energy_penalty"))
     assert out["total"] == sum(out["categories"].values())
-    assert set(out) == {"game", "mode", "total", "categories", "inhabitants_on_buildings",
-                        "empty_squares", "allocation"}
+    assert set(out) == {
+        "game",
+        "mode",
+        "total",
+        "categories",
+        "inhabitants_on_buildings",
+        "empty_squares",
+        "allocation",
+    }
     assert set(out["allocation"]["inactive"]) == {"r1c4", "r2c2", "r2c3"}
     json.dumps(out)
 
 
 def test_options_in_city_file() -> None:
-    city = dict(FORMATS_CITY, city=["p T . .", ". . . .", ". . . .", ". . . ."],
-                inhabitants=0, energy=2)
+    city = dict(
+        FORMATS_CITY, city=["p T . .", ". . . .", ". . . .", ". . . ."], inhabitants=0, energy=2
+    )
     assert score_file(city)["categories"]["energy_penalty"] == -1
     opt = dict(city, options={"playground_absorbs_pollution": True})
     assert score_file(opt)["categories"]["energy_penalty"] == 0
@@ -143,8 +175,10 @@ def test_options_in_city_file() -> None:
 def test_office_group_cap_option() -> None:
     city = parse_city("expert", ["O O O . .", "O O O2 . .", ". . . . .", ". . . . ."])
     assert score_city("expert", city, 6, 6).categories["office_towers"] == 29
-    assert score_city("expert", city, 6, 6, office_tower_group_cap=3).categories[
-        "office_towers"] == 5 * 2 + 5
+    assert (
+        score_city("expert", city, 6, 6, office_tower_group_cap=3).categories["office_towers"]
+        == 5 * 2 + 5
+    )
     with pytest.raises(InputError, match="1 to 5 towers"):
         score_city("expert", city, 6, 6, office_tower_group_cap=6)
 

@@ -12,8 +12,7 @@ from polis.quadropolis.scoring_solver import IB, W, solve
 
 CODES = {
     "classic": ["T", "T2", "T3", "T4", "S", "U", "U*1", "U*2", "P", "p", "F", "H", "H*1", "H*3"],
-    "expert": ["T", "T3", "T5", "O", "O2", "O4", "S", "U", "U*2", "P", "p", "F", "H", "H*2",
-               "M"],
+    "expert": ["T", "T3", "T5", "O", "O2", "O4", "S", "U", "U*2", "P", "p", "F", "H", "H*2", "M"],
 }
 
 
@@ -32,8 +31,11 @@ def cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
     area = draw(st.sampled_from([6, 8, 10, g.size]))
     n_opt = draw(st.integers(0, min(9, area - 2)))
     n_free = draw(st.integers(0, 2))
-    squares = draw(st.lists(st.integers(0, area - 1), min_size=n_opt + n_free,
-                            max_size=n_opt + n_free, unique=True))
+    squares = draw(
+        st.lists(
+            st.integers(0, area - 1), min_size=n_opt + n_free, max_size=n_opt + n_free, unique=True
+        )
+    )
     weighted = [c for c in CODES[mode] if c[0] not in "PpM"] + ["H", "H", "S", "F", "O", "U"]
     if mode == "classic":
         weighted.remove("O")
@@ -51,8 +53,15 @@ def cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
         cells[sq] = _building(code)
     inh = draw(st.integers(0, 14))
     en = draw(st.integers(0, 8))
-    return (mode, tuple(cells), inh, en, draw(st.booleans()),
-            draw(st.sampled_from([5, 5, 3])), draw(st.booleans()))
+    return (
+        mode,
+        tuple(cells),
+        inh,
+        en,
+        draw(st.booleans()),
+        draw(st.sampled_from([5, 5, 3])),
+        draw(st.booleans()),
+    )
 
 
 @st.composite
@@ -67,13 +76,18 @@ def hard_cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
     area = draw(st.sampled_from([2 * g.cols, 3 * g.cols]))
     n_opt = draw(st.integers(4, min(9, area - 3)))
     n_free = draw(st.integers(0, 3))
-    squares = draw(st.lists(st.integers(0, area - 1), min_size=n_opt + n_free,
-                            max_size=n_opt + n_free, unique=True))
+    squares = draw(
+        st.lists(
+            st.integers(0, area - 1), min_size=n_opt + n_free, max_size=n_opt + n_free, unique=True
+        )
+    )
     theme = draw(st.sampled_from(["H", "O", "T", "S"]))
-    pool = {"H": ["H", "H", "H", "H*1", "H*2", "F", "S", "U"],
-            "O": ["O", "O2", "O4", "O", "F", "S", "H", "T"],
-            "T": ["T", "T3", "T5", "T2", "S", "F", "O"],
-            "S": ["S", "S", "F", "H", "T", "U*2", "O"]}[theme]
+    pool = {
+        "H": ["H", "H", "H", "H*1", "H*2", "F", "S", "U"],
+        "O": ["O", "O2", "O4", "O", "F", "S", "H", "T"],
+        "T": ["T", "T3", "T5", "T2", "S", "F", "O"],
+        "S": ["S", "S", "F", "H", "T", "U*2", "O"],
+    }[theme]
     if mode == "classic":
         pool = [c if c[0] != "O" else "T" for c in pool]
         pool = [c if c != "T5" else "T4" for c in pool]
@@ -91,8 +105,15 @@ def hard_cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
         cells[sq] = _building(code)
     inh = draw(st.integers(0, 9))
     en = draw(st.integers(0, 4))
-    return (mode, tuple(cells), inh, en, draw(st.booleans()),
-            draw(st.sampled_from([5, 5, 2])), draw(st.booleans()))
+    return (
+        mode,
+        tuple(cells),
+        inh,
+        en,
+        draw(st.booleans()),
+        draw(st.sampled_from([5, 5, 2])),
+        draw(st.booleans()),
+    )
 
 
 @settings(max_examples=100, deadline=None)
@@ -101,15 +122,30 @@ def test_scorer_matches_exhaustive_reference(
     case: tuple[str, City, int, int, bool, int, bool],
 ) -> None:
     mode, city, inh, en, playgrounds, group_cap, after = case
-    report = score_city(mode, city, inh, en, playground_absorbs_pollution=playgrounds,
-                        office_tower_group_cap=group_cap, empty_squares_after_removal=after)
-    best = reference_best(mode, city, inh, en, playground_absorbs_pollution=playgrounds,
-                          group_cap=group_cap, empty_after_removal=after)
+    report = score_city(
+        mode,
+        city,
+        inh,
+        en,
+        playground_absorbs_pollution=playgrounds,
+        office_tower_group_cap=group_cap,
+        empty_squares_after_removal=after,
+    )
+    best = reference_best(
+        mode,
+        city,
+        inh,
+        en,
+        playground_absorbs_pollution=playgrounds,
+        group_cap=group_cap,
+        empty_after_removal=after,
+    )
     assert (report.total, report.inhabitants_on_buildings, -report.empty_squares) == best
     # the reported allocation really scores what the report says
     active = frozenset(i for i, b in enumerate(city) if b is not None and i not in report.inactive)
-    cat = reference_categories(mode, city, active, dict(report.customers),
-                               len(report.park_energy), inh, en, group_cap)
+    cat = reference_categories(
+        mode, city, active, dict(report.customers), len(report.park_energy), inh, en, group_cap
+    )
     cat.pop("_empty")
     cat.pop("_inh_on")
     assert cat == dict(report.categories)

@@ -14,8 +14,12 @@ from research.helpers import ALL_CONFIGS, random_position
 
 @pytest.mark.parametrize(
     ("game", "mode", "size"),
-    [("quadropolis", "classic", 1440), ("quadropolis", "expert", 2200),
-     ("metropolys", "family", 716), ("metropolys", "expert", 716)],
+    [
+        ("quadropolis", "classic", 1440),
+        ("quadropolis", "expert", 2200),
+        ("metropolys", "family", 716),
+        ("metropolys", "expert", 716),
+    ],
 )
 def test_every_notation_move_has_exactly_one_action(game: str, mode: str, size: int) -> None:
     c = codec(game, mode)

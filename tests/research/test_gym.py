@@ -20,8 +20,9 @@ def test_gymnasium_check_env(game: str, mode: str, players: int) -> None:
 def test_check_env_through_the_registry_with_greedy_opponents() -> None:
     env = gym.make("polis/Metropolys-v0", mode="expert", players=3, opponents="greedy")
     check_env(env.unwrapped)
-    env = gym.make("polis/Quadropolis-v0", mode="classic", players=2, opponents="easy",
-                   render_mode="ansi")
+    env = gym.make(
+        "polis/Quadropolis-v0", mode="classic", players=2, opponents="easy", render_mode="ansi"
+    )
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text.strip()

@@ -76,8 +76,10 @@ def test_quadropolis_the_leak_check_can_fail() -> None:
     assert not same_obs(a, b, 0)
 
 
-DECKS = {"family": ("bridges", "statues", "lakes", "outskirts"),
-         "expert": ("bridges", "statues", "lakes", "districts", "chains")}
+DECKS = {
+    "family": ("bridges", "statues", "lakes", "outskirts"),
+    "expert": ("bridges", "statues", "lakes", "districts", "chains"),
+}
 COLOURS = ("gray", "orange", "green", "red", "blue")
 
 
@@ -94,8 +96,11 @@ def other_cards(
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]),
-       mode=st.sampled_from(["family", "expert"]))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([2, 3, 4]),
+    mode=st.sampled_from(["family", "expert"]),
+)
 def test_metropolys_other_players_secret_cards_do_not_show(
     seed: int, players: int, mode: str
 ) -> None:
@@ -147,8 +152,14 @@ def test_openspiel_information_ignores_face_down_squares(players: int) -> None:
     random.Random(players).shuffle(order)
     pool = quadropolis_pools("classic")[0]
     probe = get_game("quadropolis").new_game(
-        "classic", players, setup={"first_player": 0, "rounds": [[pool[i] for i in order]]
-                                   + [list(p) for p in quadropolis_pools("classic")[1:]]})
+        "classic",
+        players,
+        setup={
+            "first_player": 0,
+            "rounds": [[pool[i] for i in order]]
+            + [list(p) for p in quadropolis_pools("classic")[1:]],
+        },
+    )
     down = [q for q, sq in enumerate(probe.view(None)["site"]) if sq["state"] == "face-down"]
     swapped = list(order)
     swapped[down[0]], swapped[down[1]] = swapped[down[1]], swapped[down[0]]

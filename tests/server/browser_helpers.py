@@ -44,9 +44,22 @@ class ServerProcess:
     def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "polis.cli.main", "serve", "--port", str(self.port),
-             "--db", self.db_url, "--bot-delay", "0"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [
+                sys.executable,
+                "-m",
+                "polis.cli.main",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--bot-delay",
+                "0",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -67,8 +80,9 @@ class ServerProcess:
 
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path, data=data, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=10) as resp:
             return json.loads(resp.read())
 
@@ -81,8 +95,12 @@ class FrameLog:
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(
-            payload if isinstance(payload, str) else payload.decode()))
+        ws.on(
+            "framereceived",
+            lambda payload: self.frames.append(
+                payload if isinstance(payload, str) else payload.decode()
+            ),
+        )
 
     def messages(self) -> list[dict[str, Any]]:
         return [json.loads(f) for f in self.frames]
@@ -91,8 +109,7 @@ class FrameLog:
 def wait_turn_or_end(page: Any, timeout: float = 120_000) -> bool:
     """Wait until this page may move (True) or shows the score pad (False)."""
     page.wait_for_function(
-        "() => document.querySelector('#scorepad') || "
-        "document.querySelector('#status.your-turn')",
+        "() => document.querySelector('#scorepad') || document.querySelector('#status.your-turn')",
         timeout=timeout,
     )
     return page.query_selector("#scorepad") is None

@@ -17,7 +17,9 @@ from .fakegame import get_game
 
 def make_app(db_url: str) -> FastAPI:
     return create_app(
-        db_url, get_game=get_game, game_names=("counting", "quadropolis", "metropolys"),
+        db_url,
+        get_game=get_game,
+        game_names=("counting", "quadropolis", "metropolys"),
         bot_delay=0.0,
     )
 

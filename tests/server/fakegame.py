@@ -146,4 +146,6 @@ def get_game(name: str) -> Game:
     from polis.core.registry import get_game as real
 
     return real(name)
+
+
 CountingState.game = GAME

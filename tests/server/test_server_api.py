@@ -15,8 +15,10 @@ HUMANS2 = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 
 
 def create(client: TestClient, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    resp = client.post("/api/games", json={"game": "counting", "mode": "basic",
-                                           "seats": seats or HUMANS2, "seed": 5})
+    resp = client.post(
+        "/api/games",
+        json={"game": "counting", "mode": "basic", "seats": seats or HUMANS2, "seed": 5},
+    )
     assert resp.status_code == 200, resp.text
     return resp.json()
 
@@ -47,10 +49,12 @@ def next_of(ws: Any, kind: str) -> dict[str, Any]:
 
 
 def test_create_returns_one_invite_per_human_seat(client: TestClient) -> None:
-    data = create(client, [{"name": "Ada", "kind": "human"},
-                           {"name": "Bot", "kind": "bot", "level": "easy"}])
+    data = create(
+        client, [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
+    )
     assert "token" in data["seats"][0] and data["seats"][0]["invite"].endswith(
-        f"#/game/{data['id']}/{data['seats'][0]['token']}")
+        f"#/game/{data['id']}/{data['seats'][0]['token']}"
+    )
     assert "token" not in data["seats"][1]
     summary = client.get(f"/api/games/{data['id']}").json()
     assert "token" not in json.dumps(summary)
@@ -170,8 +174,9 @@ def play_out(ws: Any, state: dict[str, Any], token_seat: int) -> dict[str, Any]:
 
 
 def test_game_against_a_bot_finishes_and_record_replay_rematch_work(client: TestClient) -> None:
-    data = create(client, [{"name": "Ada", "kind": "human"},
-                           {"name": "Bot", "kind": "bot", "level": "easy"}])
+    data = create(
+        client, [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
+    )
     gid, token = data["id"], data["seats"][0]["token"]
     assert client.get(f"/api/games/{gid}/record").status_code == 409  # secrets until the end
     with client.websocket_connect(f"/ws/{gid}") as ws:
@@ -196,8 +201,13 @@ def test_game_against_a_bot_finishes_and_record_replay_rematch_work(client: Test
 
 
 def test_bots_alone_play_to_the_end(client: TestClient) -> None:
-    data = create(client, [{"name": "B1", "kind": "bot", "level": "easy"},
-                           {"name": "B2", "kind": "bot", "level": "easy"}])
+    data = create(
+        client,
+        [
+            {"name": "B1", "kind": "bot", "level": "easy"},
+            {"name": "B2", "kind": "bot", "level": "easy"},
+        ],
+    )
     with client.websocket_connect(f"/ws/{data['id']}") as ws:
         state = hello(ws, None)
         while not state["finished"]:
@@ -225,8 +235,10 @@ def test_games_survive_a_restart(db_url: str) -> None:
 def test_bot_game_resumes_after_restart(db_url: str) -> None:
     """A bot to move when the server stopped moves again once it is back."""
     with TestClient(make_app(db_url)) as client:
-        data = create(client, [{"name": "Ada", "kind": "human"},
-                               {"name": "Bot", "kind": "bot", "level": "easy"}])
+        data = create(
+            client,
+            [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}],
+        )
         gid, t0 = data["id"], data["seats"][0]["token"]
         app = client.app
         assert app is not None
@@ -260,8 +272,9 @@ def test_a_thinking_bot_does_not_block_other_games(
         return "1"
 
     monkeypatch.setattr(hub.BotSeat, "choose", slow_choose)
-    slow = create(client, [{"name": "Bot", "kind": "bot", "level": "hard"},
-                           {"name": "Ada", "kind": "human"}])
+    slow = create(
+        client, [{"name": "Bot", "kind": "bot", "level": "hard"}, {"name": "Ada", "kind": "human"}]
+    )
     assert thinking.wait(10)
     other = create(client)
     try:

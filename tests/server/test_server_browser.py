@@ -25,8 +25,10 @@ from .browser_helpers import (
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is not installed (apt-get install chromium)"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
+    ),
 ]
 
 
@@ -92,8 +94,11 @@ def assert_no_hidden_quadropolis_facts(frames: FrameLog, record: dict[str, Any])
     for msg in states:
         view = msg["view"]
         for r, dealt in enumerate(view["public_rounds"]):
-            face_down |= {t for t, shown in zip(record["setup"]["rounds"][r], dealt, strict=True)
-                          if shown is None}
+            face_down |= {
+                t
+                for t, shown in zip(record["setup"]["rounds"][r], dealt, strict=True)
+                if shown is None
+            }
     assert face_down, "a 2-player game has face-down tiles"
     for raw in frames.frames:
         assert "setup" not in json.loads(raw)
@@ -125,8 +130,13 @@ def assert_no_other_metropolys_cards(frames: FrameLog, record: dict[str, Any], s
 def test_quadropolis_against_a_bot_by_clicks(server: ServerProcess, browser: Any) -> None:
     context, page, errors = new_page(browser)
     frames = FrameLog(page)
-    start_game(page, server.base, "quadropolis", "classic",
-               [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo", "level": "easy"}])
+    start_game(
+        page,
+        server.base,
+        "quadropolis",
+        "classic",
+        [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo", "level": "easy"}],
+    )
     page.wait_for_selector("#site")
     clicks = play_until_end(page, "quadropolis")
     assert clicks == 16  # 4 rounds x 4 actions
@@ -161,8 +171,13 @@ def test_metropolys_against_a_bot_by_clicks_with_secret_check(
 ) -> None:
     context, page, errors = new_page(browser)
     frames = FrameLog(page)
-    start_game(page, server.base, "metropolys", "family",
-               [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo", "level": "easy"}])
+    start_game(
+        page,
+        server.base,
+        "metropolys",
+        "family",
+        [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo", "level": "easy"}],
+    )
     page.wait_for_selector("#metro-board")
     assert page.is_visible("#my-cards")
     play_until_end(page, "metropolys")
@@ -176,8 +191,13 @@ def test_metropolys_against_a_bot_by_clicks_with_secret_check(
 
 def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: Any) -> None:
     ctx_a, page_a, errors_a = new_page(browser)
-    start_game(page_a, server.base, "metropolys", "expert",
-               [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Lin", "here": False}])
+    start_game(
+        page_a,
+        server.base,
+        "metropolys",
+        "expert",
+        [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Lin", "here": False}],
+    )
     page_a.wait_for_selector("input.invite-link")
     invite = page_a.input_value("input.invite-link")
     page_a.click("#enter")
@@ -208,7 +228,8 @@ def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: 
             page_b.reload()
             page_b.wait_for_selector("#metro-board")
             page_b.wait_for_function(
-                f"() => document.querySelectorAll('#log li').length === {before + 1}")
+                f"() => document.querySelectorAll('#log li').length === {before + 1}"
+            )
             assert page_b.inner_text("#my-cards") == cards
     # an out-of-turn move sent by hand from the waiting browser is refused, state unchanged
     waiting = page_b if page_a.query_selector("#status.your-turn") else page_a
@@ -259,10 +280,16 @@ def test_language_switch(server: ServerProcess, browser: Any) -> None:
     for code, text in expected.items():
         page.select_option("#lang", code)
         page.wait_for_function(
-            f"() => document.querySelector('#new-game h2').textContent === '{text}'")
+            f"() => document.querySelector('#new-game h2').textContent === '{text}'"
+        )
     page.select_option("#lang", "de")
-    start_game(page, server.base, "quadropolis", "expert",
-               [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo"}])
+    start_game(
+        page,
+        server.base,
+        "quadropolis",
+        "expert",
+        [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo"}],
+    )
     page.wait_for_selector("#site")
     assert "Baustelle" in page.inner_text("#board")
     assert "Expertenspiel" in page.inner_text(".game-head")
@@ -283,8 +310,13 @@ def test_server_killed_mid_game_continues(browser: Any, tmp_path: Path) -> None:
     srv.start()
     try:
         context, page, errors = new_page(browser)
-        start_game(page, srv.base, "quadropolis", "classic",
-                   [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo"}])
+        start_game(
+            page,
+            srv.base,
+            "quadropolis",
+            "classic",
+            [{"kind": "human", "name": "Ada"}, {"kind": "bot", "name": "Robo"}],
+        )
         page.wait_for_selector("#site")
         for _ in range(3):
             assert wait_turn_or_end(page)

@@ -163,9 +163,7 @@ def _cell(code: str, mode: str) -> Building | None:
         return None
     kind, rest = code[:1], code[1:]
     if kind not in _NAMES:
-        raise InputError(
-            f"unknown cell code {code!r}: use . T O S U P p F H M (formats §1.1)"
-        )
+        raise InputError(f"unknown cell code {code!r}: use . T O S U P p F H M (formats §1.1)")
     name = _NAMES[kind]
     if kind in "OM" and mode == "classic":
         raise InputError(f"{name}s exist only in Expert mode (cell {code!r})")
@@ -181,9 +179,7 @@ def _cell(code: str, mode: str) -> Building | None:
         elif kind in _MAX_VP and rest.startswith("*") and rest[1:].isdigit():
             vp = int(rest[1:])
             if vp > _MAX_VP[kind]:
-                raise InputError(
-                    f"a {name} shows 0 to {_MAX_VP[kind]} printed VP (cell {code!r})"
-                )
+                raise InputError(f"a {name} shows 0 to {_MAX_VP[kind]} printed VP (cell {code!r})")
         elif kind in "TO":
             raise InputError(f"a {name} takes a number of floors, e.g. {kind}3 (cell {code!r})")
         elif kind in _MAX_VP:

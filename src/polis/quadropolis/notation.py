@@ -22,7 +22,6 @@ _MOVE = re.compile(r"^\s*(\d)([LRTBlrtb])([1-5])\s+(\S+)\s*$")
 _SQUARE = re.compile(r"^[rR](\d+)[cC](\d+)$")
 
 
-
 def move_to_str(mode: str, move: Move) -> str:
     architect, spot, target = move
     if target == DISCARD:

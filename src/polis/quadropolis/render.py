@@ -71,8 +71,7 @@ def render_text(view: dict[str, Any]) -> str:
         marker = ">" if view["current_player"] == p else " "
         lines.append(
             f"{marker}{LETTERS[p]}: {view['inhabitants'][p]} inhabitants, "
-            f"{view['energy'][p]} energy{arch}"
-            + (" (Mayor)" if view["mayor"] == p else "")
+            f"{view['energy'][p]} energy{arch}" + (" (Mayor)" if view["mayor"] == p else "")
         )
         width = max(len(code) for row in view["cities"][p]["rows"] for code in row.split())
         for row in view["cities"][p]["rows"]:

@@ -206,8 +206,13 @@ def _key(report: ScoreReport) -> int:
 @lru_cache(maxsize=4096)
 def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
     _, active, customers, parks = solve(
-        geometry(mode), city, inh, en, opts.playground_absorbs_pollution,
-        opts.office_tower_group_cap, opts.empty_squares_after_removal,
+        geometry(mode),
+        city,
+        inh,
+        en,
+        opts.playground_absorbs_pollution,
+        opts.office_tower_group_cap,
+        opts.empty_squares_after_removal,
     )
     return evaluate(
         mode,

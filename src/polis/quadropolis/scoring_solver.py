@@ -44,8 +44,7 @@ def _combine(groups: list[list[Alt]]) -> list[Alt]:
     """Every way to pick one alternative per group, summed."""
     out: list[Alt] = [(0, 0, 0, 0)]
     for group in groups:
-        out = [(m | gm, a + ga, e + ge, v + gv) for m, a, e, v in out
-               for gm, ga, ge, gv in group]
+        out = [(m | gm, a + ga, e + ge, v + gv) for m, a, e, v in out for gm, ga, ge, gv in group]
     return out
 
 
@@ -133,8 +132,13 @@ def _segments(g: Geometry, hm: int) -> list[tuple[int, int]]:
 
 
 def solve(
-    g: Geometry, city: City, inh: int, en: int,
-    playgrounds: bool, group_cap: int, empty_after_removal: bool,
+    g: Geometry,
+    city: City,
+    inh: int,
+    en: int,
+    playgrounds: bool,
+    group_cap: int,
+    empty_after_removal: bool,
 ) -> Allocation:
     """The best allocation of ``inh`` inhabitants and ``en`` energy for ``city``."""
     bc = int.bit_count
@@ -213,7 +217,10 @@ def solve(
             comp = rest & -rest
             while True:
                 grow = (
-                    comp | comp << cols | comp >> cols | (comp << 1) & not_first
+                    comp
+                    | comp << cols
+                    | comp >> cols
+                    | (comp << 1) & not_first
                     | (comp >> 1) & not_last
                 ) & rest
                 if grow == comp:
@@ -311,15 +318,24 @@ def solve(
         # with n towers active: every park at its best, the towers as one group of n
         park_max = sum(PARK[bc(every & pn)] for pn in park_nbrs) * W
         o_floors = sorted((floors[o] for o in squares["O"]), reverse=True)
-        struct_ub = [min(struct_max, park_max + W * sum(
-            OFFICE[min(n, group_cap)][f] for f in o_floors[:n])) for n in range(n_o + 1)]
+        struct_ub = [
+            min(struct_max, park_max + W * sum(OFFICE[min(n, group_cap)][f] for f in o_floors[:n]))
+            for n in range(n_o + 1)
+        ]
         k_max = bc(every & sm)
-        vals_max = tuple(sorted(
-            [k0 + w2 * bc(every & ns) + w3 * bc(every & nh) + w4 * bc(every & no)
-             for _, k0, ns, nh, no in var_f], reverse=True))
+        vals_max = tuple(
+            sorted(
+                [
+                    k0 + w2 * bc(every & ns) + w3 * bc(every & nh) + w4 * bc(every & no)
+                    for _, k0, ns, nh, no in var_f
+                ],
+                reverse=True,
+            )
+        )
         x_low = max(0, inh_b - sum(max(a[1] for a in grp) for grp in groups))
         inh_ub = [_NEG] * x_low + [
-            inhabitants_part(vals_max, x, k_max) for x in range(x_low, inh_b + 1)]
+            inhabitants_part(vals_max, x, k_max) for x in range(x_low, inh_b + 1)
+        ]
         rest_max = struct_max + max(inh_ub) + tprefix[min(max(e0, 0), n_tf)]
         # Office Towers as one group of the most towers that can be active: an additive bound
         # that sorts and cuts the two halves (their exact keys leave the towers' VP out).
@@ -376,9 +392,15 @@ def solve(
                     fk = act & f_rel
                     vals = v_cache.get(fk)
                     if vals is None:
-                        vals = v_cache[fk] = tuple(sorted(
-                            [k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no)
-                             for _, k0, ns, nh, no in var_f], reverse=True))
+                        vals = v_cache[fk] = tuple(
+                            sorted(
+                                [
+                                    k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no)
+                                    for _, k0, ns, nh, no in var_f
+                                ],
+                                reverse=True,
+                            )
+                        )
                     ik = (vals, x0, k)
                     ip = i_cache.get(ik)
                     if ip is None:
@@ -397,8 +419,12 @@ def solve(
             b0 = e0 - bc(act & branch_mask & (tm | sm | om))
             k = bc(act & sm)
             fv = sorted(
-                ((k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no), f)
-                 for f, k0, ns, nh, no in var_f), reverse=True)
+                (
+                    (k0 + w2 * bc(act & ns) + w3 * bc(act & nh) + w4 * bc(act & no), f)
+                    for f, k0, ns, nh, no in var_f
+                ),
+                reverse=True,
+            )
             target = inhabitants_part(tuple(v for v, _ in fv), x0, k)
             fprefix = [0]
             for v, _ in fv:

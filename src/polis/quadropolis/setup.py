@@ -49,9 +49,7 @@ def parse_options(options: Mapping[str, Any] | None) -> Options:
     known = Options().to_json()
     for name, value in options.items():
         if name not in known:
-            raise InputError(
-                f"unknown Quadropolis option {name!r} (known: {', '.join(known)})"
-            )
+            raise InputError(f"unknown Quadropolis option {name!r} (known: {', '.join(known)})")
         if name in _CHOICES:
             if value not in _CHOICES[name]:
                 raise InputError(
@@ -73,9 +71,7 @@ def check_mode_players(mode: object, players: object) -> None:
         raise InputError(f"Quadropolis is played by 2 to 4 players, not {players!r}")
 
 
-def draw(
-    mode: str, players: int, rng: random.Random
-) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def draw(mode: str, players: int, rng: random.Random) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """Shuffle each round's pool (the bag, §3.1), then draw the first player (§3 step 7)."""
     rounds = []
     for pool in POOLS[mode]:

@@ -75,11 +75,13 @@ class CityGeometry:
         self.size = g.size
         self.names = g.names
         if mode == "classic":
+
             def ok(q: int, k: int) -> bool:
                 return q // g.cols == k - 1 or q % g.cols == k - 1
 
             where = {k: f"in row {k} or column {k}" for k in range(1, 5)}
         else:
+
             def ok(q: int, k: int) -> bool:
                 return g.square_number[q] == k or g.district[q] == k - 1
 

@@ -269,9 +269,7 @@ class QuadropolisState(GameState):
             if not self._pool[k]:
                 raise IllegalMove(f"no architect {k} is left in the pool", rule="quadropolis §5.1")
         elif self._used[p] >> k & 1:
-            raise IllegalMove(
-                f"architect {k} is already used this round", rule="quadropolis §5.1"
-            )
+            raise IllegalMove(f"architect {k} is already used this round", rule="quadropolis §5.1")
         if not 0 <= s < N_SPOTS:
             raise IllegalMove(f"there is no spot {s} at the construction site")
         bit = 1 << s

@@ -105,16 +105,12 @@ T_INH: tuple[int, ...] = tuple(t.inhabitants for t in TILES)
 T_EN: tuple[int, ...] = tuple(t.energy for t in TILES)
 T_MAYOR: tuple[bool, ...] = tuple(t.mayor for t in TILES)
 #: FACE_UP[players][index]: is the tile turned face-up with that many players (§3.1)?
-FACE_UP: dict[int, tuple[bool, ...]] = {
-    n: tuple(t.players <= n for t in TILES) for n in (2, 3, 4)
-}
+FACE_UP: dict[int, tuple[bool, ...]] = {n: tuple(t.players <= n for t in TILES) for n in (2, 3, 4)}
 
 
 def round_pool(mode: str, round_no: int) -> tuple[int, ...]:
     """Indices of the 25 tiles of ``round_no`` (1-based) in ``mode``, in manifest order."""
-    return tuple(
-        t.index for t in TILES if t.round == round_no and t.mode in ("both", mode)
-    )
+    return tuple(t.index for t in TILES if t.round == round_no and t.mode in ("both", mode))
 
 
 POOLS: dict[str, tuple[tuple[int, ...], ...]] = {

@@ -105,9 +105,7 @@ def build_view(state: QuadropolisState, player: int | None) -> dict[str, Any]:
             )
         cities.append({"rows": city_rows(state._mode, city), "squares": squares})
     played = len(rounds) if finished else state._round + 1
-    public_rounds = [
-        [TILES[t].id if up[t] else None for t in rounds[r]] for r in range(played)
-    ]
+    public_rounds = [[TILES[t].id if up[t] else None for t in rounds[r]] for r in range(played)]
     expert = state._mode == "expert"
     view: dict[str, Any] = {
         "game": "quadropolis",

@@ -277,12 +277,7 @@ class MetropolysDeal:
         self.first = setup["first_player"]
         self.unused = tuple(setup["unused_districts"])
         layout = {int(f): TOKEN_TYPES.index(t) for f, t in setup["tokens"].items()}
-        self.tokens = [
-            (f, layout[f])
-            for d in range(5)
-            for f in token_fields()[d]
-            if f in layout
-        ]
+        self.tokens = [(f, layout[f]) for d in range(5) for f in token_fields()[d] if f in layout]
         self.area = list(setup["area_cards"])
         self.neighbourhood = list(setup.get("neighbourhood_cards") or [])
 

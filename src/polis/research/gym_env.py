@@ -121,8 +121,6 @@ def make_env(**kwargs: Any) -> PolisGymEnv:
     return PolisGymEnv(**kwargs)
 
 
-
-
 def register_envs() -> None:
     """``gymnasium.make("polis/Quadropolis-v0", mode="expert", players=3, opponents="hard")``."""
     for game in ("quadropolis", "metropolys"):

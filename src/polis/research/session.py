@@ -29,9 +29,7 @@ def final_rewards(result: GameResult, kind: str) -> list[float]:
     if kind == "win_share":
         return [float(x) for x in result.win_shares()]
     scores = result.scores
-    return [
-        float(s - max(o for q, o in enumerate(scores) if q != p)) for p, s in enumerate(scores)
-    ]
+    return [float(s - max(o for q, o in enumerate(scores) if q != p)) for p, s in enumerate(scores)]
 
 
 class Session:

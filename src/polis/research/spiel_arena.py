@@ -28,8 +28,10 @@ class MatchResult:
     per_game: list[list[float]] = field(default_factory=list)
 
     def table(self) -> str:
-        rows = [f"{name:<24} {total:6.2f} / {self.games}" for name, total in
-                zip(self.names, self.totals, strict=True)]
+        rows = [
+            f"{name:<24} {total:6.2f} / {self.games}"
+            for name, total in zip(self.names, self.totals, strict=True)
+        ]
         return "\n".join(rows)
 
 

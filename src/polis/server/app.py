@@ -146,8 +146,9 @@ def create_app(
         if game not in files or game not in game_names:
             raise ServerError("not_found", f"no board for {game!r}")
         text = (resources.files(f"polis.{game}") / "data" / files[game]).read_text("utf-8")
-        return Response(text, media_type="application/json",
-                        headers={"Cache-Control": "max-age=3600"})
+        return Response(
+            text, media_type="application/json", headers={"Cache-Control": "max-age=3600"}
+        )
 
     @app.get("/api/games")
     async def recent() -> dict[str, Any]:
@@ -288,8 +289,13 @@ def create_app(
                 await ws.close(code=4400)
                 return
             if not isinstance(hello, Hello):
-                await send({"type": "error", "code": "malformed",
-                            "message": "the first message must be a hello"})
+                await send(
+                    {
+                        "type": "error",
+                        "code": "malformed",
+                        "message": "the first message must be a hello",
+                    }
+                )
                 await ws.close(code=4400)
                 return
             seat: int | None = None
@@ -315,9 +321,11 @@ def create_app(
                 if isinstance(msg, Ping):
                     await send({"type": "pong"})
                 elif isinstance(msg, Hello):
-                    await send(ServerError(
-                        "malformed", "already greeted; open a new connection for another seat"
-                    ).to_message())
+                    await send(
+                        ServerError(
+                            "malformed", "already greeted; open a new connection for another seat"
+                        ).to_message()
+                    )
                 elif isinstance(msg, MoveMsg):
                     try:
                         await room.submit(seat, msg.move, msg.position)

@@ -231,7 +231,10 @@ class Room:
 def replay(engine: Game, stored: StoredGame) -> tuple[GameState, list[int]]:
     """Rebuild a stored game move by move (checking each), noting who made every move."""
     state = engine.new_game(
-        stored.mode, stored.players, seed=stored.seed, setup=stored.setup,
+        stored.mode,
+        stored.players,
+        seed=stored.seed,
+        setup=stored.setup,
         options=stored.options or None,
     )
     movers = []
@@ -374,9 +377,7 @@ class Hub:
         given: dict[int, str] = {}
         for seat in held:
             token = new_token()
-            if await asyncio.to_thread(
-                self.store.claim_seat, rematch_id, seat, hash_token(token)
-            ):
+            if await asyncio.to_thread(self.store.claim_seat, rematch_id, seat, hash_token(token)):
                 new_room.stored.seats[seat] = SeatInfo(
                     seat,
                     new_room.stored.seats[seat].name,

@@ -1,6 +1,6 @@
 # polis: two commands do all the set-up on a fresh machine with Python 3.11.
 #   make play   creates .venv, installs polis, starts the web app (SQLite store)
-#   make test   creates .venv if needed, installs everything the tests need, runs every test
+#   make test   creates .venv if needed, installs everything the tests need, lints, runs every test
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -22,6 +22,8 @@ play: $(VENV)/.installed-$(PLAY_EXTRAS)
 	$(BIN)/polis serve
 
 test: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 lint: $(VENV)/.installed-$(TEST_EXTRAS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,16 +33,22 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'polis.db'}"
         return
-    url = os.environ["POLIS_TEST_PG_URL"]
-    from sqlalchemy import create_engine, text
+    # A database of its own for each test: tests run in parallel workers.
+    from sqlalchemy import create_engine, make_url, text
 
     from polis.server.store import normalise_url
 
-    yield url
-    engine = create_engine(normalise_url(url))
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS polis_moves, polis_seats, polis_games"))
-    engine.dispose()
+    base = make_url(normalise_url(os.environ["POLIS_TEST_PG_URL"]))
+    name = f"polis_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ Carlo, 300 ms a move) < hard (IS-MCTS, 1 s a move); see ``polis.bots.factory.LEV
 
 Every pairing is an arena run (seats rotated, same deals for both sides). In 4-player games
 the two agents alternate seats (A B A B / B A B A); a win share above 0.5 means the
-stronger bot wins more than its seats' share. The script prints a Markdown table (also
+stronger bot wins more than its seats' share, and the column "share of games won" counts
+the games either of its seats won (0.5 would be parity). The script prints a Markdown table (also
 written to ``--out``, for the README) and the MCTS iterations per second, and checks the
 ``hard`` level's seconds per move on one core.
 """
@@ -47,8 +48,9 @@ def main() -> None:
     args = parser.parse_args()
     lines = [
         "| game | mode | players | weaker | stronger | games | stronger win share (95% CI) "
-        "| stronger mean rank | iterations/s | s/move mean (max) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| stronger's share of games won | stronger mean rank | iterations/s "
+        "| s/move mean (max) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game, mode, players in SETTINGS:
         if args.only and args.only not in game:
@@ -61,9 +63,12 @@ def main() -> None:
             row = summary["agents"][1]
             ips = row.get("iterations_per_second")
             lo, hi = row["win_share_ci"]
+            # Per-seat rows: with 2 seats each in 4 players, the games won by either seat.
+            share = row["wins"] / games
             lines.append(
                 f"| {game} | {mode} | {players} | {weak} | {strong} | {row['games']} "
-                f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] | {row['mean_rank']:.2f} "
+                f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] | {share:.2f} "
+                f"| {row['mean_rank']:.2f} "
                 f"| {ips or '-'} | {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best, reference_categories
 
 from polis.quadropolis.city import Building, City, geometry
-from polis.quadropolis.scoring import score_city
+from polis.quadropolis.scoring import evaluate, score_city
 from polis.quadropolis.scoring_solver import IB, W, solve
 
 CODES = {
@@ -151,5 +151,18 @@ def test_scorer_matches_exhaustive_reference(
     assert cat == dict(report.categories)
     assert sum(report.categories.values()) == report.total
     # the optimiser's own key is the key of the allocation it reports
-    key = solve(geometry(mode), city, inh, en, playgrounds, group_cap, after)[0]
+    key, act, customers, parks = solve(geometry(mode), city, inh, en, playgrounds, group_cap, after)
+    # the fast mask scoring of the report agrees with the plain evaluate()
+    assert report == evaluate(
+        mode,
+        city,
+        inh,
+        en,
+        act,
+        customers,
+        parks,
+        playground_absorbs_pollution=playgrounds,
+        office_tower_group_cap=group_cap,
+        empty_squares_after_removal=after,
+    )
     assert key == report.total * W + report.inhabitants_on_buildings * IB - report.empty_squares

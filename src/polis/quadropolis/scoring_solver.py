@@ -26,6 +26,8 @@ shortcut below is an exchange argument or a valid bound:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from operator import add
 
 from polis.quadropolis.city import City, Geometry
 from polis.quadropolis.scoring_tables import HARBOR_RUN, OFFICE, PARK, PUBLIC, SHOP, TOWER
@@ -58,9 +60,10 @@ def _prefix_group(items: list[tuple[int, int]], inh: int, en: int) -> list[Alt]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _public_dp(
-    g: Geometry, units: list[tuple[int, int]]
-) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    district: tuple[int, ...], units: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
     """Best key for j activated Public Services, j = 0..n, with the count taken per district.
 
     Within a district only the best-valued services are worth taking; across districts the
@@ -68,7 +71,7 @@ def _public_dp(
     """
     by_district: dict[int, list[int]] = {}
     for sq, key in units:
-        by_district.setdefault(g.district[sq], []).append(key)
+        by_district.setdefault(district[sq], []).append(key)
     dp: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...]]] = {(0, 0): (0, ())}
     for d, keys in sorted(by_district.items()):
         keys.sort(reverse=True)
@@ -88,31 +91,35 @@ def _public_dp(
         cand = val + PUBLIC[cov] * W
         if cand > best[j][0]:
             best[j] = (cand, choice)
-    return best
+    return tuple(best)
 
 
 def _maxplus(a: list[int], b: list[int]) -> list[int]:
     """(a (+) b)[t] = max over i + j = t of a[i] + b[j]."""
+    if len(a) == 1:
+        x = a[0]
+        return [x + y for y in b]
     out = [_NEG] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            if x + y > out[i + j]:
-                out[i + j] = x + y
+        for j, y in enumerate(b, i):
+            if x + y > out[j]:
+                out[j] = x + y
     return out
 
 
-def _segments(g: Geometry, hm: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=4096)
+def _segments(rows: int, cols: int, hm: int) -> tuple[tuple[int, int], ...]:
     """(run bonus, squares) of every pair of one horizontal and one vertical harbour segment.
 
     Segments of length >= 2 only (a run of 1 scores 0); one entry per union, best bonus,
     best bonus first; the empty pair is left out.
     """
     lines: list[list[list[int]]] = [[], []]
-    for horizontal, line_count, length in ((0, g.rows, g.cols), (1, g.cols, g.rows)):
+    for horizontal, line_count, length in ((0, rows, cols), (1, cols, rows)):
         for s in range(line_count):
             run: list[int] = []
             for k in range(length + 1):
-                i = s * g.cols + k if horizontal == 0 else k * g.cols + s
+                i = s * cols + k if horizontal == 0 else k * cols + s
                 if k < length and hm >> i & 1:
                     run.append(i)
                     continue
@@ -128,7 +135,33 @@ def _segments(g: Geometry, hm: int) -> list[tuple[int, int]]:
             bonus = HARBOR_RUN[len(hseg)] + HARBOR_RUN[len(vseg)]
             if union and bonus > best.get(union, -1):
                 best[union] = bonus
-    return sorted(((b, u) for u, b in best.items()), key=lambda p: (-p[0], p[1].bit_count()))
+    return tuple(sorted(((b, u) for u, b in best.items()), key=lambda p: (-p[0], p[1].bit_count())))
+
+
+@lru_cache(maxsize=1024)
+def _leftover(cap: int, k: int, inh: int) -> tuple[int, ...]:
+    """Key of x = 0..inh inhabitants left after activation, with k active shops to fill."""
+    full_shop = SHOP[cap]
+    row: list[int] = []
+    for x in range(inh + 1):
+        c = min(x, k * cap)
+        q, r = divmod(c, cap)
+        row.append((q * full_shop + SHOP[r]) * W + IB * c - W * (x - c))
+    return tuple(row)
+
+
+@lru_cache(maxsize=8)
+def edges(g: Geometry) -> tuple[int, int, int]:
+    """Masks of the squares off the first column, off the last column, and of every square."""
+    not_first = sum(1 << i for i in range(g.size) if i % g.cols)
+    not_last = sum(1 << i for i in range(g.size) if i % g.cols != g.cols - 1)
+    return not_first, not_last, (1 << g.size) - 1
+
+
+def clear_city_caches() -> None:
+    """Forget the per-city memo tables (harbour segments, Public Service DPs); for benchmarks."""
+    _segments.cache_clear()
+    _public_dp.cache_clear()
 
 
 def solve(
@@ -147,10 +180,11 @@ def solve(
     cap = g.shop_capacity
     eb = 1 if empty_after_removal else 0
     squares: dict[str, list[int]] = {k: [] for k in "TOSUPpFHM"}
+    mask = dict.fromkeys("TOSUPpFHM", 0)
     for i, b in enumerate(city):
         if b is not None:
             squares[b.kind].append(i)
-    mask = {k: sum(1 << i for i in v) for k, v in squares.items()}
+            mask[b.kind] |= 1 << i
     tm, om, sm, fm, hm, mm = mask["T"], mask["O"], mask["S"], mask["F"], mask["H"], mask["M"]
     pm = mask["P"] | mask["p"]
     green = sorted(squares["P"] + (squares["p"] if playgrounds else []))
@@ -199,12 +233,11 @@ def solve(
     e0 = en - e_fixed
     hval = [(vps[h] - 5 * adj_m[h]) * W + IB + eb for h in range(g.size)]
     units = [(u, (vps[u] + 2 * adj_m[u]) * W + IB + eb) for u in squares["U"]]
-    public = _public_dp(g, units)
+    public = _public_dp(g.district, tuple(units))
     public_keys = [p[0] for p in public]
 
     park_nbrs = [nbm[p] & (tm | om) for p in squares["P"] + squares["p"]]
-    not_first = sum(1 << i for i in range(g.size) if i % cols)
-    not_last = sum(1 << i for i in range(g.size) if i % cols != cols - 1)
+    not_first, not_last, _ = edges(g)
     s_cache: dict[int, int] = {}
 
     def structure(act: int) -> int:
@@ -234,17 +267,16 @@ def solve(
                 comp ^= low
         return vp * W
 
-    full_shop = SHOP[cap]
     # leftover[k][x]: key of x inhabitants left after activation with k active shops
-    leftover: list[list[int]] = []
-    for k in range(n_s + 1):
-        row_: list[int] = []
-        for x in range(inh + 1):
-            c = min(x, k * cap)
-            q, r = divmod(c, cap)
-            row_.append((q * full_shop + SHOP[r]) * W + IB * c - W * (x - c))
-        leftover.append(row_)
+    leftover = [_leftover(cap, k, inh) for k in range(n_s + 1)]
     w2, w3, w4 = 2 * W, 3 * W, 4 * W
+
+    energy_branch = 0
+    for group in energy_groups:
+        for alt in group:
+            energy_branch |= alt[0]
+    n_energy = len(energy_groups)
+    o_floors = sorted((floors[o] for o in squares["O"]), reverse=True)
 
     def inner(forced: int, need: int) -> tuple[int, Callable[[], Allocation]] | None:
         """Best key above ``need`` with the harbours ``forced`` active (runs not scored)."""
@@ -262,10 +294,9 @@ def solve(
                 groups.append([(0, 0, 0, 0), (1 << h, 1, 0, hval[h])])
             else:
                 const_items.append((hval[h], h))
-        branch_mask = 0
-        for group in groups:
-            for alt in group:
-                branch_mask |= alt[0]
+        branch_mask = energy_branch
+        for group in groups[n_energy:]:
+            branch_mask |= group[1][0]
         var_f: list[tuple[int, int, int, int, int]] = []  # (square, key0, shops, harb., off.)
         for f in squares["F"]:
             key0 = -5 * adj_m[f] * W + IB + eb
@@ -288,9 +319,9 @@ def solve(
                 for v in vals:
                     prefix.append(prefix[-1] + v)
                 conv = conv_cache[vals] = _maxplus(prefix, cu)
-            lk = leftover[k]
             top = min(x0, len(conv) - 1)
-            return max([conv[t] + lk[x0 - t] for t in range(top + 1)])
+            part: int = max(map(add, conv[: top + 1], leftover[k][x0 - top : x0 + 1][::-1]))
+            return part
 
         # meet in the middle over the groups, halves of balanced size
         sizes = [len(grp) for grp in groups]
@@ -317,7 +348,6 @@ def solve(
         struct_max = structure(every & struct_mask)
         # with n towers active: every park at its best, the towers as one group of n
         park_max = sum(PARK[bc(every & pn)] for pn in park_nbrs) * W
-        o_floors = sorted((floors[o] for o in squares["O"]), reverse=True)
         struct_ub = [
             min(struct_max, park_max + W * sum(OFFICE[min(n, group_cap)][f] for f in o_floors[:n]))
             for n in range(n_o + 1)
@@ -425,13 +455,18 @@ def solve(
                 ),
                 reverse=True,
             )
-            target = inhabitants_part(tuple(v for v, _ in fv), x0, k)
+            vals = tuple(v for v, _ in fv)
+            target = inhabitants_part(vals, x0, k)
+            conv = conv_cache[vals]
             fprefix = [0]
             for v, _ in fv:
                 fprefix.append(fprefix[-1] + v)
             x_left = x0
-            for t in range(min(x0, len(fv) + len(cu) - 1) + 1):
-                hit = _pick(t, fprefix, cprefix, public_keys, target - leftover[k][x0 - t])
+            lk = leftover[k]
+            for t in range(min(x0, len(conv) - 1) + 1):
+                if conv[t] + lk[x0 - t] != target:
+                    continue
+                hit = _pick(t, fprefix, cprefix, public_keys, target - lk[x0 - t])
                 if hit is not None:
                     a, ca, rest = hit
                     act |= sum(1 << f for _, f in fv[:a])
@@ -455,15 +490,25 @@ def solve(
 
     first = inner(0, _NEG)
     assert first is not None  # activating nothing optional is always feasible
-    best, finish = first
+    best, finish0 = first
     unforced = best
-    for bonus, union in _segments(g, hm):
+    answer = finish0()
+    finish: Callable[[], Allocation] | None = finish0
+    act0 = answer[1]
+    for bonus, union in _segments(g.rows, cols, hm):
         if bonus * W + unforced <= best:
+            break
+        if union & act0 == union:
+            # the unforced optimum already holds this segment pair, so forcing it changes
+            # nothing: its key plus this bonus is reached, and no later pair can beat it
+            best, finish = unforced + bonus * W, None
             break
         got = inner(union, best - bonus * W)
         if got is not None:
             best, finish = got[0] + bonus * W, got[1]
-    _, act, customers, parks = finish()
+    if finish is not None and finish is not finish0:
+        answer = finish()
+    _, act, customers, parks = answer
     return base + best, act, customers, parks
 
 

@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 8] [--workers 2] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
-Carlo, 300 ms a move) < hard (IS-MCTS, 1 s a move); see ``polis.bots.factory.LEVELS``.
+Carlo, 800 ms a move) < hard (IS-MCTS, 1.6 s a move); see ``polis.bots.factory.LEVELS``.
 
 Every pairing is an arena run (seats rotated, same deals for both sides). In 4-player games
 the two agents alternate seats (A B A B / B A B A); a win share above 0.5 means the

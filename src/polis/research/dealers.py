@@ -14,13 +14,13 @@ type, then the secret cards, then (optionally) the first player.
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from polis.core.protocol import GameState
 from polis.core.registry import get_game
+from polis.metropolys.board import COLOURS, DISTRICTS, TOKEN_FIELDS
+from polis.metropolys.board import TOKENS as TOKEN_TYPES
 
 # -- Quadropolis -----------------------------------------------------------------------------
 
@@ -114,24 +114,15 @@ class QuadropolisDeal:
 
 # -- Metropolys ------------------------------------------------------------------------------
 
-DISTRICTS = ("center", "north", "east", "south", "west")
-TOKEN_TYPES = ("chic", "metro", "archaeology")
 TOKEN_COUNTS = {4: (9, 9, 9), 3: (8, 7, 7), 2: (5, 6, 6)}
 ADJACENT_PAIRS = (("north", "east"), ("east", "south"), ("south", "west"), ("west", "north"))
 FAMILY_AREA = ("bridges", "statues", "lakes", "outskirts")
 EXPERT_AREA = ("bridges", "statues", "lakes", "districts", "chains")
-COLOURS = ("gray", "orange", "green", "red", "blue")
 
 
-@cache
 def token_fields() -> tuple[tuple[int, ...], ...]:
-    """Per district, the fields that may hold a token (not dead ends), from the board data."""
-    text = resources.files("polis.metropolys").joinpath("data/board.json").read_text("utf-8")
-    fields = json.loads(text)["fields"]
-    return tuple(
-        tuple(sorted(f["id"] for f in fields if f["district"] == d and not f["dead_end"]))
-        for d in DISTRICTS
-    )
+    """Per district, the fields that may hold a token (not dead ends): the board's data."""
+    return TOKEN_FIELDS
 
 
 def area_deck(mode: str, players: int) -> tuple[str, ...]:

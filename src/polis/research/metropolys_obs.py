@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from polis.metropolys.board import COLOURS, DISTRICTS
 from polis.research.observations import Encoder, Layout, Obs, slot
 
-DISTRICTS = ("center", "north", "east", "south", "west")
-COLOURS = ("gray", "orange", "green", "red", "blue")
 TOKENS = ("chic", "metro", "archaeology")
 #: Area cards of both versions (Family uses the first four, Expert 0-2 and 4-5).
 AREA_CARDS = ("bridges", "statues", "lakes", "outskirts", "districts", "chains")

@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 8] [--workers 2] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
-Carlo, 800 ms a move) < hard (IS-MCTS, 1.6 s a move); see ``polis.bots.factory.LEVELS``.
+Carlo) < hard (IS-MCTS), with the budgets of ``polis.bots.factory.LEVELS``.
 
 Every pairing is an arena run (seats rotated, same deals for both sides). In 4-player games
 the two agents alternate seats (A B A B / B A B A); a win share above 0.5 means the
@@ -72,7 +72,11 @@ def main() -> None:
                 f"| {ips or '-'} | {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)
-    hard = [f"Levels: {', '.join(f'`{k}` = `{v}`' for k, v in LEVELS.items())}."]
+    hard = [
+        "Levels (2 players / 3-4 players): "
+        + ", ".join(f"`{k}` = `{two}` / `{more}`" for k, (two, more) in LEVELS.items())
+        + "."
+    ]
     text = "\n".join([*lines, "", *hard, ""])
     print(text)
     if args.out is not None:

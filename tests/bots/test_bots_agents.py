@@ -46,9 +46,10 @@ def test_bad_budget_is_a_clear_error(text: str) -> None:
 def test_agent_specs() -> None:
     assert parse_agent_spec("mcts:1s").budget == Budget(seconds=1.0)
     assert parse_agent_spec("MonteCarlo:20i").kind == "montecarlo"
-    for level, spec in LEVELS.items():
+    for level, (two, more) in LEVELS.items():
         parsed = parse_agent_spec(level)
-        assert parsed.kind == parse_agent_spec(spec).kind
+        assert parsed.kind == parse_agent_spec(two).kind == parse_agent_spec(more).kind
+        assert parsed.level_budgets == (parse_agent_spec(two).budget, parse_agent_spec(more).budget)
         assert parsed.text == level
     with pytest.raises(InputError, match="unknown agent 'alphazero'"):
         parse_agent_spec("alphazero")
@@ -128,3 +129,15 @@ def test_mcts_reuses_its_tree_only_when_sound() -> None:
     reused = agent._reused_root(state.view(0), 1)
     assert reused is not None and reused in kept.children.values()
     assert agent._reused_root(state.view(0), 2) is None  # new information: start afresh
+
+
+def test_a_level_thinks_longer_at_a_larger_table() -> None:
+    from polis.bots.factory import LevelAgent
+
+    agent = parse_agent_spec("hard").make(1)
+    assert isinstance(agent, LevelAgent)
+    seen: list[Budget] = []
+    agent.inner.act = lambda view, legal, game, budget: seen.append(budget) or legal[0]  # type: ignore[method-assign]
+    for players in (2, 4):
+        agent.act({"players": players}, ["m"], GAME, Budget(iterations=1))
+    assert seen == [Budget(seconds=1.0), Budget(seconds=1.6)]

@@ -1,19 +1,21 @@
 """Agents by name: ``random``, ``greedy``, ``montecarlo``, ``mcts`` and the levels for people.
 
 An agent spec is ``name[:budget]`` with a budget like ``1s``, ``200ms`` or ``500i``
-(iterations). Levels (documented mapping, the same in both games):
+(iterations). Levels (documented mapping, the same in both games; the budget depends on
+the number of players, read from the view):
 
-========  ==========================  ==================================================
-level     agent                       why
-========  ==========================  ==================================================
-easy      ``greedy``                  plays sensible single moves, never plans ahead
-medium    ``montecarlo:800ms``        samples the hidden facts, looks to the end
-hard      ``mcts:1.6s``               full information-set tree search (< 2 s/move)
-========  ==========================  ==================================================
+========  ===================  ====================  ======================================
+level     2 players            3 or 4 players        why
+========  ===================  ====================  ======================================
+easy      ``greedy``           ``greedy``            sensible single moves, no planning
+medium    ``montecarlo:300ms`` ``montecarlo:800ms``  samples the hidden facts, plays to the end
+hard      ``mcts:1s``          ``mcts:1.6s``         information-set tree search (< 2 s/move)
+========  ===================  ====================  ======================================
 
 The budgets are what the ladder (``benchmarks/ladder.py``) needs for each level to beat the
-one below clearly in both games with 2 and 4 players: with 300 ms a move, flat Monte Carlo
-did not beat greedy in 4-player Expert Quadropolis (its 80-move playouts are noisy).
+one below: in 4-player Expert Quadropolis flat Monte Carlo needs about 800 ms to beat greedy
+(its 80-move playouts are noisy), while in 2-player games at 800 ms it plays as well as
+tree search at 1.6 s.
 """
 
 from __future__ import annotations
@@ -46,12 +48,29 @@ DEFAULT_BUDGETS = {
     "mcts": Budget(seconds=1.0),
 }
 
-#: The levels offered to people: level -> agent spec.
+#: The levels offered to people: level -> (agent spec with 2 players, with 3 or 4 players).
 LEVELS = {
-    "easy": "greedy",
-    "medium": "montecarlo:800ms",
-    "hard": "mcts:1.6s",
+    "easy": ("greedy", "greedy"),
+    "medium": ("montecarlo:300ms", "montecarlo:800ms"),
+    "hard": ("mcts:1s", "mcts:1.6s"),
 }
+
+
+class LevelAgent:
+    """A level: the same agent kind with the level's budget for the table's size.
+
+    It reads the number of players from the view and ignores the budget it is given.
+    """
+
+    def __init__(self, kind: str, budgets: tuple[Budget, Budget], rng: random.Random) -> None:
+        self.inner = AGENTS[kind](rng)
+        self.name = self.inner.name
+        self.budgets = budgets
+        self.stats = getattr(self.inner, "stats", None)
+
+    def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
+        own = self.budgets[0] if view["players"] == 2 else self.budgets[1]
+        return self.inner.act(view, legal, game, own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +80,13 @@ class AgentSpec:
     text: str
     kind: str
     budget: Budget
+    #: For a level: its budgets with 2 players and with 3 or 4 (``budget`` is the first).
+    level_budgets: tuple[Budget, Budget] | None = None
 
     def make(self, seed: int) -> Agent:
         """A fresh agent for one game, seeded."""
+        if self.level_budgets is not None:
+            return LevelAgent(self.kind, self.level_budgets, random.Random(seed))
         return AGENTS[self.kind](random.Random(seed))
 
 
@@ -75,8 +98,8 @@ def parse_agent_spec(text: str) -> AgentSpec:
     if name in LEVELS:
         if budget_text:
             raise InputError(f"level {name!r} has a fixed budget; write an agent name instead")
-        inner = parse_agent_spec(LEVELS[name])
-        return AgentSpec(raw, inner.kind, inner.budget)
+        two, more = (parse_agent_spec(spec) for spec in LEVELS[name])
+        return AgentSpec(raw, two.kind, two.budget, (two.budget, more.budget))
     if name not in AGENTS:
         known = ", ".join([*AGENTS, *LEVELS])
         raise InputError(f"unknown agent {name!r}: choose one of {known}")

@@ -14,7 +14,7 @@ from typing import Any
 
 from polis.core.errors import InputError
 from polis.quadropolis.city import City, Geometry, geometry, load_city_file
-from polis.quadropolis.scoring_solver import IB, W, edges, solve
+from polis.quadropolis.scoring_solver import IB, W, components, edges, solve
 from polis.quadropolis.scoring_tables import (
     CATEGORIES,
     FACTORY,
@@ -259,21 +259,7 @@ def _report(
             length += 1
             run &= (run >> step) & inside
         harbor += HARBOR_RUN[length]
-    rest = act & om
-    while rest:
-        comp = rest & -rest
-        while True:
-            grow = (
-                comp
-                | comp << cols
-                | comp >> cols
-                | (comp << 1) & not_first
-                | (comp >> 1) & not_last
-            ) & rest
-            if grow == comp:
-                break
-            comp = grow
-        rest ^= comp
+    for comp in components(act & om, cols, not_first, not_last):
         row = OFFICE[min(bc(comp), cap)]
         while comp:
             low = comp & -comp

@@ -25,7 +25,7 @@ shortcut below is an exchange argument or a valid bound:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from operator import add
 
@@ -164,6 +164,29 @@ def clear_city_caches() -> None:
     _public_dp.cache_clear()
 
 
+def components(mask: int, cols: int, not_first: int, not_last: int) -> Iterator[int]:
+    """The orthogonally connected groups of the squares in ``mask``, each as a bit mask.
+
+    ``not_first`` / ``not_last`` mask out the first / last column, so that shifting by one
+    square never wraps round to the next row.
+    """
+    while mask:
+        comp = mask & -mask
+        while True:
+            grow = (
+                comp
+                | comp << cols
+                | comp >> cols
+                | (comp << 1) & not_first
+                | (comp >> 1) & not_last
+            ) & mask
+            if grow == comp:
+                break
+            comp = grow
+        mask ^= comp
+        yield comp
+
+
 def solve(
     g: Geometry,
     city: City,
@@ -245,21 +268,7 @@ def solve(
         vp = 0
         for pn in park_nbrs:
             vp += PARK[bc(act & pn)]
-        rest = act & om
-        while rest:
-            comp = rest & -rest
-            while True:
-                grow = (
-                    comp
-                    | comp << cols
-                    | comp >> cols
-                    | (comp << 1) & not_first
-                    | (comp >> 1) & not_last
-                ) & rest
-                if grow == comp:
-                    break
-                comp = grow
-            rest ^= comp
+        for comp in components(act & om, cols, not_first, not_last):
             row = OFFICE[min(bc(comp), group_cap)]
             while comp:
                 low = comp & -comp

@@ -276,3 +276,18 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
     result = runner.invoke(app, [command, "--help"])
     assert result.exit_code == 0
     assert "Example: polis " + command in " ".join(result.output.split())
+
+
+def test_play_without_record_still_saves_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    result = runner.invoke(app, ["play", "quadropolis", "--seed", "4"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    saved = list((tmp_path / "polis" / "games").glob("quadropolis-*-4.json"))
+    assert len(saved) == 1
+    assert "--resume" in result.output
+    assert (
+        get_game("quadropolis").from_record(json.loads(saved[0].read_text())).history
+        == (json.loads(saved[0].read_text())["moves"])
+    )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
+import platformdirs
 import typer
 from rich.columns import Columns
 from rich.console import Console
@@ -26,6 +28,12 @@ HELP_TEXT = (
     "'board' to show the position again, 'quit' to stop (the game is saved)."
 )
 EXAMPLES = {"quadropolis": "3L4 r2c1, 2T5 x, 1R1 -", "metropolys": "7@12, pass"}
+
+
+def default_record_path(game: str, seed: int) -> Path:
+    """Where a terminal game is saved when no ``--record`` is given: never lose a game."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return platformdirs.user_data_path("polis") / "games" / f"{game}-{stamp}-{seed}.json"
 
 
 def grouped_moves(state: GameState) -> list[str]:
@@ -129,7 +137,11 @@ def play(
         int | None, typer.Option(help="Seed of the set-up (random if omitted).")
     ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Save the game record here (after every move).")
+        Path | None,
+        typer.Option(
+            help="Save the game record here after every move "
+            "(default: a new file in your user data folder)."
+        ),
     ] = None,
     resume: Annotated[
         Path | None, typer.Option(help="Continue the game saved in this record.")
@@ -162,6 +174,7 @@ def play(
                 seed = random.SystemRandom().randrange(2**31)
             state = engine.new_game(mode or engine.modes[0], players, seed=seed)
             names = [name if i == seat - 1 else f"bot:{bot}" for i in range(players)]
+            record = record or default_record_path(engine.name, seed)
         session = TerminalGame(
             engine,
             state,
@@ -174,11 +187,11 @@ def play(
             bot=bot,
             bot_seed=seed or 0,
         )
+    console.print(f"Saving the game to {record} after every move.")
     finished = session.run()
-    if record is not None:
-        console.print(f"Game record saved to {record}")
+    console.print(f"Game record saved to {record}")
     if not finished:
-        console.print("Game stopped; continue it with --resume.")
+        console.print(f"Game stopped; continue it with: polis play {game} --resume {record}")
 
 
 def register(app: typer.Typer) -> None:

@@ -16,33 +16,9 @@ from polis.core.registry import get_game
 
 runner = CliRunner()
 
-FORMATS_CITY = {
-    "game": "quadropolis",
-    "mode": "classic",
-    "city": ["T3 S  .  U*1", "P  F  H*2 .", ".  .  .  .", ".  .  .  ."],
-    "inhabitants": 9,
-    "energy": 4,
-}
-FORMATS_REPORT = {
-    "game": "quadropolis",
-    "mode": "classic",
-    "total": 22,
-    "categories": {
-        "tower_blocks": 6,
-        "shops": 7,
-        "public_services": 3,
-        "parks": 2,
-        "factories": 5,
-        "harbors": 2,
-        "office_towers": 0,
-        "monuments": 0,
-        "inhabitants_penalty": -2,
-        "energy_penalty": -1,
-    },
-    "inhabitants_on_buildings": 7,
-    "empty_squares": 10,
-    "allocation": {"inactive": [], "customers": {"r1c2": 4}, "park_energy": ["r2c1"]},
-}
+FORMATS = json.loads((Path(__file__).parents[1] / "data" / "formats_quadropolis.json").read_text())
+FORMATS_CITY = FORMATS["city_file"]
+FORMATS_REPORT = FORMATS["report"]
 
 
 def write(tmp_path: Path, name: str, data: object) -> str:

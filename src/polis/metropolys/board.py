@@ -116,6 +116,16 @@ TOKEN_FIELDS: Final = tuple(
 )
 
 
+def _feature(item: dict[str, Any]) -> dict[str, Any]:
+    """A statue, lake or bridge for drawing: its id, its fields and its anchor point."""
+    return {
+        "id": item["id"],
+        "fields": list(item["fields"]),
+        "x": item["pos_px"]["x"],
+        "y": item["pos_px"]["y"],
+    }
+
+
 def board_json() -> dict[str, Any]:
     """Static board geometry for drawing (a fresh JSON-able dict): fields with anchors,
     statues, lakes and bridges with their pixel positions on the 795x553 reference image."""
@@ -138,31 +148,7 @@ def board_json() -> dict[str, Any]:
             }
             for f in range(NUM_FIELDS)
         ],
-        "statues": [
-            {
-                "id": s["id"],
-                "fields": list(s["fields"]),
-                "x": s["pos_px"]["x"],
-                "y": s["pos_px"]["y"],
-            }
-            for s in _DATA["statues"]
-        ],
-        "lakes": [
-            {
-                "id": lk["id"],
-                "fields": list(lk["fields"]),
-                "x": lk["pos_px"]["x"],
-                "y": lk["pos_px"]["y"],
-            }
-            for lk in _DATA["lakes"]
-        ],
-        "bridges": [
-            {
-                "id": b["id"],
-                "fields": list(b["fields"]),
-                "x": b["pos_px"]["x"],
-                "y": b["pos_px"]["y"],
-            }
-            for b in _DATA["bridges"]
-        ],
+        "statues": [_feature(s) for s in _DATA["statues"]],
+        "lakes": [_feature(lk) for lk in _DATA["lakes"]],
+        "bridges": [_feature(b) for b in _DATA["bridges"]],
     }

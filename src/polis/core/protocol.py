@@ -28,7 +28,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from polis.core.errors import IllegalMove, RecordError
+from polis.core.errors import IllegalMove, InputError, RecordError
 
 #: ``current_player()`` of a finished game.
 TERMINAL = -1
@@ -260,6 +260,15 @@ class Game(ABC):
         return state
 
 
+def check_table(title: str, modes: Sequence[str], mode: object, players: object) -> tuple[str, int]:
+    """The mode and player count of a new game of ``title``, or InputError naming the rule."""
+    if mode not in modes:
+        raise InputError(f"unknown {title} mode {mode!r}: choose {' or '.join(modes)}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise InputError(f"{title} is played by 2 to 4 players, not {players!r}")
+    return str(mode), players
+
+
 def play_random_game(state: GameState, rng: random.Random) -> GameState:
     """Play random moves until the end (mutates and returns ``state``)."""
     while not state.is_terminal():
@@ -275,5 +284,6 @@ __all__ = [
     "GameState",
     "IllegalMove",
     "Move",
+    "check_table",
     "play_random_game",
 ]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from polis.core.errors import InputError
+from polis.core.protocol import check_table
 from polis.metropolys.board import (
     ADJACENT_PERIPHERAL_PAIRS,
     CENTER_TOKENS,
@@ -70,11 +71,7 @@ class Setup:
 
 def check_mode_players(mode: object, players: object) -> tuple[str, int]:
     """The mode and player count, or InputError."""
-    if mode not in MODES:
-        raise InputError(f"unknown Metropolys mode {mode!r}: choose family or expert")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InputError(f"Metropolys is played by 2 to 4 players, not {players!r}")
-    return str(mode), players
+    return check_table("Metropolys", MODES, mode, players)
 
 
 # -- drawing ---------------------------------------------------------------------------------

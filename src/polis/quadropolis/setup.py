@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polis.core.errors import InputError
+from polis.core.protocol import check_table
 from polis.quadropolis.tiles import MODES, POOLS, ROUNDS, TILE_INDEX, TILES
 
 
@@ -64,11 +65,9 @@ def parse_options(options: Mapping[str, Any] | None) -> Options:
     return Options(**merged)
 
 
-def check_mode_players(mode: object, players: object) -> None:
-    if mode not in MODES:
-        raise InputError(f"unknown Quadropolis mode {mode!r}: choose classic or expert")
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise InputError(f"Quadropolis is played by 2 to 4 players, not {players!r}")
+def check_mode_players(mode: object, players: object) -> tuple[str, int]:
+    """The mode and player count, or InputError."""
+    return check_table("Quadropolis", MODES, mode, players)
 
 
 def draw(mode: str, players: int, rng: random.Random) -> tuple[int, tuple[tuple[int, ...], ...]]:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best, reference_categories
 
-from polis.quadropolis.city import Building, City, geometry
+from polis.quadropolis.city import Building, City, geometry, parse_cell
 from polis.quadropolis.scoring import evaluate, score_city
 from polis.quadropolis.scoring_solver import IB, W, solve
 
@@ -16,56 +16,65 @@ CODES = {
 }
 
 
-def _building(code: str) -> Building:
-    kind = code[0]
-    if "*" in code:
-        return Building(kind, 1, int(code[2:]))
-    return Building(kind, int(code[1:]) if len(code) > 1 else 1)
+Case = tuple[str, City, int, int, bool, int, bool]
+
+
+def _city(
+    draw: st.DrawFn,
+    mode: str,
+    area: int,
+    counts: tuple[int, int],
+    pool: list[str],
+    shop_limit: tuple[int, str],
+    free_codes: list[str],
+    most: tuple[int, int, int],
+) -> Case:
+    """``counts`` = (buildings needing resources, parks/monuments) on distinct squares of the
+    first ``area`` squares; at most ``shop_limit[0]`` shops (further ones become
+    ``shop_limit[1]``); resources up to ``most[:2]``; group cap 5 or ``most[2]``."""
+    n_opt, n_free = counts
+    squares = draw(
+        st.lists(
+            st.integers(0, area - 1), min_size=n_opt + n_free, max_size=n_opt + n_free, unique=True
+        )
+    )
+    cells: list[Building | None] = [None] * geometry(mode).size
+    shops = 0
+    for idx, sq in enumerate(squares):
+        code = draw(st.sampled_from(pool if idx < n_opt else free_codes))
+        if code == "S":
+            shops += 1
+            if shops > shop_limit[0]:
+                code = shop_limit[1]
+        cells[sq] = parse_cell(code, mode)
+    return (
+        mode,
+        tuple(cells),
+        draw(st.integers(0, most[0])),
+        draw(st.integers(0, most[1])),
+        draw(st.booleans()),
+        draw(st.sampled_from([5, 5, most[2]])),
+        draw(st.booleans()),
+    )
 
 
 @st.composite
-def cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
+def cities(draw: st.DrawFn) -> Case:
     mode = draw(st.sampled_from(["classic", "expert"]))
     g = geometry(mode)
     # cluster buildings in a corner so harbour runs, office groups and adjacency happen
     area = draw(st.sampled_from([6, 8, 10, g.size]))
     n_opt = draw(st.integers(0, min(9, area - 2)))
     n_free = draw(st.integers(0, 2))
-    squares = draw(
-        st.lists(
-            st.integers(0, area - 1), min_size=n_opt + n_free, max_size=n_opt + n_free, unique=True
-        )
-    )
     weighted = [c for c in CODES[mode] if c[0] not in "PpM"] + ["H", "H", "S", "F", "O", "U"]
     if mode == "classic":
         weighted.remove("O")
-    cells: list[Building | None] = [None] * g.size
-    shops = 0
-    for idx, sq in enumerate(squares):
-        if idx < n_opt:
-            code = draw(st.sampled_from(weighted))
-            if code == "S":
-                shops += 1
-                if shops > 2:
-                    code = "H"
-        else:
-            code = draw(st.sampled_from(["P", "p", "M"] if mode == "expert" else ["P", "p"]))
-        cells[sq] = _building(code)
-    inh = draw(st.integers(0, 14))
-    en = draw(st.integers(0, 8))
-    return (
-        mode,
-        tuple(cells),
-        inh,
-        en,
-        draw(st.booleans()),
-        draw(st.sampled_from([5, 5, 3])),
-        draw(st.booleans()),
-    )
+    free = ["P", "p", "M"] if mode == "expert" else ["P", "p"]
+    return _city(draw, mode, area, (n_opt, n_free), weighted, (2, "H"), free, (14, 8, 3))
 
 
 @st.composite
-def hard_cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
+def hard_cities(draw: st.DrawFn) -> Case:
     """Short of energy or inhabitants, dense in harbour lines, office groups, park-side towers.
 
     These reach the solver's shortcuts: harbour segment pairs, top-k shops and park-side
@@ -76,11 +85,6 @@ def hard_cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
     area = draw(st.sampled_from([2 * g.cols, 3 * g.cols]))
     n_opt = draw(st.integers(4, min(9, area - 3)))
     n_free = draw(st.integers(0, 3))
-    squares = draw(
-        st.lists(
-            st.integers(0, area - 1), min_size=n_opt + n_free, max_size=n_opt + n_free, unique=True
-        )
-    )
     theme = draw(st.sampled_from(["H", "O", "T", "S"]))
     pool = {
         "H": ["H", "H", "H", "H*1", "H*2", "F", "S", "U"],
@@ -91,35 +95,15 @@ def hard_cities(draw: st.DrawFn) -> tuple[str, City, int, int, bool, int, bool]:
     if mode == "classic":
         pool = [c if c[0] != "O" else "T" for c in pool]
         pool = [c if c != "T5" else "T4" for c in pool]
-    cells: list[Building | None] = [None] * g.size
-    shops = 0
-    for idx, sq in enumerate(squares):
-        if idx < n_opt:
-            code = draw(st.sampled_from(pool))
-            if code == "S":
-                shops += 1
-                if shops > 3:
-                    code = "T" if theme == "T" else "H"
-        else:
-            code = draw(st.sampled_from(["P", "P", "p", "M"] if mode == "expert" else ["P", "p"]))
-        cells[sq] = _building(code)
-    inh = draw(st.integers(0, 9))
-    en = draw(st.integers(0, 4))
-    return (
-        mode,
-        tuple(cells),
-        inh,
-        en,
-        draw(st.booleans()),
-        draw(st.sampled_from([5, 5, 2])),
-        draw(st.booleans()),
-    )
+    free = ["P", "P", "p", "M"] if mode == "expert" else ["P", "p"]
+    spare = "T" if theme == "T" else "H"
+    return _city(draw, mode, area, (n_opt, n_free), pool, (3, spare), free, (9, 4, 2))
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(cities(), hard_cities()))
 def test_scorer_matches_exhaustive_reference(
-    case: tuple[str, City, int, int, bool, int, bool],
+    case: Case,
 ) -> None:
     mode, city, inh, en, playgrounds, group_cap, after = case
     report = score_city(

@@ -85,6 +85,10 @@ def test_random_games_keep_the_rules(params: tuple[str, int, int, str]) -> None:
         assert state.city_codes(p).count(".") == state._size - sum(
             1 for q in range(state._size) if state.city_stack(p, q)
         )
+        # The bots' allocation-free accessors agree with the scorer's city.
+        for q, b in enumerate(state.city(p)):
+            assert state.kind_at(p, q) == (b.kind if b else ".")
+            assert state.floors_at(p, q) == (b.floors if b else 0)
 
 
 @SETTINGS

@@ -92,15 +92,14 @@ def quick_gain(state: QuadropolisState, move: Move) -> float:
     t = state.site[SELECT[s][k]]
     kind = KIND_CODES[T_KIND[t]]
     player = state.current_player()
-    city = state.city(player)
     g = geometry(state.mode)
-    here = city[target]
-    near = [city[q].kind for q in g.neighbours[target] if city[q] is not None]  # type: ignore[union-attr]
+    kind_at = state.kind_at
+    near = "".join(kind_at(player, q) for q in g.neighbours[target])
     vp = TILES[t].vp
     if kind in "TO":
-        floors = here.floors if here is not None else 0
+        floors = state.floors_at(player, target)
         gain = floors + 1.0
-        if here is None:
+        if not floors:
             gain += 2.0 * (near.count("P") + near.count("p"))
             if kind == "O":
                 gain += 1.5 * near.count("O") + 4.0 * near.count("F")
@@ -108,11 +107,7 @@ def quick_gain(state: QuadropolisState, move: Move) -> float:
     if kind == "S":
         return 1.0 + 2.0 * near.count("F")
     if kind == "U":
-        district = g.district[target]
-        has = any(
-            city[q] is not None and city[q].kind == "U"  # type: ignore[union-attr]
-            for q in g.district_squares[district]
-        )
+        has = any(kind_at(player, q) == "U" for q in g.district_squares[g.district[target]])
         return (0.5 if has else 3.0) + vp
     if kind in "Pp":
         return 0.5 + 2.0 * (near.count("T") + near.count("O"))

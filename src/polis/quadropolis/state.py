@@ -497,6 +497,15 @@ class QuadropolisState(GameState):
         """Each square of the player's city as a formats §1.1 cell code."""
         return ["." if b is None else b.code for b in self.city(player)]
 
+    def kind_at(self, player: int, square: int) -> str:
+        """Kind letter of the building on a city square ("." when empty); no allocation,
+        for bots that look at neighbours in their playouts."""
+        return KIND_CODES[self._cells[player * self._size + square] >> 3]
+
+    def floors_at(self, player: int, square: int) -> int:
+        """Floors of the building on a city square (0 when empty)."""
+        return self._cells[player * self._size + square] & 7
+
     def city_stack(self, player: int, square: int) -> tuple[int, ...]:
         """Tile indices built on a city square, bottom floor first."""
         return self._stacks[player * self._size + square]

@@ -149,6 +149,28 @@ def test_metropolys_belief_follows_the_bids() -> None:
     assert abs(sum(belief.values()) - 1) < 1e-9
 
 
+def test_metropolys_win_chance_counts_only_rivals_who_can_raise() -> None:
+    game = engine("metropolys")
+    from polis.bots.metropolys_knowledge import bid_value, rivals, win_chance
+    from polis.metropolys.board import ADJACENT
+
+    state = game.new_game("expert", 4, seed=3)
+    me = state.current_player()
+    field = next(
+        f for f in range(55) if state.in_play(f) and any(state.in_play(g) for g in ADJACENT[f])
+    )
+    assert len(rivals(state, me)) == 3  # nobody has passed yet
+    assert win_chance(state, [], field, 5) == 1.0
+    assert win_chance(state, [(1, 2, 3, 4, 5)], field, 5) == 1.0  # nobody can go higher
+    one = win_chance(state, [(6, 7)], field, 5)
+    two = win_chance(state, [(6, 7), (6, 7, 8, 9)], field, 5)
+    assert 0.0 < two < one < 1.0
+    # Rivals computed once for many bids give the same values as computed per bid.
+    rival = rivals(state, me)
+    for move in state.legal_moves()[:40]:
+        assert bid_value(state, move, me, rival) == bid_value(state, move, me)
+
+
 def test_choose_move_for_the_server_takes_notation() -> None:
     game = engine("quadropolis")
     from polis.bots import choose_move

@@ -16,6 +16,7 @@ drawn from the belief (``Metropolys.determinize(view, rng, card_weights)``).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from typing import Any, cast
 
@@ -26,7 +27,7 @@ from polis.metropolys.board import (
     ADJACENT,
     COLOUR,
     DISTRICT,
-    NUM_FIELDS,
+    DISTRICT_FIELDS,
     ON_BRIDGE,
     ON_LAKE,
     ON_STATUE,
@@ -84,50 +85,59 @@ def field_value(state: MetroState, player: int, field: int, value: int) -> float
     setup = state.setup_data
     worth = TOKEN_VALUE[state.token_at(field)]
     card = setup.area_cards[player]
-    expert = setup.neighbourhood_cards is not None
-    if expert:
-        worth += _CARD_POINTS[card] * qualifies(card, field)
-        if card in ("chains", "districts"):
-            mine = 0
-            for g in ADJACENT[field] if card == "chains" else range(NUM_FIELDS):
-                if card == "districts" and DISTRICT[g] != DISTRICT[field]:
-                    continue
-                b = state.building_at(g)
-                if b is not None and b[0] == player and b[2]:
-                    mine += 1
-            worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
-        colour = setup.neighbourhood_cards[player]  # type: ignore[index]
-        worth += 2.0 if COLOUR[field] == colour else 0.0
-        worth += (0.0, 0.8, 1.8)[SIZE_OF[value]]
-    else:
-        worth += 3.0 * qualifies(card, field)
-    return worth
+    if setup.neighbourhood_cards is None:
+        return worth + 3.0 * qualifies(card, field)
+    worth += _CARD_POINTS[card] * qualifies(card, field)
+    if card == "chains" or card == "districts":
+        near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
+        mine = 0
+        for g in near:
+            b = state.building_at(g)
+            if b is not None and b[0] == player and b[2]:
+                mine += 1
+        worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
+    if COLOUR[field] == setup.neighbourhood_cards[player]:
+        worth += 2.0
+    return worth + (0.0, 0.8, 1.8)[SIZE_OF[value]]
 
 
-def win_chance(state: MetroState, player: int, field: int, value: int) -> float:
-    """Chance that a bid of ``value`` on ``field`` is the one built this round."""
-    n = state.num_players
-    passed = set(state.passed)
-    free_next = any(state.in_play(g) and state.building_at(g) is None for g in ADJACENT[field])
+def rivals(state: MetroState, player: int) -> list[tuple[int, ...]]:
+    """Supplies of the opponents still in the round (what can outbid ``player``)."""
+    passed = state.passed
+    return [state.supply(q) for q in range(state.num_players) if q != player and q not in passed]
+
+
+def win_chance(
+    state: MetroState, rival: Sequence[tuple[int, ...]], field: int, value: int
+) -> float:
+    """Chance that a bid of ``value`` on ``field`` is the one built this round, against the
+    ``rival`` supplies (see :func:`rivals`)."""
+    free_next = False
+    for g in ADJACENT[field]:
+        if state.in_play(g) and state.building_at(g) is None:
+            free_next = True
+            break
     if not free_next:
         return 1.0
     chance = 1.0
-    for q in range(n):
-        if q == player or q in passed:
-            continue
-        supply = state.supply(q)
+    for supply in rival:
         if supply and supply[-1] > value:
-            higher = sum(1 for v in supply if v > value)
+            higher = len(supply) - bisect_right(supply, value)
             chance *= 1.0 - RAISE_CHANCE * min(1.0, 0.4 + higher / 6)
     return chance
 
 
-def bid_value(state: MetroState, move: int, player: int) -> float:
-    """Expected gain of ``move`` (a bid) for ``player``; passing is worth 0."""
+def bid_value(
+    state: MetroState, move: int, player: int, rival: Sequence[tuple[int, ...]] | None = None
+) -> float:
+    """Expected gain of ``move`` (a bid) for ``player``; passing is worth 0.
+
+    ``rival`` is :func:`rivals` of the position, computed once when many bids are compared.
+    """
     if move == PASS:
         return 0.0
     field, value = move >> 4, move & 15
-    p = win_chance(state, player, field, value)
+    p = win_chance(state, rivals(state, player) if rival is None else rival, field, value)
     return p * (field_value(state, player, field, value) - SPEND_COST * value) - (1 - p) * 0.2
 
 
@@ -202,18 +212,20 @@ class MetropolysKnowledge(Knowledge):
         state = self.sample(view, rng)
         assert isinstance(state, MetroState)
         player = int(view["player"])
-        return [bid_value(state, int(m), player) for m in legal]  # type: ignore[call-overload]
+        rival = rivals(state, player)
+        return [bid_value(state, int(m), player, rival) for m in legal]  # type: ignore[call-overload]
 
     def playout_move(self, state: GameState, rng: random.Random) -> Move:
         if rng.random() < PLAYOUT_EPSILON:
             return state.random_move(rng)
         assert isinstance(state, MetroState)
         player = state.current_player()
+        rival = rivals(state, player)
         best = state.random_move(rng)
-        best_value = bid_value(state, best, player)
+        best_value = bid_value(state, best, player, rival)
         for _ in range(PLAYOUT_SAMPLES - 1):
             move = state.random_move(rng)
-            value = bid_value(state, move, player)
+            value = bid_value(state, move, player, rival)
             if value > best_value:
                 best, best_value = move, value
         if state.bids and best_value < 0:
@@ -229,7 +241,8 @@ class MetropolysKnowledge(Knowledge):
         if len(legal) <= TREE_WIDTH:
             return list(legal)
         sample = cast(list[int], rng.sample(legal, min(len(legal), 3 * TREE_WIDTH)))
-        values = {m: bid_value(state, m, player) for m in sample}
+        rival = rivals(state, player)
+        values = {m: bid_value(state, m, player, rival) for m in sample}
         ranked = sorted(sample, key=values.__getitem__, reverse=True)
         moves: list[Move] = [*ranked[:TREE_WIDTH]]
         if state.bids and PASS not in moves:

@@ -87,6 +87,7 @@ class MctsAgent:
     # -- search ---------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
         start = time.perf_counter()
+        clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
             self._knowledge = knowledge_for(game)
             self._root = None
@@ -105,7 +106,6 @@ class MctsAgent:
         root.children = {m: c for m, c in root.children.items() if m in allowed}
         rng = self.rng
         c = self.exploration
-        clock = budget.clock()
         while clock.more():
             state = knowledge.sample(view, rng)
             node = root

@@ -80,6 +80,7 @@ class MonteCarloAgent:
 
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
         start = time.perf_counter()
+        clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
             self._knowledge = knowledge_for(game)
         knowledge = self._knowledge
@@ -92,7 +93,6 @@ class MonteCarloAgent:
         visits = [0] * len(moves)
         totals = [0.0] * len(moves)
         prior = Prior(knowledge, values)
-        clock = budget.clock()
         while clock.more():
             n = clock.done
             if n < len(moves):

@@ -51,6 +51,10 @@ def test_agent_specs() -> None:
         assert parsed.kind == parse_agent_spec(two).kind == parse_agent_spec(more).kind
         assert parsed.level_budgets == (parse_agent_spec(two).budget, parse_agent_spec(more).budget)
         assert parsed.text == level
+    # A searching agent named bare plays with its level's budgets at every table size.
+    assert parse_agent_spec("mcts").level_budgets == parse_agent_spec("hard").level_budgets
+    assert parse_agent_spec("montecarlo").level_budgets == parse_agent_spec("medium").level_budgets
+    assert parse_agent_spec("greedy").level_budgets is None
     with pytest.raises(InputError, match="unknown agent 'alphazero'"):
         parse_agent_spec("alphazero")
     with pytest.raises(InputError, match="budget"):
@@ -59,7 +63,7 @@ def test_agent_specs() -> None:
 
 def test_time_budget_is_respected() -> None:
     state = GAME.new_game("basic", 2, seed=1)
-    agent, _ = make_agent("mcts", 1)
+    agent, _ = make_agent("mcts:50ms", 1)
     import time
 
     start = time.perf_counter()
@@ -140,4 +144,5 @@ def test_a_level_thinks_longer_at_a_larger_table() -> None:
     agent.inner.act = lambda view, legal, game, budget: seen.append(budget) or legal[0]  # type: ignore[method-assign]
     for players in (2, 4):
         agent.act({"players": players}, ["m"], GAME, Budget(iterations=1))
-    assert seen == [Budget(seconds=1.0), Budget(seconds=1.6)]
+    two, more = (parse_agent_spec(spec).budget for spec in LEVELS["hard"])
+    assert seen == [two, more] and more.seconds > two.seconds  # type: ignore[operator]

@@ -9,13 +9,13 @@ level     2 players            3 or 4 players        why
 ========  ===================  ====================  ======================================
 easy      ``greedy``           ``greedy``            sensible single moves, no planning
 medium    ``montecarlo:300ms`` ``montecarlo:800ms``  samples the hidden facts, plays to the end
-hard      ``mcts:1s``          ``mcts:1.6s``         information-set tree search (< 2 s/move)
+hard      ``mcts:1s``          ``mcts:1.7s``         information-set tree search (< 2 s/move)
 ========  ===================  ====================  ======================================
 
 The budgets are what the ladder (``benchmarks/ladder.py``) needs for each level to beat the
-one below: in 4-player Expert Quadropolis flat Monte Carlo needs about 800 ms to beat greedy
-(its 80-move playouts are noisy), while in 2-player games at 800 ms it plays as well as
-tree search at 1.6 s.
+one below: at 4-player tables a playout covers three opponents' moves for each of the
+agent's own, so the searches need more playouts than with 2 players for the same clarity
+(the budget counts from the start of the move, candidate selection included).
 """
 
 from __future__ import annotations
@@ -40,20 +40,19 @@ AGENTS: dict[str, Callable[[random.Random], Agent]] = {
     "mcts": MctsAgent,
 }
 
-#: Default budget of each searching agent when the spec gives none.
-DEFAULT_BUDGETS = {
-    "random": Budget(iterations=1),
-    "greedy": Budget(iterations=1),
-    "montecarlo": Budget(seconds=0.3),
-    "mcts": Budget(seconds=1.0),
-}
+#: Budget of the agents that do not search (they ignore it).
+FIXED_BUDGET = Budget(iterations=1)
 
 #: The levels offered to people: level -> (agent spec with 2 players, with 3 or 4 players).
 LEVELS = {
     "easy": ("greedy", "greedy"),
     "medium": ("montecarlo:300ms", "montecarlo:800ms"),
-    "hard": ("mcts:1s", "mcts:1.6s"),
+    "hard": ("mcts:1s", "mcts:1.7s"),
 }
+
+#: A searching agent named without a budget gets the budgets of its level, so the bare
+#: ladder ``random,greedy,montecarlo,mcts`` is the levels' ladder at every table size.
+DEFAULT_LEVEL = {"montecarlo": "medium", "mcts": "hard"}
 
 
 class LevelAgent:
@@ -103,9 +102,12 @@ def parse_agent_spec(text: str) -> AgentSpec:
     if name not in AGENTS:
         known = ", ".join([*AGENTS, *LEVELS])
         raise InputError(f"unknown agent {name!r}: choose one of {known}")
-    default = DEFAULT_BUDGETS.get(name, Budget(iterations=1))
-    budget = Budget.parse(budget_text) if budget_text else default
-    return AgentSpec(raw, name, budget)
+    if budget_text:
+        return AgentSpec(raw, name, Budget.parse(budget_text))
+    if name in DEFAULT_LEVEL:
+        level = parse_agent_spec(DEFAULT_LEVEL[name])
+        return AgentSpec(raw, name, level.budget, level.level_budgets)
+    return AgentSpec(raw, name, FIXED_BUDGET)
 
 
 def make_agent(text: str, seed: int) -> tuple[Agent, Budget]:

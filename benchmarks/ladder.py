@@ -1,16 +1,21 @@
 """Measure the bot ladder: each rung against the one below, in both games, 2 and 4 players.
 
-Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 8] [--workers 2] [--out F]
+Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 16] [--workers 2]
+       [--part pairs|table|all] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
 Carlo) < hard (IS-MCTS), with the budgets of ``polis.bots.factory.LEVELS``.
 
-Every pairing is an arena run (seats rotated, same deals for both sides). In 4-player games
-the two agents alternate seats (A B A B / B A B A); a win share above 0.5 means the
-stronger bot wins more than its seats' share, and the column "share of games won" counts
-the games either of its seats won (0.5 would be parity). The script prints a Markdown table (also
-written to ``--out``, for the README) and the MCTS iterations per second, and checks the
-``hard`` level's seconds per move on one core.
+Pairs: every rung against the one below (seats rotated, same deals for both sides). In
+4-player games the two agents alternate seats (A B A B / B A B A); a win share above 0.5
+means the stronger bot wins more than its seats' share, and the column "share of games
+won" counts the games either of its seats won (0.5 would be parity).
+
+Table: all four levels at one 4-player table, every level through every seat of each deal
+(parity: win share 0.25, mean rank 2.5).
+
+The script prints Markdown tables (also written to ``--out``, for the README) with the
+MCTS iterations per second and each level's seconds per move on one core.
 """
 
 from __future__ import annotations
@@ -37,15 +42,8 @@ SETTINGS = [
 ]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per pairing, 2 players")
-    parser.add_argument("--games-4p", type=int, default=8, help="games per pairing, 4 players")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--only", default="", help="e.g. metropolys to run one game only")
-    args = parser.parse_args()
+def pairs(args: argparse.Namespace) -> list[str]:
+    """Each rung against the one below: the stronger bot's results."""
     lines = [
         "| game | mode | players | weaker | stronger | games | stronger win share (95% CI) "
         "| stronger's share of games won | stronger mean rank | iterations/s "
@@ -72,6 +70,52 @@ def main() -> None:
                 f"| {ips or '-'} | {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return lines
+
+
+def one_table(args: argparse.Namespace) -> list[str]:
+    """All four levels at one 4-player table (each seat rotated through every level)."""
+    lines = [
+        "| game | mode | level | games | win share (95% CI) | mean rank (95% CI) | mean score "
+        "| s/move mean (max) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    levels = ("random", "easy", "medium", "hard")
+    for game, mode, players in SETTINGS:
+        if players != 4 or (args.only and args.only not in game):
+            continue
+        t = Tournament(game, mode, players, levels, args.games_4p, args.seed)
+        start = time.perf_counter()
+        summary = run_tournament(t, workers=args.workers)
+        for row in summary["agents"]:
+            lo, hi = row["win_share_ci"]
+            rlo, rhi = row["mean_rank_ci"]
+            lines.append(
+                f"| {game} | {mode} | {row['agent']} | {row['games']} "
+                f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] "
+                f"| {row['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}] | {row['mean_score']} "
+                f"| {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
+            )
+            print(lines[-1], flush=True)
+        print(f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per pairing, 2 players")
+    parser.add_argument("--games-4p", type=int, default=16, help="games per pairing, 4 players")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--only", default="", help="e.g. metropolys to run one game only")
+    parser.add_argument(
+        "--part", choices=("pairs", "table", "all"), default="all", help="which measurements"
+    )
+    args = parser.parse_args()
+    lines = pairs(args) if args.part != "table" else []
+    if args.part != "pairs":
+        lines += ["", *one_table(args)]
     hard = [
         "Levels (2 players / 3-4 players): "
         + ", ".join(f"`{k}` = `{two}` / `{more}`" for k, (two, more) in LEVELS.items())

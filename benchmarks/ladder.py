@@ -1,7 +1,7 @@
 """Measure the bot ladder: each rung against the one below, in both games, 2 and 4 players.
 
 Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 16] [--workers 2]
-       [--part pairs|table|all] [--out F]
+       [--part pairs|table|all] [--only classic] [--rungs medium-hard] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
 Carlo) < hard (IS-MCTS), with the budgets of ``polis.bots.factory.LEVELS``.
@@ -51,9 +51,11 @@ def pairs(args: argparse.Namespace) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game, mode, players in SETTINGS:
-        if args.only and args.only not in game:
+        if args.only not in f"{game}:{mode}:{players}":
             continue
         for weak, strong in LADDER:
+            if args.rungs and f"{weak}-{strong}" not in args.rungs.split(","):
+                continue
             games = args.games if players == 2 else args.games_4p
             t = Tournament(game, mode, players, (weak, strong), games, args.seed)
             start = time.perf_counter()
@@ -82,7 +84,7 @@ def one_table(args: argparse.Namespace) -> list[str]:
     ]
     levels = ("random", "easy", "medium", "hard")
     for game, mode, players in SETTINGS:
-        if players != 4 or (args.only and args.only not in game):
+        if players != 4 or args.only not in f"{game}:{mode}:{players}":
             continue
         t = Tournament(game, mode, players, levels, args.games_4p, args.seed)
         start = time.perf_counter()
@@ -108,7 +110,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--only", default="", help="e.g. metropolys to run one game only")
+    parser.add_argument(
+        "--only", default="", help="settings whose game:mode:players contain this, e.g. classic"
+    )
+    parser.add_argument("--rungs", default="", help="e.g. medium-hard: only these pairings")
     parser.add_argument(
         "--part", choices=("pairs", "table", "all"), default="all", help="which measurements"
     )

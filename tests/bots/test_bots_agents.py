@@ -138,11 +138,11 @@ def test_mcts_reuses_its_tree_only_when_sound() -> None:
 def test_a_level_thinks_longer_at_a_larger_table() -> None:
     from polis.bots.factory import LevelAgent
 
-    agent = parse_agent_spec("hard").make(1)
+    agent = parse_agent_spec("medium").make(1)
     assert isinstance(agent, LevelAgent)
     seen: list[Budget] = []
     agent.inner.act = lambda view, legal, game, budget: seen.append(budget) or legal[0]  # type: ignore[method-assign]
     for players in (2, 4):
         agent.act({"players": players}, ["m"], GAME, Budget(iterations=1))
-    two, more = (parse_agent_spec(spec).budget for spec in LEVELS["hard"])
+    two, more = (parse_agent_spec(spec).budget for spec in LEVELS["medium"])
     assert seen == [two, more] and more.seconds > two.seconds  # type: ignore[operator]

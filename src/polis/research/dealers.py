@@ -19,8 +19,15 @@ from typing import Any
 
 from polis.core.protocol import GameState
 from polis.core.registry import get_game
-from polis.metropolys.board import COLOURS, DISTRICTS, TOKEN_FIELDS
+from polis.metropolys.board import (
+    ADJACENT_PERIPHERAL_PAIRS,
+    COLOURS,
+    DISTRICTS,
+    TOKEN_COUNTS,
+    TOKEN_FIELDS,
+)
 from polis.metropolys.board import TOKENS as TOKEN_TYPES
+from polis.metropolys.cards import area_deck
 
 # -- Quadropolis -----------------------------------------------------------------------------
 
@@ -114,22 +121,6 @@ class QuadropolisDeal:
 
 # -- Metropolys ------------------------------------------------------------------------------
 
-TOKEN_COUNTS = {4: (9, 9, 9), 3: (8, 7, 7), 2: (5, 6, 6)}
-ADJACENT_PAIRS = (("north", "east"), ("east", "south"), ("south", "west"), ("west", "north"))
-FAMILY_AREA = ("bridges", "statues", "lakes", "outskirts")
-EXPERT_AREA = ("bridges", "statues", "lakes", "districts", "chains")
-
-
-def token_fields() -> tuple[tuple[int, ...], ...]:
-    """Per district, the fields that may hold a token (not dead ends): the board's data."""
-    return TOKEN_FIELDS
-
-
-def area_deck(mode: str, players: int) -> tuple[str, ...]:
-    if mode == "expert":
-        return EXPERT_AREA
-    return FAMILY_AREA[:3] if players == 2 else FAMILY_AREA
-
 
 class MetropolysDeal:
     """Chance record of a Metropolys set-up, filled one chance node at a time."""
@@ -197,10 +188,10 @@ class MetropolysDeal:
         if step == "field":
             district = self._slots()[len(self.tokens)]
             taken = {f for f, _ in self.tokens}
-            left = [f for f in token_fields()[district] if f not in taken]
+            left = [f for f in TOKEN_FIELDS[district] if f not in taken]
             return [(f, 1.0 / len(left)) for f in left]
         if step == "type":
-            counts = list(TOKEN_COUNTS[self.players])
+            counts = [TOKEN_COUNTS[self.players][t] for t in TOKEN_TYPES]
             for _, t in self.tokens[:-1]:
                 counts[t] -= 1
             total = sum(counts)
@@ -218,9 +209,8 @@ class MetropolysDeal:
         """Record ``outcome``; True once the whole set-up is dealt."""
         step = self._step()
         if step == "unused":
-            self.unused = (
-                (DISTRICTS[1 + outcome],) if self.players == 3 else ADJACENT_PAIRS[outcome]
-            )
+            pairs = ADJACENT_PERIPHERAL_PAIRS
+            self.unused = (DISTRICTS[1 + outcome],) if self.players == 3 else pairs[outcome]
         elif step == "field":
             self.tokens.append((outcome, -1))
         elif step == "type":
@@ -238,7 +228,7 @@ class MetropolysDeal:
         if step == "unused":
             if self.players == 3:
                 return f"unused district {DISTRICTS[1 + outcome]}"
-            return f"unused districts {'+'.join(ADJACENT_PAIRS[outcome])}"
+            return f"unused districts {'+'.join(ADJACENT_PERIPHERAL_PAIRS[outcome])}"
         if step == "field":
             return f"token on field {outcome}"
         if step == "type":
@@ -268,7 +258,7 @@ class MetropolysDeal:
         self.first = setup["first_player"]
         self.unused = tuple(setup["unused_districts"])
         layout = {int(f): TOKEN_TYPES.index(t) for f, t in setup["tokens"].items()}
-        self.tokens = [(f, layout[f]) for d in range(5) for f in token_fields()[d] if f in layout]
+        self.tokens = [(f, layout[f]) for d in range(5) for f in TOKEN_FIELDS[d] if f in layout]
         self.area = list(setup["area_cards"])
         self.neighbourhood = list(setup.get("neighbourhood_cards") or [])
 

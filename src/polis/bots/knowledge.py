@@ -52,20 +52,6 @@ class Knowledge:
         """One-ply value of each legal move for the view's player (higher is better)."""
         return [0.0] * len(legal)
 
-    def rollout(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
-        """Reward per player of finishing ``state`` (mutated) with the playout policy.
-
-        The default plays to the end; games whose playouts are long and noisy stop at a
-        horizon and evaluate (see :meth:`cutoff`).
-        """
-        while not state.is_terminal():
-            state.apply(self.playout_move(state, rng))
-        return self.reward(state.result())
-
-    def cutoff(self, state: GameState) -> bool:
-        """True when a search should stop descending at ``state`` and evaluate it."""
-        return False
-
     def playout_move(self, state: GameState, rng: random.Random) -> Move:
         """The next move of a simulated game (cheap; biased towards good moves if possible)."""
         return state.random_move(rng)
@@ -96,11 +82,6 @@ class Knowledge:
         told apart (a bot that only counts wins plays aimlessly once behind).
         """
         return blended_reward(result, self.score_scale)
-
-    #: Greedy prior of the searches (see :class:`polis.bots.montecarlo.Prior`): reward per
-    #: unit of one-ply value, and how many playouts the prior is worth (0: no prior).
-    prior_per_value = 0.0
-    prior_visits = 0
 
     #: Score difference that counts as "a lot" in this game (for the margin term).
     score_scale = 10.0

@@ -22,7 +22,7 @@ from polis.bots.agent import AgentStats, View
 from polis.bots.budget import Budget
 from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
-from polis.bots.montecarlo import Prior, candidates, playout
+from polis.bots.montecarlo import candidates, playout
 from polis.core.protocol import Game, Move
 
 
@@ -98,9 +98,7 @@ class MctsAgent:
             return legal[0]
         key = knowledge.reuse_key(view)
         root = self._reused_root(view, key) or Node(None, -1, "")
-        root_moves, values = candidates(knowledge, view, legal, self.width, self.rng)
-        prior = Prior(knowledge, values)
-        root_index = {m: i for i, m in enumerate(root_moves)}
+        root_moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
         allowed = set(root_moves)
         # Children outside the candidate set (from a reused tree) never get chosen.
         root.children = {m: c for m, c in root.children.items() if m in allowed}
@@ -111,7 +109,7 @@ class MctsAgent:
             node = root
             path = [root]
             # Selection and expansion.
-            while not state.is_terminal() and not knowledge.cutoff(state):
+            while not state.is_terminal():
                 moves = root_moves if node is root else knowledge.tree_moves(state, rng)
                 children = node.children
                 untried = [m for m in moves if m not in children]
@@ -130,16 +128,10 @@ class MctsAgent:
                     break
                 log_avail_best: Node | None = None
                 best_score = -math.inf
-                at_root = node is root and prior.active
                 for m in moves:
                     ch = children[m]
                     ch.avail += 1
-                    mean = (
-                        prior.mean(root_index[m], ch.total, ch.visits)
-                        if at_root
-                        else ch.total / ch.visits
-                    )
-                    score = mean + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if score > best_score:
                         best_score = score
                         log_avail_best = ch
@@ -148,8 +140,6 @@ class MctsAgent:
                 state.apply(node.move)
                 path.append(node)
             rewards = playout(knowledge, state, rng)
-            if path[1:]:
-                prior.add(rewards[path[1].player])
             for n in path:
                 n.visits += 1
                 if n.player >= 0:
@@ -158,15 +148,9 @@ class MctsAgent:
         self.stats.iterations += clock.done
         self.stats.seconds += time.perf_counter() - start
         kids = [root.children.get(m) for m in root_moves]
-        if prior.active:
-            robust = [
-                prior.mean(i, k.total, k.visits) if k is not None else prior.mean(i, 0.0, 0)
-                for i, k in enumerate(kids)
-            ]
-        else:
-            robust = [
-                (k.visits + k.total / k.visits) if k is not None and k.visits else 0.0 for k in kids
-            ]
+        robust = [
+            (k.visits + k.total / k.visits) if k is not None and k.visits else 0.0 for k in kids
+        ]
         choice = pick_best(root_moves, robust, rng)
         self._root = root.children.get(choice)
         self._root_history = [*view["moves"], state_text(root, choice)]

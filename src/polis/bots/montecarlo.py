@@ -31,39 +31,9 @@ def candidates(
 
 def playout(knowledge: Knowledge, state: GameState, rng: random.Random) -> tuple[float, ...]:
     """Finish ``state`` (mutated) with the playout policy; the reward per player."""
-    return knowledge.rollout(state, rng)
-
-
-class Prior:
-    """The greedy evaluation as a prior on each root move's mean reward.
-
-    Worth ``Knowledge.prior_visits`` playouts: a move's mean starts at the mean of all
-    playouts plus ``Knowledge.prior_per_value`` times its one-ply value below the best, and
-    the playouts take over as they accumulate. So a small budget plays like greedy rather
-    than like a handful of noisy playouts (off where the knowledge sets no prior).
-    """
-
-    __slots__ = ("active", "bonus", "count", "sum", "weight")
-
-    def __init__(self, knowledge: Knowledge, values: Sequence[float]) -> None:
-        self.weight = float(knowledge.prior_visits)
-        self.active = self.weight > 0 and knowledge.prior_per_value > 0
-        best = max(values) if values else 0.0
-        self.bonus = [knowledge.prior_per_value * (v - best) for v in values]
-        self.sum = 0.0
-        self.count = 0
-
-    def add(self, reward: float) -> None:
-        self.sum += reward
-        self.count += 1
-
-    def mean(self, k: int, total: float, visits: int) -> float:
-        """Mean reward of root move ``k`` with the prior mixed in."""
-        if not self.active:
-            return total / visits if visits else 0.0
-        base = self.sum / self.count if self.count else 0.5
-        w = self.weight
-        return (total + w * (base + self.bonus[k])) / (visits + w)
+    while not state.is_terminal():
+        state.apply(knowledge.playout_move(state, rng))
+    return knowledge.reward(state.result())
 
 
 class MonteCarloAgent:
@@ -88,11 +58,10 @@ class MonteCarloAgent:
         self.stats.moves += 1
         if len(legal) == 1:
             return legal[0]
-        moves, values = candidates(knowledge, view, legal, self.width, self.rng)
+        moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
         player = view["player"]
         visits = [0] * len(moves)
         totals = [0.0] * len(moves)
-        prior = Prior(knowledge, values)
         while clock.more():
             n = clock.done
             if n < len(moves):
@@ -102,22 +71,16 @@ class MonteCarloAgent:
                 i = max(
                     range(len(moves)),
                     key=lambda k: (
-                        prior.mean(k, totals[k], visits[k])
-                        + self.exploration * math.sqrt(log_n / visits[k])
+                        totals[k] / visits[k] + self.exploration * math.sqrt(log_n / visits[k])
                     ),
                 )
             state = knowledge.sample(view, self.rng)
             state.apply(moves[i])
-            reward = playout(knowledge, state, self.rng)[player]
-            totals[i] += reward
+            totals[i] += playout(knowledge, state, self.rng)[player]
             visits[i] += 1
-            prior.add(reward)
             clock.tick()
         self.stats.iterations += clock.done
         self.stats.seconds += time.perf_counter() - start
-        if prior.active:
-            means = [prior.mean(k, totals[k], visits[k]) for k in range(len(moves))]
-            return pick_best(moves, means, self.rng)
         # The most tried move (UCB1 tries the best most); its mean breaks ties.
         robust = [
             visits[k] + (totals[k] / visits[k] if visits[k] else 0.0) for k in range(len(moves))

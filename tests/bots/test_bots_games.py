@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 
@@ -179,3 +179,44 @@ def test_choose_move_for_the_server_takes_notation() -> None:
     legal = [state.move_to_str(m) for m in state.legal_moves()]
     move = choose_move(game, state.view(0), legal, "easy", random.Random(1))
     assert move in legal
+
+
+class _City:
+    """The few state accessors a Quadropolis playout reads, for a city made to order."""
+
+    mode = "expert"
+    num_players = 2
+
+    def __init__(self, rows: str, inhabitants: int, energy: int, turns: int = 0) -> None:
+        self.rows, self.res, self.turns_played = rows, (inhabitants, energy), turns
+
+    def kinds(self, player: int) -> str:
+        return self.rows
+
+    def resources(self, player: int) -> tuple[int, int]:
+        return self.res
+
+    def floors_at(self, player: int, square: int) -> int:
+        return 1 if self.rows[square] in "TO" else 0
+
+
+def test_quadropolis_playouts_weigh_the_resources_a_city_lacks() -> None:
+    from polis.bots.quadropolis_knowledge import Builder
+    from polis.quadropolis.tiles import TILE_INDEX
+
+    tower, factory = TILE_INDEX["R1-TB-01"], TILE_INDEX["R1-FA-01"]  # gives 2 inh / 3 energy
+
+    def gain(rows: str, inh: int, en: int, tile: int, square: int, turns: int = 0) -> float:
+        return Builder(cast(Any, _City(rows, inh, en, turns)), 0).gain(tile, square)
+
+    waiting = "F" + "." * 19  # a Factory without its inhabitant
+    # The Tower's inhabitants are worth more where a Factory waits for one.
+    assert gain(waiting, 0, 3, tower, 10) > gain(waiting, 1, 3, tower, 10)
+    # A Factory with no spare inhabitant waits; with one spare it does not.
+    assert gain("." * 20, 0, 0, factory, 10) < gain("." * 20, 1, 0, factory, 10)
+    # A new floor needs no energy of its own (A8); a new Tower Block does.
+    stacked = "." * 10 + "T" + "." * 9
+    assert gain(stacked, 1, 0, tower, 10) == gain(stacked, 1, 5, tower, 10)
+    assert gain(stacked, 1, 0, tower, 11) < gain(stacked, 1, 5, tower, 11)
+    # Spare energy is a hope early and a penalty late (2 players, Expert: 40 turns).
+    assert gain("." * 20, 1, 0, factory, 10) > 0 > gain("." * 20, 1, 0, factory, 10, turns=39)

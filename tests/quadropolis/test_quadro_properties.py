@@ -44,11 +44,21 @@ def _play(mode: str, players: int, seed: int, face_down: str) -> QuadropolisStat
     while not state.is_terminal():
         legal = state.legal_moves()
         assert legal and len(set(legal)) == len(legal)
+        assert state.turns_played == step
         move = state.random_move(rng)
         assert move in legal
         if step % 7 == 0:  # every listed move applies (checked on a sample of positions)
             for m in legal:
                 state.clone().apply(m)
+            # The bots' offer/targets accessors describe exactly the listed builds.
+            me = state.current_player()
+            builds: dict[tuple[int, int], set[int]] = {}
+            for k, s, target in legal:  # type: ignore[misc]
+                if target != NOTHING:
+                    builds.setdefault((k, s), set()).update([target] if target >= 0 else [])
+            for (k, s), targets in builds.items():
+                tile = state.offer(k, s)
+                assert tile >= 0 and set(state.targets(me, k, tile)) == targets
         if step in probe:
             for p in (None, int(rng.random() * players)):
                 view = state.view(p)
@@ -86,8 +96,9 @@ def test_random_games_keep_the_rules(params: tuple[str, int, int, str]) -> None:
             1 for q in range(state._size) if state.city_stack(p, q)
         )
         # The bots' allocation-free accessors agree with the scorer's city.
+        kinds = state.kinds(p)
         for q, b in enumerate(state.city(p)):
-            assert state.kind_at(p, q) == (b.kind if b else ".")
+            assert kinds[q] == (b.kind if b else ".")
             assert state.floors_at(p, q) == (b.floors if b else 0)
 
 

@@ -497,14 +497,30 @@ class QuadropolisState(GameState):
         """Each square of the player's city as a formats §1.1 cell code."""
         return ["." if b is None else b.code for b in self.city(player)]
 
-    def kind_at(self, player: int, square: int) -> str:
-        """Kind letter of the building on a city square ("." when empty); no allocation,
-        for bots that look at neighbours in their playouts."""
-        return KIND_CODES[self._cells[player * self._size + square] >> 3]
+    def kinds(self, player: int) -> str:
+        """Kind letter of each square of the player's city ("." when empty), in one string:
+        cheap enough for bots that look at neighbours in every playout move."""
+        base = player * self._size
+        return "".join([KIND_CODES[c >> 3] for c in self._cells[base : base + self._size]])
 
     def floors_at(self, player: int, square: int) -> int:
         """Floors of the building on a city square (0 when empty)."""
         return self._cells[player * self._size + square] & 7
+
+    def offer(self, architect: int, spot: int) -> int:
+        """The tile ``architect`` placed at ``spot`` would take (-1: nothing, the square is
+        empty or face down; §5.2)."""
+        t = self._site[SELECT[spot][architect]]
+        return t if t >= 0 and self._up[t] else -1
+
+    def targets(self, player: int, architect: int, tile: int) -> list[int]:
+        """City squares where ``player`` may build ``tile`` with ``architect`` (§6)."""
+        return self._targets(player, T_KIND[tile], architect)
+
+    @property
+    def turns_played(self) -> int:
+        """Actions taken so far in the game (``len(moves)`` without the copy)."""
+        return len(self._moves)
 
     def city_stack(self, player: int, square: int) -> tuple[int, ...]:
         """Tile indices built on a city square, bottom floor first."""

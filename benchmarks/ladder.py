@@ -1,6 +1,6 @@
 """Measure the bot ladder: each rung against the one below, in both games, 2 and 4 players.
 
-Usage: .venv/bin/python benchmarks/ladder.py [--games 20] [--games-4p 16] [--workers 2]
+Usage: .venv/bin/python benchmarks/ladder.py [--games 40] [--games-4p 20] [--workers 2]
        [--part pairs|table|all] [--only classic] [--rungs medium-hard] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
@@ -105,8 +105,8 @@ def one_table(args: argparse.Namespace) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per pairing, 2 players")
-    parser.add_argument("--games-4p", type=int, default=16, help="games per pairing, 4 players")
+    parser.add_argument("--games", type=int, default=40, help="games per pairing, 2 players")
+    parser.add_argument("--games-4p", type=int, default=20, help="games per pairing, 4 players")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)

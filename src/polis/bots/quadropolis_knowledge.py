@@ -106,13 +106,14 @@ def move_value(state: QuadropolisState, move: Move, player: int, base: float) ->
     return city_value(after, player)
 
 
-def layout_gain(kinds: str, kind: str, vp: int, floors: int, target: int, g: Geometry) -> float:
-    """Rough points a building of ``kind`` adds on ``target`` with its current neighbours.
+def layout_gain(kinds: str, tile: int, floors: int, target: int, g: Geometry) -> float:
+    """Rough points ``tile`` adds on ``target`` with its current neighbours.
 
     ``kinds`` is the city as :meth:`QuadropolisState.kinds` gives it, ``floors`` what
     already stands on ``target``. Follows the shape of the scoring tables; the exact
     scorer is ~100x dearer.
     """
+    kind = _CODE[tile]
     near = "".join([kinds[q] for q in g.neighbours[target]])
     if kind in "TO":
         gain = floors + 1.0
@@ -125,13 +126,13 @@ def layout_gain(kinds: str, kind: str, vp: int, floors: int, target: int, g: Geo
         return 1.0 + 2.0 * near.count("F")
     if kind == "U":
         has = any(kinds[q] == "U" for q in g.district_squares[g.district[target]])
-        return (0.5 if has else 3.0) + vp
+        return (0.5 if has else 3.0) + _VP[tile]
     if kind in "Pp":
         return 0.5 + 2.0 * (near.count("T") + near.count("O"))
     if kind == "F":
         return 2.0 * near.count("S") + 3.0 * near.count("H") + 4.0 * near.count("O") - 0.5
     if kind == "H":
-        return vp + 2.5 * near.count("H")
+        return _VP[tile] + 2.5 * near.count("H")
     if kind == "M":
         return float(sum(_MONUMENT.get(c, 0) for c in near))
     return 0.0
@@ -172,7 +173,7 @@ class Builder:
         kinds = self.kinds
         stacked = kinds[target] != "."
         floors = self.floors(target) if stacked else 0
-        value = layout_gain(kinds, _CODE[tile], _VP[tile], floors, target, self.g)
+        value = layout_gain(kinds, tile, floors, target, self.g)
         key = (tile, stacked)
         resources = self._resource_gains.get(key)
         if resources is None:
@@ -204,12 +205,12 @@ class Builder:
         return value
 
 
-def quick_gain(state: QuadropolisState, move: Move, builder: Builder | None = None) -> float:
-    """Rough points of the current player's ``move`` (0 when nothing is built)."""
+def quick_gain(state: QuadropolisState, move: Move, builder: Builder) -> float:
+    """Rough points of the current player's ``move`` (0 when nothing is built); ``builder``
+    is that player's, shared by all the moves compared."""
     k, s, target = cast(QMove, move)
     if target < 0:
         return 0.0
-    builder = builder or Builder(state, state.current_player())
     return builder.gain(state.offer(k, s), target)
 
 

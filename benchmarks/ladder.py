@@ -1,15 +1,15 @@
 """Measure the bot ladder: each rung against the one below, in both games, 2 and 4 players.
 
-Usage: .venv/bin/python benchmarks/ladder.py [--games 40] [--games-4p 20] [--workers 2]
+Usage: .venv/bin/python benchmarks/ladder.py [--games 40] [--games-4p 40] [--workers 2]
        [--part pairs|table|all] [--only classic] [--rungs medium-hard] [--out F]
 
 The ladder is the levels people choose from: random < easy (greedy) < medium (flat Monte
 Carlo) < hard (IS-MCTS), with the budgets of ``polis.bots.factory.LEVELS``.
 
 Pairs: every rung against the one below (seats rotated, same deals for both sides). In
-4-player games the two agents alternate seats (A B A B / B A B A); a win share above 0.5
-means the stronger bot wins more than its seats' share, and the column "share of games
-won" counts the games either of its seats won (0.5 would be parity).
+4-player games the two agents alternate seats (A B A B / B A B A) and the win share counts
+seats (parity 0.25, at most 0.5 since only one seat wins); the column "share of games won"
+counts the games either of its seats won (parity 0.5), and the mean rank's parity is 2.5.
 
 Table: all four levels at one 4-player table, every level through every seat of each deal
 (parity: win share 0.25, mean rank 2.5).
@@ -46,7 +46,7 @@ def pairs(args: argparse.Namespace) -> list[str]:
     """Each rung against the one below: the stronger bot's results."""
     lines = [
         "| game | mode | players | weaker | stronger | games | stronger win share (95% CI) "
-        "| stronger's share of games won | stronger mean rank | iterations/s "
+        "| stronger's share of games won | stronger mean rank (95% CI) | iterations/s "
         "| s/move mean (max) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -63,12 +63,13 @@ def pairs(args: argparse.Namespace) -> list[str]:
             row = summary["agents"][1]
             ips = row.get("iterations_per_second")
             lo, hi = row["win_share_ci"]
+            rlo, rhi = row["mean_rank_ci"]
             # Per-seat rows: with 2 seats each in 4 players, the games won by either seat.
             share = row["wins"] / games
             lines.append(
                 f"| {game} | {mode} | {players} | {weak} | {strong} | {row['games']} "
                 f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] | {share:.2f} "
-                f"| {row['mean_rank']:.2f} "
+                f"| {row['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}] "
                 f"| {ips or '-'} | {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)
@@ -106,7 +107,7 @@ def one_table(args: argparse.Namespace) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per pairing, 2 players")
-    parser.add_argument("--games-4p", type=int, default=20, help="games per pairing, 4 players")
+    parser.add_argument("--games-4p", type=int, default=40, help="games per pairing, 4 players")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)

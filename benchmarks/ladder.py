@@ -24,6 +24,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from polis.arena import Tournament, run_tournament
 from polis.bots.factory import LEVELS
@@ -40,6 +41,12 @@ SETTINGS = [
     ("metropolys", "family", 2),
     ("metropolys", "expert", 4),
 ]
+
+
+def interval(row: dict[str, Any], key: str) -> str:
+    """An arena summary figure with its 95% confidence interval, e.g. ``0.35 [0.26, 0.46]``."""
+    lo, hi = row[f"{key}_ci"]
+    return f"{row[key]:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
 def pairs(args: argparse.Namespace) -> list[str]:
@@ -62,14 +69,11 @@ def pairs(args: argparse.Namespace) -> list[str]:
             summary = run_tournament(t, workers=args.workers)
             row = summary["agents"][1]
             ips = row.get("iterations_per_second")
-            lo, hi = row["win_share_ci"]
-            rlo, rhi = row["mean_rank_ci"]
             # Per-seat rows: with 2 seats each in 4 players, the games won by either seat.
             share = row["wins"] / games
             lines.append(
                 f"| {game} | {mode} | {players} | {weak} | {strong} | {row['games']} "
-                f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] | {share:.2f} "
-                f"| {row['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}] "
+                f"| {interval(row, 'win_share')} | {share:.2f} | {interval(row, 'mean_rank')} "
                 f"| {ips or '-'} | {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)
@@ -91,12 +95,10 @@ def one_table(args: argparse.Namespace) -> list[str]:
         start = time.perf_counter()
         summary = run_tournament(t, workers=args.workers)
         for row in summary["agents"]:
-            lo, hi = row["win_share_ci"]
-            rlo, rhi = row["mean_rank_ci"]
             lines.append(
                 f"| {game} | {mode} | {row['agent']} | {row['games']} "
-                f"| {row['win_share']:.2f} [{lo:.2f}, {hi:.2f}] "
-                f"| {row['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}] | {row['mean_score']} "
+                f"| {interval(row, 'win_share')} | {interval(row, 'mean_rank')} "
+                f"| {row['mean_score']} "
                 f"| {row['seconds_per_move']} ({row['max_seconds_per_move']}) |"
             )
             print(lines[-1], flush=True)

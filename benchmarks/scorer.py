@@ -18,9 +18,9 @@ import time
 from importlib import resources
 from typing import Any
 
-from polis.quadropolis.city import Building, City, geometry, parse_city
-from polis.quadropolis.scoring import _Options, _score
-from polis.quadropolis.scoring_solver import clear_city_caches
+from polis.games.quadropolis.city import Building, City, geometry, parse_city
+from polis.games.quadropolis.scoring import _Options, _score
+from polis.games.quadropolis.scoring_solver import clear_city_caches
 
 #: (mode, rows, inhabitants, energy): the slowest cities we could construct.
 ADVERSARIAL: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
@@ -52,7 +52,7 @@ _CODE = {
 
 
 def _pool(mode: str) -> list[dict[str, Any]]:
-    text = resources.files("polis.quadropolis").joinpath("data/tiles.json").read_text("utf-8")
+    text = resources.files("polis.games.quadropolis").joinpath("data/tiles.json").read_text("utf-8")
     return [t for t in json.loads(text)["tiles"] if t["mode"] in ("both", mode)]
 
 

@@ -121,7 +121,7 @@ def test_arena_gives_agents_views_without_hidden_facts(monkeypatch: pytest.Monke
 def test_metropolys_belief_follows_the_bids() -> None:
     game = engine("metropolys")
     from polis.bots.knowledge import knowledge_for
-    from polis.metropolys.board import ON_BRIDGE
+    from polis.games.metropolys.board import ON_BRIDGE
 
     state = game.new_game("family", 2, seed=4, setup=None)
     setup = state.setup()
@@ -151,8 +151,8 @@ def test_metropolys_belief_follows_the_bids() -> None:
 
 def test_metropolys_win_chance_counts_only_rivals_who_can_raise() -> None:
     game = engine("metropolys")
-    from polis.bots.metropolys_knowledge import bid_value, rivals, win_chance
-    from polis.metropolys.board import ADJACENT
+    from polis.games.metropolys.knowledge import bid_value, rivals, win_chance
+    from polis.games.metropolys.board import ADJACENT
 
     state = game.new_game("expert", 4, seed=3)
     me = state.current_player()
@@ -201,8 +201,8 @@ class _City:
 
 
 def test_quadropolis_playouts_weigh_the_resources_a_city_lacks() -> None:
-    from polis.bots.quadropolis_knowledge import Builder
-    from polis.quadropolis.tiles import TILE_INDEX
+    from polis.games.quadropolis.knowledge import Builder
+    from polis.games.quadropolis.tiles import TILE_INDEX
 
     tower, factory = TILE_INDEX["R1-TB-01"], TILE_INDEX["R1-FA-01"]  # gives 2 inh / 3 energy
 

@@ -7,15 +7,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from polis.metropolys.board import (
+from polis.games.metropolys.board import (
     CENTER_TOKENS,
     DISTRICTS,
     PERIPHERAL_TOKENS,
     TOKEN_COUNTS,
     TOKEN_FIELDS,
 )
-from polis.metropolys.game import GAME
-from polis.metropolys.state import MetroState
+from polis.games.metropolys.game import GAME
+from polis.games.metropolys.state import MetroState
 
 EXAMPLES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[1] / "data" / "metropolys.json").read_text(encoding="utf-8")

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from polis.cli.main import app
 from polis.core.errors import IllegalMove, NotationError, PolisError
-from polis.metropolys.game import GAME
-from polis.metropolys.state import MetroState
+from polis.games.metropolys.game import GAME
+from polis.games.metropolys.state import MetroState
 
 runner = CliRunner()
 BREAKDOWN_KEYS = (

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from metro_helpers import example, new_state, put_built
 
-from polis.metropolys import board as B
-from polis.metropolys.notation import bid
-from polis.metropolys.state import MetroState
+from polis.games.metropolys import board as B
+from polis.games.metropolys.moves import bid
+from polis.games.metropolys.state import MetroState
 
 
 def test_fields_per_district_and_colour() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from polis.core.errors import InputError
-from polis.metropolys.game import GAME
-from polis.metropolys.scoring import BREAKDOWN_KEYS
+from polis.games.metropolys.game import GAME
+from polis.games.metropolys.scoring import BREAKDOWN_KEYS
 
 FORMATS_EXAMPLE: dict[str, Any] = {
     "game": "metropolys",

@@ -11,11 +11,11 @@ from typing import Any, cast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polis.metropolys.board import TOKEN_COUNTS, TOKENS
-from polis.metropolys.cards import NEIGHBOURHOOD_CARDS, area_deck
-from polis.metropolys.game import GAME
-from polis.metropolys.notation import PASS, move_field, move_value
-from polis.metropolys.state import MetroState
+from polis.games.metropolys.board import TOKEN_COUNTS, TOKENS
+from polis.games.metropolys.cards import NEIGHBOURHOOD_CARDS, area_deck
+from polis.games.metropolys.game import GAME
+from polis.games.metropolys.moves import PASS, move_field, move_value
+from polis.games.metropolys.state import MetroState
 
 GAMES = st.tuples(
     st.sampled_from(["family", "expert"]),

@@ -8,8 +8,8 @@ import pytest
 from metro_helpers import example, new_state, put_built, win_round
 
 from polis.core.errors import IllegalMove, NotationError
-from polis.metropolys.notation import PASS, bid
-from polis.metropolys.state import MetroState
+from polis.games.metropolys.moves import PASS, bid
+from polis.games.metropolys.state import MetroState
 
 FULL = tuple(range(1, 14))
 

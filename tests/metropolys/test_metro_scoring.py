@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metro_helpers import example
 
-from polis.metropolys.board import DISTRICTS
-from polis.metropolys.cards import Options
-from polis.metropolys.scoring import (
+from polis.games.metropolys.board import DISTRICTS
+from polis.games.metropolys.cards import Options
+from polis.games.metropolys.scoring import (
     BRIDGE_SETS,
     CHAIN_SETS,
     STATUE_SETS,

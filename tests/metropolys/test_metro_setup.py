@@ -10,8 +10,8 @@ import pytest
 from metro_helpers import example, full_layout
 
 from polis.core.errors import InputError
-from polis.metropolys import board as B
-from polis.metropolys.game import GAME
+from polis.games.metropolys import board as B
+from polis.games.metropolys.game import GAME
 
 RING = {frozenset(p) for p in B.ADJACENT_PERIPHERAL_PAIRS}
 

@@ -10,8 +10,8 @@ from metro_helpers import new_state
 
 from polis.core import get_game
 from polis.core.errors import InputError, RecordError
-from polis.metropolys.board import board_json
-from polis.metropolys.game import GAME
+from polis.games.metropolys.board import board_json
+from polis.games.metropolys.game import GAME
 
 VIEW_KEYS = {
     "game", "mode", "players", "player", "current_player", "terminal", "moves", "first_player",

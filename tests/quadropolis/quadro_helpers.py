@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from polis.quadropolis.game import GAME
-from polis.quadropolis.state import QuadropolisState
-from polis.quadropolis.tiles import FACE_UP, POOLS, TILE_INDEX, TILES, Tile
+from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.state import QuadropolisState
+from polis.games.quadropolis.tiles import FACE_UP, POOLS, TILE_INDEX, TILES, Tile
 
 
 def layout_with(mode: str, round_no: int, fixed: dict[int, str]) -> list[str]:

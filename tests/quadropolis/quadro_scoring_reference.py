@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from polis.quadropolis.city import City, geometry
+from polis.games.quadropolis.city import City, geometry
 
 TOWER = [0, 1, 3, 6, 10, 15]
 SHOP = [0, 1, 2, 4, 7, 11]

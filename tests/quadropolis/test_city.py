@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from polis.core.errors import InputError, NotationError
-from polis.quadropolis.city import (
+from polis.games.quadropolis.city import (
     Building,
     city_rows,
     geometry,

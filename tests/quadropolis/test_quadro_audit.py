@@ -27,8 +27,8 @@ from typer.testing import CliRunner
 
 from polis.cli.main import app
 from polis.core.errors import IllegalMove, NotationError, PolisError
-from polis.quadropolis.game import GAME
-from polis.quadropolis.state import QuadropolisState
+from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.state import QuadropolisState
 
 runner = CliRunner()
 

@@ -8,8 +8,8 @@ import pytest
 from quadro_helpers import new
 
 from polis.core.errors import NotationError
-from polis.quadropolis.notation import DISCARD, NOTHING, move_to_str, parse_move
-from polis.quadropolis.site import SPOT_INDEX
+from polis.games.quadropolis.moves import DISCARD, NOTHING, move_to_str, parse_move
+from polis.games.quadropolis.site import SPOT_INDEX
 
 
 @pytest.mark.parametrize(

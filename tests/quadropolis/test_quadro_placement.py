@@ -10,9 +10,9 @@ import pytest
 from quadro_helpers import find_tile, new, put_city
 
 from polis.core.errors import IllegalMove
-from polis.quadropolis.notation import DISCARD, NOTHING
-from polis.quadropolis.site import SELECT, SPOT_INDEX
-from polis.quadropolis.tiles import TILES
+from polis.games.quadropolis.moves import DISCARD, NOTHING
+from polis.games.quadropolis.site import SELECT, SPOT_INDEX
+from polis.games.quadropolis.tiles import TILES
 
 DATA = json.loads((Path(__file__).parents[1] / "data" / "quadropolis.json").read_text("utf-8"))
 EXAMPLES = {e["id"]: e for e in DATA["placement_examples"]}
@@ -95,7 +95,7 @@ def test_expert_reach_matches_the_mat() -> None:
     mats = json.loads(
         (Path(__file__).parents[2] / "src/polis/quadropolis/data/mats.json").read_text("utf-8")
     )
-    from polis.quadropolis.site import GEOMETRY
+    from polis.games.quadropolis.site import GEOMETRY
 
     for k, squares in mats["expert"]["reach_by_architect"].items():
         assert GEOMETRY["expert"].reach[int(k)] == tuple(

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from quadro_helpers import snapshot
 
-from polis.quadropolis.game import GAME
-from polis.quadropolis.notation import NOTHING
-from polis.quadropolis.state import QuadropolisState
-from polis.quadropolis.tiles import FACE_UP, T_EN, T_INH, TILE_INDEX
+from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.moves import NOTHING
+from polis.games.quadropolis.state import QuadropolisState
+from polis.games.quadropolis.tiles import FACE_UP, T_EN, T_INH, TILE_INDEX
 
 games = st.tuples(
     st.sampled_from(["classic", "expert"]),

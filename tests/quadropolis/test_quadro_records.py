@@ -9,8 +9,8 @@ import pytest
 from quadro_helpers import snapshot
 
 from polis.core.errors import InputError, RecordError
-from polis.quadropolis.game import GAME
-from polis.quadropolis.tiles import FACE_UP, TILE_INDEX
+from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.tiles import FACE_UP, TILE_INDEX
 
 
 def _partial(mode: str, players: int, moves: int, seed: int = 3):  # type: ignore[no-untyped-def]

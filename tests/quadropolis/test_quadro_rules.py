@@ -10,10 +10,10 @@ from quadro_helpers import find_tile, new, put_city, snapshot
 
 from polis.core.errors import IllegalMove
 from polis.core.protocol import TERMINAL
-from polis.quadropolis.notation import DISCARD, NOTHING
-from polis.quadropolis.site import SELECT, SPOT_INDEX
-from polis.quadropolis.state import QuadropolisState
-from polis.quadropolis.tiles import TILE_INDEX, TILES
+from polis.games.quadropolis.moves import DISCARD, NOTHING
+from polis.games.quadropolis.site import SELECT, SPOT_INDEX
+from polis.games.quadropolis.state import QuadropolisState
+from polis.games.quadropolis.tiles import TILE_INDEX, TILES
 
 L1, L2, L3, L4, L5 = (SPOT_INDEX[f"L{i}"] for i in range(1, 6))
 T1, T4 = SPOT_INDEX["T1"], SPOT_INDEX["T4"]

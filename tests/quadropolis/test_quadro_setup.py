@@ -10,9 +10,9 @@ import pytest
 
 from polis.core import get_game
 from polis.core.errors import InputError
-from polis.quadropolis.game import GAME
-from polis.quadropolis.setup import parse_options
-from polis.quadropolis.tiles import POOLS, TILES
+from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.setup import parse_options
+from polis.games.quadropolis.tiles import POOLS, TILES
 
 DEFAULTS = {
     "face_down_tiles": "empty",

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best, reference_categories
 
-from polis.quadropolis.city import Building, City, geometry, parse_cell
-from polis.quadropolis.scoring import evaluate, score_city
-from polis.quadropolis.scoring_solver import IB, W, solve
+from polis.games.quadropolis.city import Building, City, geometry, parse_cell
+from polis.games.quadropolis.scoring import evaluate, score_city
+from polis.games.quadropolis.scoring_solver import IB, W, solve
 
 CODES = {
     "classic": ["T", "T2", "T3", "T4", "S", "U", "U*1", "U*2", "P", "p", "F", "H", "H*1", "H*3"],

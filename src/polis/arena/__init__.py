@@ -2,12 +2,12 @@
 
 from polis.arena.match import Outcome, play_table
 from polis.arena.runner import Tournament, run_tournament, summary
-from polis.arena.schedule import Table, schedule
+from polis.arena.schedule import Seating, schedule
 from polis.arena.stats import mean_ci, summarise, wilson
 
 __all__ = [
     "Outcome",
-    "Table",
+    "Seating",
     "Tournament",
     "mean_ci",
     "play_table",

@@ -1,6 +1,7 @@
 """Play one game between agents; the function every worker (process or Ray task) runs.
 
-Each agent gets only ``state.view(seat)`` and the legal moves; the state stays here.
+Each agent gets only its seat's view and the legal moves (the match loop of
+:mod:`polis.core.match`); the state stays here.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polis.arena.schedule import Table
-from polis.bots.agent import Agent
+from polis.arena.schedule import Seating
+from polis.bots.agent import Agent, agent_seat
 from polis.bots.factory import parse_agent_spec
-from polis.core.protocol import Game
+from polis.core.match import Seat, Turn, play_match
+from polis.core.registry import load_game
 
 
 @dataclass(slots=True)
@@ -33,26 +35,12 @@ class Outcome:
     record_path: str | None = None
 
 
-def load_game(name: str) -> Game:
-    """A game by registry name, or by ``module:attribute`` (third-party and test games)."""
-    if ":" in name:
-        import importlib
-
-        module, attr = name.split(":", 1)
-        game = getattr(importlib.import_module(module), attr)
-        assert isinstance(game, Game)
-        return game
-    from polis.core.registry import get_game
-
-    return get_game(name)
-
-
 def play_table(
     game_name: str,
     mode: str,
     players: int,
     specs: list[str],
-    table: Table,
+    table: Seating,
     records: str | None = None,
 ) -> Outcome:
     """Play ``table`` to the end; write its record into the folder ``records`` if given."""
@@ -62,22 +50,25 @@ def play_table(
     agents: list[Agent] = [
         sp.make(seed) for sp, seed in zip(seat_specs, table.agent_seeds, strict=True)
     ]
-    state = game.new_game(mode, players, seed=table.setup_seed)
     effort = [[0.0, 0.0, 0.0, 0.0] for _ in range(players)]
-    moves = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_moves()
-        view = state.view(seat)
-        start = time.perf_counter()
-        move = agents[seat].act(view, legal, game, seat_specs[seat].budget)
-        spent = time.perf_counter() - start
-        state.apply(move)  # an agent's illegal move is a bug: let it raise
-        row = effort[seat]
-        row[0] += 1
-        row[1] += spent
-        row[3] = max(row[3], spent)
-        moves += 1
+
+    def timed(seat: int) -> Seat:
+        choose = agent_seat(agents[seat], seat_specs[seat].budget, game)
+
+        def play(turn: Turn) -> Any:
+            start = time.perf_counter()
+            move = choose(turn)
+            spent = time.perf_counter() - start
+            row = effort[seat]
+            row[0] += 1
+            row[1] += spent
+            row[3] = max(row[3], spent)
+            return move
+
+        return play
+
+    state = game.new_game(mode, players, seed=table.setup_seed)
+    play_match(state, [timed(seat) for seat in range(players)])
     for seat, agent in enumerate(agents):
         stats = getattr(agent, "stats", None)
         if stats is not None:
@@ -98,7 +89,7 @@ def play_table(
         ranks=result.ranks(),
         win_shares=result.win_shares(),
         ranking=tuple(tuple(g) for g in result.ranking),
-        moves=moves,
+        moves=len(state.history),
         effort=effort,
         record_path=record_path,
     )

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polis.arena.match import Outcome, load_game, outcome_json, play_table
+from polis.arena.match import Outcome, outcome_json, play_table
 from polis.arena.ratings import rate
-from polis.arena.schedule import Table, schedule
+from polis.arena.schedule import Seating, schedule
 from polis.arena.stats import summarise
 from polis.bots.factory import parse_agent_spec
 from polis.core.errors import InputError
+from polis.core.registry import load_game
 
 Progress = Callable[[Outcome, int, int], None]
 
@@ -38,15 +39,7 @@ class Tournament:
 
     def check(self) -> None:
         """InputError for an unknown game, mode, player count or agent spec."""
-        game = load_game(self.game)
-        if self.mode not in game.modes:
-            raise InputError(
-                f"unknown mode {self.mode!r} for {game.name}: choose one of {', '.join(game.modes)}"
-            )
-        if not game.min_players <= self.players <= game.max_players:
-            raise InputError(
-                f"{game.name} is played by {game.min_players} to {game.max_players} players"
-            )
+        load_game(self.game).check_table(self.mode, self.players)
         if not self.agents:
             raise InputError("name at least one agent")
         if self.games < 1:
@@ -56,7 +49,7 @@ class Tournament:
 
 
 def _local(
-    t: Tournament, tables: Sequence[Table], workers: int, records: str | None, progress: Progress
+    t: Tournament, tables: Sequence[Seating], workers: int, records: str | None, progress: Progress
 ) -> list[Outcome]:
     args = (t.game, t.mode, t.players, list(t.agents))
     outcomes: list[Outcome] = []
@@ -82,7 +75,7 @@ def _local(
 
 def _ray(
     t: Tournament,
-    tables: Sequence[Table],
+    tables: Sequence[Seating],
     address: str,
     workers: int,
     records: str | None,

@@ -4,18 +4,17 @@
 (see :mod:`polis.bots.factory`). Use :func:`make_agent` with a spec such as ``mcts:1s``.
 """
 
-from polis.bots.agent import Agent, AgentStats, View
+from polis.bots.agent import Agent, AgentStats, agent_seat
 from polis.bots.budget import Budget
 from polis.bots.factory import (
     AGENTS,
     LEVELS,
     AgentSpec,
-    choose_move,
     make_agent,
     parse_agent_spec,
 )
 from polis.bots.greedy import GreedyAgent
-from polis.bots.knowledge import Knowledge, knowledge_for, register_knowledge
+from polis.bots.knowledge import Knowledge, knowledge_for
 from polis.bots.mcts import MctsAgent
 from polis.bots.montecarlo import MonteCarloAgent
 from polis.bots.random_agent import RandomAgent
@@ -32,10 +31,8 @@ __all__ = [
     "MctsAgent",
     "MonteCarloAgent",
     "RandomAgent",
-    "View",
-    "choose_move",
+    "agent_seat",
     "knowledge_for",
     "make_agent",
     "parse_agent_spec",
-    "register_knowledge",
 ]

@@ -8,13 +8,14 @@ memory between their moves, e.g. a search tree or a belief) and seeded with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from polis.bots.budget import Budget
-from polis.core.protocol import Game, Move
-
-View = Mapping[str, Any]
+from polis.core.match import Seat, Turn
+from polis.core.moves import Move
+from polis.core.protocol import Game
+from polis.core.view import View
 
 
 @runtime_checkable
@@ -27,6 +28,16 @@ class Agent(Protocol):
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
         """One of ``legal``, chosen from what ``view`` shows."""
         ...
+
+
+def agent_seat(agent: Agent, budget: Budget, game: Game) -> Seat:
+    """The agent as a seat of :func:`polis.core.match.play_match`: its view and legal moves in,
+    its move out."""
+
+    def choose(turn: Turn) -> Move:
+        return agent.act(turn.view, turn.legal, game, budget)
+
+    return choose
 
 
 class AgentStats:

@@ -26,14 +26,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from polis.bots.agent import Agent, View
+from polis.bots.agent import Agent
 from polis.bots.budget import Budget
 from polis.bots.greedy import GreedyAgent
 from polis.bots.mcts import MctsAgent
 from polis.bots.montecarlo import MonteCarloAgent
 from polis.bots.random_agent import RandomAgent
 from polis.core.errors import InputError
-from polis.core.protocol import Game, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game
+from polis.core.view import View
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {
     "random": RandomAgent,
@@ -70,7 +72,7 @@ class LevelAgent:
         self.stats = getattr(self.inner, "stats", None)
 
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
-        own = self.budgets[0] if view["players"] == 2 else self.budgets[1]
+        own = self.budgets[0] if view.players == 2 else self.budgets[1]
         return self.inner.act(view, legal, game, own)
 
 
@@ -116,20 +118,3 @@ def make_agent(text: str, seed: int) -> tuple[Agent, Budget]:
     """The agent and its budget from a spec, seeded."""
     spec = parse_agent_spec(text)
     return spec.make(seed), spec.budget
-
-
-def choose_move(
-    game: Game, view: View, legal: Sequence[Move], level: str, rng: random.Random
-) -> Move:
-    """One move for a bot seat (the server's hook): ``level`` is a level or agent spec.
-
-    ``legal`` may be moves or their notation; the answer has the same form. A fresh agent
-    per call: no tree reuse, the Metropolys belief is rebuilt from the view's history.
-    """
-    spec = parse_agent_spec(level)
-    agent = spec.make(rng.randrange(1 << 31))
-    if legal and all(isinstance(m, str) for m in legal):
-        state = game.determinize(view, rng)
-        moves = [state.parse_move(str(m)) for m in legal]
-        return state.move_to_str(agent.act(view, moves, game, spec.budget))
-    return agent.act(view, legal, game, spec.budget)

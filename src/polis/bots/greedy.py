@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from polis.bots.agent import AgentStats, View
+from polis.bots.agent import AgentStats
 from polis.bots.budget import Budget
 from polis.bots.knowledge import Knowledge, knowledge_for
-from polis.core.protocol import Game, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game
+from polis.core.view import View
 
 
 class GreedyAgent:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
-from polis.bots.agent import View
-from polis.core.protocol import Game, GameResult, GameState, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game, GameResult, GameState
+from polis.core.view import View
 
 
 class Knowledge:
@@ -62,7 +63,7 @@ class Knowledge:
         Games with hundreds of legal moves return a sensible subset, or the tree never
         gets deeper than one ply.
         """
-        return state.legal_moves()
+        return list(state.legal_moves())
 
     def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
         """Which untried move a search tree adds first (default: uniformly random)."""
@@ -102,28 +103,12 @@ def blended_reward(result: GameResult, scale: float) -> tuple[float, ...]:
     return tuple(out)
 
 
-_FACTORIES: dict[str, Callable[[Game], Knowledge]] = {}
-
-
-def register_knowledge(game_name: str, factory: Callable[[Game], Knowledge]) -> None:
-    """Make ``factory`` the knowledge of ``game_name`` (called by the per-game modules)."""
-    _FACTORIES[game_name] = factory
-
-
 def knowledge_for(game: Game) -> Knowledge:
-    """A fresh knowledge object for one agent in one game of ``game``."""
-    if game.name not in _FACTORIES:
-        _load_builtin(game.name)
-    factory = _FACTORIES.get(game.name, Knowledge)
-    return factory(game)
-
-
-def _load_builtin(name: str) -> None:
-    import importlib
-
-    module = f"polis.bots.{name}_knowledge"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:  # the module exists but something it needs does not
-            raise
+    """A fresh knowledge object for one agent in one game of ``game``: the game's own
+    (its ``knowledge`` part, see :class:`~polis.core.protocol.Game`), else the default."""
+    if "knowledge" not in game.plugins:
+        return Knowledge(game)
+    factory = game.plugin("knowledge")
+    knowledge = factory(game)
+    assert isinstance(knowledge, Knowledge)
+    return knowledge

@@ -18,33 +18,28 @@ import random
 import time
 from collections.abc import Hashable, Sequence
 
-from polis.bots.agent import AgentStats, View
+from polis.bots.agent import AgentStats
 from polis.bots.budget import Budget
 from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
 from polis.bots.montecarlo import candidates, playout
-from polis.core.protocol import Game, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game
+from polis.core.view import View
 
 
 class Node:
     """Statistics of one move in the tree (rewards of the player who made it)."""
 
-    __slots__ = ("avail", "children", "move", "player", "text", "total", "visits")
+    __slots__ = ("avail", "children", "move", "player", "total", "visits")
 
-    def __init__(self, move: Move, player: int, text: str) -> None:
+    def __init__(self, move: Move | None, player: int) -> None:
         self.move = move
         self.player = player
-        self.text = text
         self.visits = 0
         self.avail = 1
         self.total = 0.0
         self.children: dict[Move, Node] = {}
-
-    def child_by_text(self, text: str) -> Node | None:
-        for child in self.children.values():
-            if child.text == text:
-                return child
-        return None
 
 
 class MctsAgent:
@@ -67,7 +62,7 @@ class MctsAgent:
         self.stats = AgentStats()
         self._knowledge: Knowledge | None = None
         self._root: Node | None = None
-        self._root_history: list[str] = []
+        self._root_history: tuple[Move, ...] = ()
         self._root_key: Hashable | None = None
 
     # -- tree reuse -----------------------------------------------------------------------
@@ -75,13 +70,13 @@ class MctsAgent:
         """The old subtree at the current position, if keeping it is sound."""
         if not self.reuse or self._root is None or key is None or key != self._root_key:
             return None
-        history: list[str] = list(view["moves"])
+        history = view.moves
         old = self._root_history
         if len(history) < len(old) or history[: len(old)] != old:
             return None
         node: Node | None = self._root
-        for text in history[len(old) :]:
-            node = node.child_by_text(text) if node is not None else None
+        for move in history[len(old) :]:
+            node = node.children.get(move) if node is not None else None
         return node
 
     # -- search ---------------------------------------------------------------------------
@@ -97,7 +92,7 @@ class MctsAgent:
         if len(legal) == 1:
             return legal[0]
         key = knowledge.reuse_key(view)
-        root = self._reused_root(view, key) or Node(None, -1, "")
+        root = self._reused_root(view, key) or Node(None, -1)
         root_moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
         allowed = set(root_moves)
         # Children outside the candidate set (from a reused tree) never get chosen.
@@ -115,9 +110,7 @@ class MctsAgent:
                 untried = [m for m in moves if m not in children]
                 if untried:
                     move = knowledge.expansion_move(state, untried, rng)
-                    mover = state.current_player()
-                    text = state.move_to_str(move)
-                    child = Node(move, mover, text)
+                    child = Node(move, state.current_player())
                     children[move] = child
                     # Availability of the siblings seen in this sample.
                     for m in moves:
@@ -126,7 +119,7 @@ class MctsAgent:
                     state.apply(move)
                     path.append(child)
                     break
-                log_avail_best: Node | None = None
+                best_child: Node | None = None
                 best_score = -math.inf
                 for m in moves:
                     ch = children[m]
@@ -134,9 +127,9 @@ class MctsAgent:
                     score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if score > best_score:
                         best_score = score
-                        log_avail_best = ch
-                assert log_avail_best is not None
-                node = log_avail_best
+                        best_child = ch
+                assert best_child is not None
+                node = best_child
                 state.apply(node.move)
                 path.append(node)
             rewards = playout(knowledge, state, rng)
@@ -153,12 +146,6 @@ class MctsAgent:
         ]
         choice = pick_best(root_moves, robust, rng)
         self._root = root.children.get(choice)
-        self._root_history = [*view["moves"], state_text(root, choice)]
+        self._root_history = (*view.moves, choice)
         self._root_key = key
         return choice
-
-
-def state_text(root: Node, move: Move) -> str:
-    """Notation of a root move (its child node recorded it)."""
-    child = root.children.get(move)
-    return child.text if child is not None else ""

@@ -13,11 +13,13 @@ import random
 import time
 from collections.abc import Sequence
 
-from polis.bots.agent import AgentStats, View
+from polis.bots.agent import AgentStats
 from polis.bots.budget import Budget
 from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
-from polis.core.protocol import Game, GameState, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game, GameState
+from polis.core.view import View
 
 
 def candidates(
@@ -59,7 +61,8 @@ class MonteCarloAgent:
         if len(legal) == 1:
             return legal[0]
         moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
-        player = view["player"]
+        player = view.player
+        assert player is not None, "an agent plays a seat"
         visits = [0] * len(moves)
         totals = [0.0] * len(moves)
         while clock.more():

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from polis.bots.agent import AgentStats, View
+from polis.bots.agent import AgentStats
 from polis.bots.budget import Budget
-from polis.core.protocol import Game, Move
+from polis.core.moves import Move
+from polis.core.protocol import Game
+from polis.core.view import View
 
 
 class RandomAgent:

@@ -80,12 +80,11 @@ def arena(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from polis.arena.runner import Tournament, run_tournament
-    from polis.core.registry import get_game
+    from polis.core.registry import load_game
 
     with user_errors():
         specs = tuple(s.strip() for s in agents.split(",") if s.strip())
-        engine = get_game(game) if ":" not in game else None
-        chosen_mode = mode or (engine.modes[0] if engine is not None else "")
+        chosen_mode = mode or load_game(game).default_mode
         tournament = Tournament(game, chosen_mode, players, specs, games, seed)
         tournament.check()
         err = Console(stderr=True)

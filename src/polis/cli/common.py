@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import typer
 
 from polis.core.errors import InputError, PolisError
+from polis.core.registry import game_names
 
 #: Exit code for anything the user got wrong (formats.md §3).
 USAGE_ERROR = 2
@@ -77,5 +78,6 @@ def game_of(data: Any) -> str:
         raise InputError("the file must hold a JSON object")
     name = data.get("game")
     if not isinstance(name, str):
-        raise InputError("the file has no 'game' key (quadropolis or metropolys)")
+        known = " or ".join(game_names())
+        raise InputError(f"the file has no 'game' key ({known})")
     return name

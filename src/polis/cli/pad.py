@@ -1,64 +1,55 @@
-"""The scoring pad: a score report (or a game's result) as the printed pad's table."""
+"""The scoring pad: every player's categories and total as the printed pad's table.
+
+Rows and their labels come from the game (``game.categories``, ``game.tie_breaks``); the
+numbers from :class:`~polis.core.result.PlayerScore` lines, so no key is guessed here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
 
-#: Row labels of the pads, in the order of the printed scoring pads.
-QUADROPOLIS_ROWS = {
-    "tower_blocks": "Tower Blocks",
-    "shops": "Shops",
-    "public_services": "Public Services",
-    "parks": "Parks",
-    "factories": "Factories",
-    "harbors": "Harbors",
-    "office_towers": "Office Towers",
-    "monuments": "Monuments",
-    "inhabitants_penalty": "Unused inhabitants",
-    "energy_penalty": "Unused energy",
-}
-METROPOLYS_ROWS = {
-    "chic": "Trendy neighbourhood tokens",
-    "metro": "Subway tokens",
-    "metro_card": "Subway card",
-    "archaeology": "Archaeological site tokens",
-    "archaeology_card": "Archaeological site card",
-    "area": "Area objective",
-    "neighbourhood": "Neighbourhood objective",
-    "highest": "Highest buildings",
-}
+from polis.core.protocol import Game
+from polis.core.result import PlayerScore
 
 
-def pad_table(report: Mapping[str, Any], names: Sequence[str] | None = None) -> Table:
-    """A Rich table for a city report, a Metropolys report or a game result."""
-    if "categories" in report:  # one Quadropolis city
-        columns = [dict(report["categories"], total=report["total"])]
-        rows, heads = QUADROPOLIS_ROWS, ["Score"]
+def pad_table(
+    game: Game,
+    mode: str,
+    players: Sequence[PlayerScore],
+    names: Sequence[str] | None = None,
+    ranking: Sequence[Sequence[int]] | None = None,
+) -> Table:
+    """A Rich table of the scoring pad: one column per player (or one for a lone city)."""
+    if names:
+        heads = list(names)
+    elif len(players) == 1:
+        heads = ["Score"]
     else:
-        players = report["players"]
-        key = "breakdown" if players and "breakdown" in players[0] else "categories"
-        columns = [dict(p[key], total=p["total"]) for p in players]
-        rows = METROPOLYS_ROWS if key == "breakdown" else QUADROPOLIS_ROWS
-        heads = list(names) if names else [f"Player {i + 1}" for i in range(len(columns))]
-    table = Table(title=f"{str(report.get('game', '')).title()} ({report.get('mode', '')})")
+        heads = [f"Player {i + 1}" for i in range(len(players))]
+    table = Table(title=f"{game.title} ({mode})")
     table.add_column("")
     for head in heads:
         table.add_column(head, justify="right")
-    for key, label in rows.items():
-        table.add_row(label, *(str(col.get(key, 0)) for col in columns))
+    for key, label in game.categories.items():
+        table.add_row(label, *(str(p.categories.get(key, 0)) for p in players))
     table.add_section()
-    table.add_row("Total", *(str(col["total"]) for col in columns), style="bold")
-    if "ranking" in report:
+    table.add_row("Total", *(str(p.total) for p in players), style="bold")
+    if ranking is not None:
         places: dict[int, int] = {}
-        for group in report["ranking"]:
+        for group in ranking:
             places.update((p, len(places) + 1) for p in group)
-        table.add_row("Place", *(str(places.get(i, "")) for i in range(len(columns))))
+        table.add_row("Place", *(str(places.get(i, "")) for i in range(len(players))))
     return table
 
 
-def print_pad(report: Mapping[str, Any], names: Sequence[str] | None = None) -> None:
-    Console().print(pad_table(report, names))
+def print_pad(
+    game: Game,
+    mode: str,
+    players: Sequence[PlayerScore],
+    names: Sequence[str] | None = None,
+    ranking: Sequence[Sequence[int]] | None = None,
+) -> None:
+    Console().print(pad_table(game, mode, players, names, ranking))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,13 +13,17 @@ import platformdirs
 import typer
 from rich.columns import Columns
 from rich.console import Console
+from rich.markup import escape
 
-from polis.bots.agent import Agent
+from polis.bots.agent import Agent, agent_seat
 from polis.bots.budget import Budget
 from polis.bots.factory import make_agent
 from polis.cli.common import fail, read_json, user_errors, write_json_atomic
 from polis.cli.pad import print_pad
 from polis.core.errors import PolisError
+from polis.core.events import Event
+from polis.core.match import Seat, Turn, play_match
+from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 
@@ -27,7 +31,10 @@ HELP_TEXT = (
     "Type a move in notation ({example}), 'moves' to list the legal moves, "
     "'board' to show the position again, 'quit' to stop (the game is saved)."
 )
-EXAMPLES = {"quadropolis": "3L4 r2c1, 2T5 x, 1R1 -", "metropolys": "7@12, pass"}
+
+
+class Quit(Exception):
+    """The person at the terminal stopped the game (it is saved)."""
 
 
 def default_record_path(game: str, seed: int) -> Path:
@@ -36,12 +43,11 @@ def default_record_path(game: str, seed: int) -> Path:
     return platformdirs.user_data_path("polis") / "games" / f"{game}-{stamp}-{seed}.json"
 
 
-def grouped_moves(state: GameState) -> list[str]:
+def grouped_moves(legal: Sequence[Move]) -> list[str]:
     """Legal moves in notation, grouped by their first word (``3L4: r2c1 r2c2 x``)."""
     groups: dict[str, list[str]] = defaultdict(list)
-    for move in state.legal_moves():
-        text = state.move_to_str(move)
-        head, _, tail = text.partition(" ")
+    for move in legal:
+        head, _, tail = move.text.partition(" ")
         groups[head].append(tail)
     return [f"{head}: {' '.join(tails)}" if any(tails) else head for head, tails in groups.items()]
 
@@ -78,54 +84,64 @@ class TerminalGame:
     def run(self) -> bool:
         """Play until the end (True) or until the human quits (False)."""
         self.show()
-        while not self.state.is_terminal():
-            player = self.state.current_player()
-            if player == self.seat:
-                if not self.human_turn():
-                    self.save()
-                    return False
+        seats: list[Seat] = []
+        for p in range(self.state.num_players):
+            if p == self.seat:
+                seats.append(self.human_turn)
             else:
-                agent, budget = self.bots[player]
-                view = self.state.view(player)
-                move = agent.act(view, self.state.legal_moves(), self.game, budget)
-                text = self.state.move_to_str(move)
-                self.state.apply(move)
-                self.console.print(f"[cyan]{self.names[player]}[/cyan] plays [bold]{text}[/bold]")
+                agent, budget = self.bots[p]
+                seats.append(agent_seat(agent, budget, self.game))
+        try:
+            play_match(self.state, seats, on_move=self.moved)
+        except Quit:
             self.save()
-            if self.state.current_player() == self.seat:
-                self.show()
+            return False
         self.console.print(self.state.render_text(None))
-        print_pad(self.game.result_json(self.state.result()), self.names)
+        result = self.state.result()
+        print_pad(self.game, self.state.mode, result.players, self.names, result.ranking)
         return True
 
-    def show(self) -> None:
-        self.console.print(self.state.render_text(self.seat))
+    def moved(self, player: int, move: Move, events: tuple[Event, ...]) -> None:
+        """After every move: say what a bot played, save, show the board on the human's turn."""
+        if player != self.seat:
+            self.console.print(
+                f"[cyan]{escape(self.names[player])}[/cyan] plays [bold]{move}[/bold]"
+            )
+        self.save()
+        if self.state.current_player() == self.seat:
+            self.show()
 
-    def human_turn(self) -> bool:
-        example = EXAMPLES.get(self.game.name, "")
-        self.console.print(Columns(grouped_moves(self.state), padding=(0, 3)), style="dim")
+    def show(self) -> None:
+        self.console.print(self.state.render_text(self.seat), markup=False)
+
+    def human_turn(self, turn: Turn) -> Move:
+        """Ask until a legal move is typed; raises :class:`Quit` to stop."""
+        example = ", ".join(self.game.notation_examples)
+        self.console.print(Columns(grouped_moves(turn.legal), padding=(0, 3)), style="dim")
         while True:
             try:
                 text = self.ask("Your move").strip()
             except (EOFError, KeyboardInterrupt):
-                return False
+                raise Quit from None
             if text in {"quit", "exit", "q"}:
-                return False
+                raise Quit
             if text in {"help", "?"}:
                 self.console.print(HELP_TEXT.format(example=example))
                 continue
             if text == "moves":
-                self.console.print(Columns(grouped_moves(self.state), padding=(0, 3)))
+                self.console.print(Columns(grouped_moves(turn.legal), padding=(0, 3)))
                 continue
             if text == "board":
                 self.show()
                 continue
             try:
-                self.state.apply_str(text)
+                move = self.state.parse_move(text)
+                if move not in turn.legal:
+                    self.state.clone().apply(move)  # raises IllegalMove naming the rule
             except PolisError as exc:
-                self.console.print(f"[red]Not allowed:[/red] {exc}")
+                self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}")
                 continue
-            return True
+            return move
 
 
 def play(
@@ -172,7 +188,7 @@ def play(
                 fail(f"seat {seat} does not exist in a {players}-player game")
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
-            state = engine.new_game(mode or engine.modes[0], players, seed=seed)
+            state = engine.new_game(mode or engine.default_mode, players, seed=seed)
             names = [name if i == seat - 1 else f"bot:{bot}" for i in range(players)]
             record = record or default_record_path(engine.name, seed)
         session = TerminalGame(

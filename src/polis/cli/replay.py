@@ -39,7 +39,7 @@ def replay(
         "finished": state.is_terminal(),
     }
     if state.is_terminal():
-        result = game.result_json(state.result())
+        result = state.result().to_json()
         recorded = record.get("result")
         if (
             isinstance(recorded, dict)

@@ -23,9 +23,11 @@ def score(
     """
     with user_errors():
         data = read_json(file)
-        report = get_game(game_of(data)).score_file(data)
+        game = get_game(game_of(data))
+        report = game.score_file(data)
     if text:
-        print_pad(report)
+        ranking = report.get("ranking")
+        print_pad(game, str(report.get("mode")), game.report_lines(report), ranking=ranking)
     else:
         echo_json(report)
 

@@ -10,30 +10,29 @@ from typing import Annotated, Any
 import typer
 
 from polis.cli.common import echo_json, user_errors, write_json_atomic
+from polis.core.match import derive_seed, play_match, random_seat
 from polis.core.protocol import Game
 from polis.core.registry import get_game
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The set-up seed of game ``index`` of a run seeded with ``seed`` (stable, documented)."""
-    return seed * 1_000_003 + index
 
 
 def run_random_games(
     game: Game, mode: str, players: int, games: int, seed: int, records: Path | None = None
 ) -> dict[str, Any]:
-    """Play ``games`` random games; return the summary printed by ``polis simulate``."""
+    """Play ``games`` random games; return the summary printed by ``polis simulate``.
+
+    Game ``i`` is dealt from ``derive_seed(seed, "deal", i)`` and played with moves drawn from
+    ``derive_seed(seed, "moves", i)`` (:mod:`polis.core.match`).
+    """
     score_sums = [0] * players
     win_sums = [0.0] * players
     moves = 0
     start = time.perf_counter()
     for index in range(games):
-        setup_seed = game_seed(seed, index)
+        setup_seed = derive_seed(seed, "deal", index)
         state = game.new_game(mode, players, seed=setup_seed)
-        rng = random.Random(setup_seed ^ 0x5EED)
-        while not state.is_terminal():
-            state.apply(state.random_move(rng))
-            moves += 1
+        rng = random.Random(derive_seed(seed, "moves", index))
+        play_match(state, [random_seat(rng)] * players)
+        moves += len(state.history)
         result = state.result()
         for p in range(players):
             score_sums[p] += result.scores[p]
@@ -74,7 +73,9 @@ def simulate(
     """
     with user_errors():
         engine = get_game(game)
-        summary = run_random_games(engine, mode or engine.modes[0], players, games, seed, records)
+        summary = run_random_games(
+            engine, mode or engine.default_mode, players, games, seed, records
+        )
     echo_json(summary)
 
 

@@ -2,76 +2,45 @@
 
 Modelled on OpenSpiel's ``State``: a mutable state object with a small API. Bots, the command
 line, the server and the research adapters talk to an engine only through :class:`Game` and
-:class:`GameState`; they never import a game's internals.
+:class:`GameState` (and the values they hand out: moves, views, events, results); they never
+import a game's internals.
 
 Conventions
 
-* Players are numbered ``0 .. num_players-1`` in seating (clockwise) order.
-* A *move* is an engine-specific, hashable, immutable value (usually a small tuple). Its text
-  form is the game's notation (formats.md); ``state.move_to_str`` / ``state.parse_move``
-  convert. Moves must be compared only with moves of the same state's game.
+* Players are numbered ``0 .. num_players-1`` in seating order.
+* A move is a :class:`~polis.core.moves.Move` of the game's fixed action space: ``str(move)``
+  is its notation (formats.md), ``move.id`` its action id. Text is parsed only at the edges
+  (``state.parse_move``, ``game.parse_move``).
 * Every chance outcome is fixed by the game's *set-up* (a JSON-able dict, formats.md §3),
   drawn from an explicit seeded ``random.Random`` when not given. Engines never call the
   global random module.
-* A *view* is what one player may know: a JSON-able dict with no hidden fact in it (no
-  face-down tile, no future round, no other player's secret card). It always carries
-  ``"game"``, ``"mode"``, ``"players"``, ``"player"`` (whose view, or ``None`` for a
-  spectator), ``"current_player"`` and ``"moves"`` (the public move history, in notation),
-  and whatever else the game shows at the table.
+* A view (:class:`~polis.core.view.View`) is what one player may know: typed values with no
+  hidden fact in them; ``view.to_json()`` where it leaves the process.
+* ``apply`` is the hot path (bots and researchers call it millions of times); ``play`` is
+  ``apply`` plus the :class:`~polis.core.events.Event` list of what happened.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from polis.core.errors import IllegalMove, InputError, RecordError
+from polis.core.errors import InputError, PolisError, RecordError
+from polis.core.events import Event
+from polis.core.moves import ActionSpace, Move, MoveList
+from polis.core.result import GameResult, PlayerScore
+from polis.core.view import TERMINAL, View
 
-#: ``current_player()`` of a finished game.
-TERMINAL = -1
-
-Move = Hashable
 JSON = Any
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a finished game ended.
-
-    ``ranking`` lists places best first; players sharing a place (after every tie-break the
-    rules give) share one list, e.g. ``[[0], [2, 1]]``. ``reports`` are the per-player score
-    reports of formats.md (JSON-able).
-    """
-
-    scores: tuple[int, ...]
-    ranking: tuple[tuple[int, ...], ...]
-    reports: tuple[JSON, ...] = field(default=())
-
-    def win_shares(self) -> tuple[float, ...]:
-        """1 for a sole winner, 1/k for each of k players sharing first place, else 0."""
-        shares = [0.0] * len(self.scores)
-        first = self.ranking[0]
-        for p in first:
-            shares[p] = 1.0 / len(first)
-        return tuple(shares)
-
-    def ranks(self) -> tuple[float, ...]:
-        """Rank of each player (1 = best); tied players get the mean of the places they span."""
-        out = [0.0] * len(self.scores)
-        place = 1
-        for group in self.ranking:
-            mean = place + (len(group) - 1) / 2
-            for p in group:
-                out[p] = mean
-            place += len(group)
-        return tuple(out)
 
 
 class GameState(ABC):
     """One game in progress. ``apply`` mutates in place; ``clone`` is cheap (no deep copy)."""
+
+    __slots__ = ()
 
     game: ClassVar[Game]
 
@@ -84,7 +53,7 @@ class GameState(ABC):
     @property
     @abstractmethod
     def mode(self) -> str:
-        """Game mode: ``classic``/``expert`` (Quadropolis), ``family``/``expert`` (Metropolys)."""
+        """The game's mode (one of ``game.modes``)."""
 
     @abstractmethod
     def current_player(self) -> int:
@@ -95,35 +64,40 @@ class GameState(ABC):
 
     # -- moves --------------------------------------------------------------------------------
     @abstractmethod
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of the current player, in a stable order (empty when terminal)."""
+    def legal_moves(self) -> MoveList[Move]:
+        """Every legal move of the current player, in a stable order (empty when over)."""
 
     @abstractmethod
     def random_move(self, rng: random.Random) -> Move:
         """A legal move drawn cheaply (without necessarily listing all of them).
 
-        Playouts call this millions of times; it need not be uniform over ``legal_moves()``.
+        Playouts call this millions of times; it need not be uniform over ``legal_moves()``,
+        and it depends only on what the player to move may see.
         """
 
     @abstractmethod
-    def apply(self, move: Move) -> None:
+    def apply(self, move: Any) -> None:
         """Play ``move`` for the current player.
 
         Raises :class:`~polis.core.errors.IllegalMove` naming the rule when the move is not
-        legal; the state is then unchanged.
+        legal here (or not a move of this game); the state is then unchanged.
         """
 
     @abstractmethod
-    def move_to_str(self, move: Move) -> str:
-        """The move in the game's notation (formats.md)."""
+    def play(self, move: Any) -> tuple[Event, ...]:
+        """:meth:`apply`, returning the events of what happened, in order."""
 
     @abstractmethod
+    def opening_events(self) -> tuple[Event, ...]:
+        """The events of the set-up, before the first move (e.g. secret cards dealt)."""
+
     def parse_move(self, text: str) -> Move:
-        """Parse notation into a move of this position.
+        """The move written ``text`` in this game's notation.
 
         Raises :class:`~polis.core.errors.NotationError` for text that is not a move at all;
         legality is checked by :meth:`apply`.
         """
+        return self.game.parse_move(text, self.mode)
 
     def apply_str(self, text: str) -> Move:
         """Parse and apply a move given in notation; returns the move."""
@@ -133,17 +107,17 @@ class GameState(ABC):
 
     @property
     @abstractmethod
-    def history(self) -> Sequence[str]:
-        """Every move played so far, in notation."""
+    def history(self) -> Sequence[Move]:
+        """Every move played so far, in order (the state's own list: read, never change)."""
 
     # -- outcome ------------------------------------------------------------------------------
     @abstractmethod
     def result(self) -> GameResult:
-        """Scores, ranking and score reports; only valid when :meth:`is_terminal`."""
+        """Scores, ranking and breakdowns; raises IllegalMove before the end."""
 
     # -- information --------------------------------------------------------------------------
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, JSON]:
+    def view(self, player: int | None) -> View:
         """What ``player`` may know (``None``: a spectator, who sees only public facts)."""
 
     @abstractmethod
@@ -164,7 +138,7 @@ class GameState(ABC):
         """The rules options in force (named resolutions of uncertain rules)."""
 
     def to_record(
-        self, names: Sequence[str] | None = None, seed: int | None = None
+        self, names: Sequence[str] | None = None, seed: int | str | None = None
     ) -> dict[str, JSON]:
         """The game record of formats.md §3 (with the result once the game is over)."""
         record: dict[str, JSON] = {
@@ -174,23 +148,53 @@ class GameState(ABC):
             "names": list(names) if names else [f"player {i + 1}" for i in range(self.num_players)],
             "seed": seed,
             "setup": self.setup(),
-            "moves": list(self.history),
+            "moves": [m.text for m in self.history],
         }
         opts = self.options()
         if opts:
             record["options"] = opts
         if self.is_terminal():
-            record["result"] = self.game.result_json(self.result())
+            record["result"] = self.result().to_json()
         return record
 
 
 class Game(ABC):
-    """A game: how to start, resume and score it. One instance per game, stateless."""
+    """A game: how to start, resume, determinize and score it. One instance per game.
+
+    The instance is the game's registration object: everything above the engines finds a
+    game's parts through it. ``plugins`` names the modules of the game's parts for the upper
+    layers ("module:attribute"), loaded only when asked for (:meth:`plugin`), so importing a
+    game never imports numpy, the bots or a web framework:
+
+    * ``knowledge``: the bots' knowledge of the game (:mod:`polis.bots.knowledge`);
+    * ``observation``: the research observation encoder, called ``(mode, players)``;
+    * ``chance``: the OpenSpiel chance model (:mod:`polis.research.openspiel_game`);
+    * ``choices``: the legal moves as structured choices for the web client.
+    """
 
     name: ClassVar[str]
+    #: The game's name as printed on the box.
+    title: ClassVar[str]
     modes: ClassVar[tuple[str, ...]]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    #: Examples of the move notation, for help texts (formats.md).
+    notation_examples: ClassVar[tuple[str, ...]] = ()
+    #: Scoring-pad row labels (English) by category key, in pad order.
+    categories: ClassVar[Mapping[str, str]] = {}
+    #: Tie-break row labels (English) by key, in the order the rules apply them.
+    tie_breaks: ClassVar[Mapping[str, str]] = {}
+    plugins: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def default_mode(self) -> str:
+        return self.modes[0]
+
+    def check_table(self, mode: object, players: object) -> tuple[str, int]:
+        """The mode and player count of a new game, or InputError naming the rule."""
+        return check_table(
+            self.title, self.modes, mode, players, self.min_players, self.max_players
+        )
 
     @abstractmethod
     def new_game(
@@ -198,7 +202,7 @@ class Game(ABC):
         mode: str,
         players: int,
         *,
-        seed: int | None = None,
+        seed: int | str | None = None,
         setup: Mapping[str, JSON] | None = None,
         options: Mapping[str, JSON] | None = None,
     ) -> GameState:
@@ -208,11 +212,20 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def determinize(self, view: Mapping[str, JSON], rng: random.Random) -> GameState:
+    def action_space(self, mode: str) -> ActionSpace[Move]:
+        """Every move of ``mode`` with its stable id (the research action space)."""
+
+    def parse_move(self, text: str, mode: str) -> Move:
+        """The move written ``text`` in ``mode`` (NotationError if it is no move at all)."""
+        return self.action_space(mode).parse(text)
+
+    @abstractmethod
+    def determinize(self, view: View, rng: random.Random) -> GameState:
         """A complete state consistent with everything the view's player has seen.
 
         Hidden facts (face-down tiles, future layouts, other players' secret cards) are
-        sampled from ``rng``; the result is a legal game state at the view's position.
+        sampled from ``rng``; the result is a legal game state at the view's position, and
+        its view for the same player equals ``view``.
         """
 
     @abstractmethod
@@ -220,8 +233,20 @@ class Game(ABC):
         """``polis score``: an end position / city file in, the score report out."""
 
     @abstractmethod
-    def result_json(self, result: GameResult) -> dict[str, JSON]:
-        """The ``result`` object of a game record (per-player score reports and ranking)."""
+    def report_lines(self, report: Mapping[str, JSON]) -> tuple[PlayerScore, ...]:
+        """The scoring-pad lines of a :meth:`score_file` report (one per player or city)."""
+
+    def client_data(self) -> dict[str, JSON]:
+        """Public component data the web client draws from (a board, player mats)."""
+        return {}
+
+    def plugin(self, part: str) -> Any:
+        """The game's ``part`` for an upper layer (see the class docstring)."""
+        target = self.plugins.get(part)
+        if target is None:
+            raise InputError(f"{self.title} has no {part} (it offers {', '.join(self.plugins)})")
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
     def from_record(self, record: Mapping[str, JSON]) -> GameState:
         """Replay a record (formats.md §3), checking every move.
@@ -229,15 +254,15 @@ class Game(ABC):
         Raises :class:`~polis.core.errors.RecordError` with ``move_index`` on an illegal move
         (``None`` when the record itself is malformed).
         """
-        from polis.core.errors import PolisError
-
+        if not isinstance(record, Mapping):
+            raise RecordError("malformed record: it must be a JSON object")
         try:
             mode = record["mode"]
             players = record["players"]
-            setup = record.get("setup")
-            moves = record.get("moves", [])
-        except (KeyError, TypeError, AttributeError) as exc:
+        except KeyError as exc:
             raise RecordError(f"malformed record: missing {exc}") from None
+        setup = record.get("setup")
+        moves = record.get("moves", [])
         if record.get("game") != self.name:
             raise RecordError(f"not a {self.name} record (game = {record.get('game')!r})")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
@@ -260,12 +285,14 @@ class Game(ABC):
         return state
 
 
-def check_table(title: str, modes: Sequence[str], mode: object, players: object) -> tuple[str, int]:
+def check_table(
+    title: str, modes: Sequence[str], mode: object, players: object, low: int = 2, high: int = 4
+) -> tuple[str, int]:
     """The mode and player count of a new game of ``title``, or InputError naming the rule."""
     if mode not in modes:
         raise InputError(f"unknown {title} mode {mode!r}: choose {' or '.join(modes)}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InputError(f"{title} is played by 2 to 4 players, not {players!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise InputError(f"{title} is played by {low} to {high} players, not {players!r}")
     return str(mode), players
 
 
@@ -282,8 +309,9 @@ __all__ = [
     "Game",
     "GameResult",
     "GameState",
-    "IllegalMove",
     "Move",
+    "MoveList",
+    "View",
     "check_table",
     "play_random_game",
 ]

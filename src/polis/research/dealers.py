@@ -19,15 +19,15 @@ from typing import Any
 
 from polis.core.protocol import GameState
 from polis.core.registry import get_game
-from polis.metropolys.board import (
+from polis.games.metropolys.board import (
     ADJACENT_PERIPHERAL_PAIRS,
     COLOURS,
     DISTRICTS,
     TOKEN_COUNTS,
     TOKEN_FIELDS,
 )
-from polis.metropolys.board import TOKENS as TOKEN_TYPES
-from polis.metropolys.cards import area_deck
+from polis.games.metropolys.board import TOKENS as TOKEN_TYPES
+from polis.games.metropolys.cards import area_deck
 
 # -- Quadropolis -----------------------------------------------------------------------------
 

@@ -78,11 +78,11 @@ def slot(player: int | None, observer: int, n: int) -> int:
 def encoder(game: str, mode: str, players: int) -> Encoder:
     """The observation encoder of ``game`` in ``mode`` for ``players`` seats."""
     if game == "quadropolis":
-        from polis.research.quadropolis_obs import QuadropolisEncoder
+        from polis.games.quadropolis.observation import QuadropolisEncoder
 
         return QuadropolisEncoder(mode, players)
     if game == "metropolys":
-        from polis.research.metropolys_obs import MetropolysEncoder
+        from polis.games.metropolys.observation import MetropolysEncoder
 
         return MetropolysEncoder(mode, players)
     raise ValueError(f"no observation encoder for {game!r}")

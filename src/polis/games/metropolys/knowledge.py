@@ -1,0 +1,258 @@
+"""What the bots know about Metropolys: field values, round odds, and a belief over cards.
+
+Greedy value of a bid = chance to win the round with it x (what the field is worth to the
+bidder - what spending the building costs). A field is worth its token (chic +3, metro +1
+and a shot at the metro card, archaeology -1 and the -2 card), the bidder's own secret
+card(s) if the field qualifies, and in Expert the size for the highest-building awards.
+The chance to win is 1 when nobody still in the round can raise (no higher building or no
+free neighbour), else it shrinks with each opponent who still can.
+
+Belief: for every opponent a weight per secret card it may hold, multiplied by
+``1 + ALPHA`` each time that player bids on a field the card rewards (an opening bid is a
+free choice and counts fully, a raise is constrained and counts half). Determinizations are
+drawn from the belief (``Metropolys.determinize(view, rng, card_weights)``).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Hashable, Sequence
+from typing import cast
+
+from polis.bots.knowledge import Knowledge
+from polis.core.moves import Move
+from polis.core.protocol import Game, GameState
+from polis.core.view import View
+from polis.games.metropolys.board import (
+    ADJACENT,
+    COLOUR,
+    DISTRICT,
+    DISTRICT_FIELDS,
+    ON_BRIDGE,
+    ON_LAKE,
+    ON_STATUE,
+    OUTSKIRTS,
+    SIZE_OF,
+)
+from polis.games.metropolys.cards import (
+    EXPERT_AREA_CARDS,
+    NEIGHBOURHOOD_CARDS,
+    area_deck,
+)
+from polis.games.metropolys.moves import PASS, MetropolysMove
+from polis.games.metropolys.setup import Setup
+from polis.games.metropolys.state import MetropolysState
+from polis.games.metropolys.view import MetropolysView
+
+#: Belief update strength of an opening bid on a field the card rewards (raises count half).
+ALPHA = 1.0
+#: Points lost per value of the building spent (high buildings are what wins later rounds).
+SPEND_COST = 0.22
+#: Chance that an opponent who can raise does raise.
+RAISE_CHANCE = 0.55
+TOKEN_VALUE = {None: 0.0, "chic": 3.0, "metro": 2.0, "archaeology": -2.0}
+PLAYOUT_EPSILON = 0.15
+PLAYOUT_SAMPLES = 4
+TREE_WIDTH = 8
+
+
+def qualifies(card: str, field: int) -> float:
+    """How much ``card`` rewards a building on ``field`` on its own (0 or a share of a group)."""
+    if card in NEIGHBOURHOOD_CARDS:
+        return 1.0 if COLOUR[field] == card else 0.0
+    if card == "bridges":
+        return 1.0 if ON_BRIDGE[field] else 0.0
+    if card == "statues":
+        return 1.0 if ON_STATUE[field] else 0.0
+    if card == "lakes":
+        return 1.0 if ON_LAKE[field] else 0.0
+    if card == "outskirts":
+        return 1.0 if field in OUTSKIRTS else 0.0
+    return 0.0  # districts, chains: rewarded by clusters, not by single fields
+
+
+#: Points per qualifying building, roughly (Expert groups spread over their members).
+_CARD_POINTS = {
+    "family": 3.0,
+    "bridges": 2.0,
+    "statues": 2.3,
+    "lakes": 1.7,
+    "districts": 1.3,
+    "chains": 1.3,
+}
+
+
+def field_value(state: MetropolysState, player: int, field: int, value: int) -> float:
+    """What building ``value`` on ``field`` is worth to ``player`` (from its own cards)."""
+    setup = state.setup_data
+    worth = TOKEN_VALUE[state.token_at(field)]
+    card = setup.area_cards[player]
+    if setup.neighbourhood_cards is None:
+        return worth + 3.0 * qualifies(card, field)
+    worth += _CARD_POINTS[card] * qualifies(card, field)
+    if card == "chains" or card == "districts":
+        near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
+        mine = 0
+        for g in near:
+            b = state.building_at(g)
+            if b is not None and b[0] == player and b[2]:
+                mine += 1
+        worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
+    if COLOUR[field] == setup.neighbourhood_cards[player]:
+        worth += 2.0
+    return worth + (0.0, 0.8, 1.8)[SIZE_OF[value]]
+
+
+def rivals(state: MetropolysState, player: int) -> list[tuple[int, ...]]:
+    """Supplies of the opponents still in the round (what can outbid ``player``)."""
+    passed = state.passed
+    return [state.supply(q) for q in range(state.num_players) if q != player and q not in passed]
+
+
+def win_chance(
+    state: MetropolysState, rival: Sequence[tuple[int, ...]], field: int, value: int
+) -> float:
+    """Chance that a bid of ``value`` on ``field`` is the one built this round, against the
+    ``rival`` supplies (see :func:`rivals`)."""
+    free_next = False
+    for g in ADJACENT[field]:
+        if state.in_play(g) and state.building_at(g) is None:
+            free_next = True
+            break
+    if not free_next:
+        return 1.0
+    chance = 1.0
+    for supply in rival:
+        if supply and supply[-1] > value:
+            higher = len(supply) - bisect_right(supply, value)
+            chance *= 1.0 - RAISE_CHANCE * min(1.0, 0.4 + higher / 6)
+    return chance
+
+
+def bid_value(
+    state: MetropolysState,
+    move: MetropolysMove,
+    player: int,
+    rival: Sequence[tuple[int, ...]] | None = None,
+) -> float:
+    """Expected gain of ``move`` (a bid) for ``player``; passing is worth 0.
+
+    ``rival`` is :func:`rivals` of the position, computed once when many bids are compared.
+    """
+    if move is PASS:
+        return 0.0
+    field, value = move.field, move.value
+    p = win_chance(state, rivals(state, player) if rival is None else rival, field, value)
+    return p * (field_value(state, player, field, value) - SPEND_COST * value) - (1 - p) * 0.2
+
+
+class MetropolysKnowledge(Knowledge):
+    """Greedy bid evaluation, biased playouts and the belief over opponents' secret cards."""
+
+    pool_size = 12
+    score_scale = 6.0
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._replay: MetropolysState | None = None
+        self._seen = 0
+        self.belief: list[dict[str, float]] = []
+
+    # -- belief ---------------------------------------------------------------------------
+    def observe(self, view: View) -> None:
+        """Update the belief with the public moves played since the last decision."""
+        assert isinstance(view, MetropolysView)
+        moves = view.moves
+        if self._replay is None or self._seen > len(moves):
+            self._start(view)
+        replay = self._replay
+        assert replay is not None
+        me = view.player
+        for move in moves[self._seen :]:
+            mover = replay.current_player()
+            opening = not replay.bids
+            replay.apply(move)
+            if move is PASS or mover == me:
+                continue
+            weight = ALPHA if opening else ALPHA / 2
+            belief = self.belief[mover]
+            for card in belief:
+                belief[card] *= 1.0 + weight * qualifies(card, move.field)
+            total = sum(belief.values())
+            for card in belief:
+                belief[card] /= total
+        self._seen = len(moves)
+
+    def _start(self, view: MetropolysView) -> None:
+        mode, players = view.mode, view.players
+        me = view.player
+        deck = list(area_deck(mode, players))
+        own = {view.area_card, view.neighbourhood_card}
+        cards = [c for c in deck if c not in own]
+        if mode == "expert":
+            cards += [c for c in NEIGHBOURHOOD_CARDS if c not in own]
+        self.belief = [
+            {} if p == me else dict.fromkeys(cards, 1.0 / len(cards)) for p in range(players)
+        ]
+        # A replay state for knowing who made each public move (cards are placeholders).
+        setup = Setup(
+            mode,
+            players,
+            view.first_player,
+            view.unused_districts,
+            view.layout,
+            tuple(deck[:players]) if mode == "family" else EXPERT_AREA_CARDS[:players],
+            NEIGHBOURHOOD_CARDS[:players] if mode == "expert" else None,
+        )
+        self._replay = MetropolysState(setup, view.options)
+        self._seen = 0
+
+    def determinize(self, view: View, rng: random.Random) -> GameState:
+        weights = [b or None for b in self.belief] if self.belief else None
+        return self.game.determinize(view, rng, card_weights=weights)  # type: ignore[call-arg]
+
+    # -- evaluation -----------------------------------------------------------------------
+    def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
+        state = self.sample(view, rng)
+        assert isinstance(state, MetropolysState) and view.player is not None
+        player = view.player
+        rival = rivals(state, player)
+        return [bid_value(state, cast(MetropolysMove, m), player, rival) for m in legal]
+
+    def playout_move(self, state: GameState, rng: random.Random) -> Move:
+        if rng.random() < PLAYOUT_EPSILON:
+            return state.random_move(rng)
+        assert isinstance(state, MetropolysState)
+        player = state.current_player()
+        rival = rivals(state, player)
+        best = state.random_move(rng)
+        best_value = bid_value(state, best, player, rival)
+        for _ in range(PLAYOUT_SAMPLES - 1):
+            move = state.random_move(rng)
+            value = bid_value(state, move, player, rival)
+            if value > best_value:
+                best, best_value = move, value
+        if state.bids and best_value < 0:
+            return PASS
+        return best
+
+    def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
+        """The best few of a random sample of legal moves (plus pass): hundreds of opening
+        bids would keep the tree one ply deep; availability counts absorb the sampling."""
+        assert isinstance(state, MetropolysState)
+        player = state.current_player()
+        legal = state.legal_moves()
+        if len(legal) <= TREE_WIDTH:
+            return list(legal)
+        sample = cast(list[MetropolysMove], rng.sample(legal, min(len(legal), 3 * TREE_WIDTH)))
+        rival = rivals(state, player)
+        values = {m: bid_value(state, m, player, rival) for m in sample}
+        ranked = sorted(sample, key=values.__getitem__, reverse=True)
+        moves: list[Move] = [*ranked[:TREE_WIDTH]]
+        if state.bids and PASS not in moves:
+            moves.append(PASS)
+        return moves
+
+    def reuse_key(self, view: View) -> Hashable | None:
+        return 0  # nothing is ever revealed during the game

@@ -1,0 +1,450 @@
+"""The exact Quadropolis scorer: best final allocation (spec §8) and scoring (§10-§13).
+
+Scoring one given allocation (:func:`evaluate`) is plain and direct; the optimiser that
+finds the best allocation lives in :mod:`polis.games.quadropolis.scoring_solver`, and its answer is
+re-scored here, so a report is always the exact score of the allocation it shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from polis.core.errors import InputError
+from polis.core.result import GameResult, PlayerScore
+from polis.games.quadropolis.city import City, Geometry, geometry, load_city_file
+from polis.games.quadropolis.scoring_solver import IB, W, components, edges, solve
+from polis.games.quadropolis.scoring_tables import (
+    CATEGORIES,
+    FACTORY,
+    HARBOR_RUN,
+    MONUMENT,
+    OFFICE,
+    PARK,
+    PUBLIC,
+    SHOP,
+    TOWER,
+)
+
+if TYPE_CHECKING:
+    from polis.games.quadropolis.state import QuadropolisState
+
+_INHABITANT_USERS = frozenset("UFHO")
+_ENERGY_USERS = frozenset("TSO")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReport:
+    """One city's score with its optimal allocation (formats.md §1.3)."""
+
+    mode: str
+    total: int
+    categories: Mapping[str, int]
+    inhabitants_on_buildings: int
+    empty_squares: int
+    inactive: tuple[int, ...] = ()
+    customers: Mapping[int, int] = field(default_factory=dict)
+    park_energy: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Exactly the formats.md §1.3 object (squares named ``r1c2``)."""
+        names = geometry(self.mode).names
+        return {
+            "game": "quadropolis",
+            "mode": self.mode,
+            "total": self.total,
+            "categories": {k: self.categories[k] for k in CATEGORIES},
+            "inhabitants_on_buildings": self.inhabitants_on_buildings,
+            "empty_squares": self.empty_squares,
+            "allocation": {
+                "inactive": [names[i] for i in self.inactive],
+                "customers": {names[i]: n for i, n in sorted(self.customers.items())},
+                "park_energy": [names[i] for i in self.park_energy],
+            },
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    playground_absorbs_pollution: bool
+    office_tower_group_cap: int
+    empty_squares_after_removal: bool
+
+
+# -- evaluation of one allocation ------------------------------------------------------------
+
+
+def _office_groups(g: Geometry, city: City, active: int, cap: int) -> int:
+    """Office Tower VP: orthogonally connected groups, each tower by min(group, cap) (A14)."""
+    towers = [i for i, b in enumerate(city) if b is not None and b.kind == "O" and active >> i & 1]
+    seen: set[int] = set()
+    total = 0
+    for start in towers:
+        if start in seen:
+            continue
+        group, todo = [start], [start]
+        seen.add(start)
+        while todo:
+            i = todo.pop()
+            for j in g.neighbours[i]:
+                if j not in seen and j in towers:
+                    seen.add(j)
+                    group.append(j)
+                    todo.append(j)
+        row = OFFICE[min(len(group), cap)]
+        total += sum(row[b.floors] for i in group if (b := city[i]) is not None)
+    return total
+
+
+def _longest_run(g: Geometry, harbors: set[int], step: int, length: int) -> int:
+    best = 0
+    starts = range(g.rows) if step == 1 else range(g.cols)
+    for s in starts:
+        run = 0
+        for k in range(length):
+            i = s * g.cols + k if step == 1 else k * g.cols + s
+            run = run + 1 if i in harbors else 0
+            best = max(best, run)
+    return best
+
+
+def evaluate(
+    mode: str,
+    city: City,
+    inhabitants: int,
+    energy: int,
+    active: int,
+    customers: Mapping[int, int],
+    park_energy: Sequence[int],
+    *,
+    playground_absorbs_pollution: bool = False,
+    office_tower_group_cap: int = 5,
+    empty_squares_after_removal: bool = True,
+) -> ScoreReport:
+    """Score one given allocation (plain and direct: the optimiser's answer is re-scored here).
+
+    ``active`` is a bit mask of activated squares (Parks and Monuments are always active).
+    Raises InputError for an allocation the rules forbid.
+    """
+    g = geometry(mode)
+    b_at = [b for b in city]
+    for i, b in enumerate(b_at):
+        if b is not None and b.kind in "PpM":
+            active |= 1 << i
+    on = [b if b is not None and active >> i & 1 else None for i, b in enumerate(b_at)]
+    cap = g.shop_capacity
+    for i, n in customers.items():
+        b = on[i]
+        if b is None or b.kind != "S" or not 0 <= n <= cap:
+            raise InputError(f"an activated Shop holds 0 to {cap} customers (square {i})")
+    for i in park_energy:
+        b = on[i]
+        kinds = "Pp" if playground_absorbs_pollution else "P"
+        if b is None or b.kind not in kinds:
+            raise InputError("only a green Park can hold 1 surplus energy")
+    if len(set(park_energy)) != len(park_energy):
+        raise InputError("a Park holds at most 1 surplus energy")
+    cat = dict.fromkeys(CATEGORIES, 0)
+    used_inh = sum(customers.values())
+    used_en = len(park_energy)
+    districts: set[int] = set()
+    harbors: set[int] = set()
+    for i, b in enumerate(on):
+        if b is None:
+            continue
+        k = b.kind
+        if k in _INHABITANT_USERS:
+            used_inh += 1
+        if k in _ENERGY_USERS:
+            used_en += 1
+        nbs = [on[j] for j in g.neighbours[i] if on[j] is not None]
+        if k == "T":
+            cat["tower_blocks"] += TOWER[b.floors]
+        elif k == "S":
+            cat["shops"] += SHOP[customers.get(i, 0)]
+        elif k == "U":
+            districts.add(g.district[i])
+            cat["public_services"] += b.vp
+        elif k in "Pp":
+            counted = "TO" if mode == "expert" else "T"
+            cat["parks"] += PARK[sum(1 for n in nbs if n is not None and n.kind in counted)]
+        elif k == "F":
+            cat["factories"] += sum(FACTORY.get(n.kind, 0) for n in nbs if n is not None)
+        elif k == "H":
+            harbors.add(i)
+            cat["harbors"] += b.vp
+        elif k == "M":
+            cat["monuments"] += sum(MONUMENT.get(n.kind, 0) for n in nbs if n is not None)
+    cat["public_services"] += PUBLIC[len(districts)]
+    cat["harbors"] += HARBOR_RUN[_longest_run(g, harbors, 1, g.cols)]
+    cat["harbors"] += HARBOR_RUN[_longest_run(g, harbors, g.cols, g.rows)]
+    cat["office_towers"] = _office_groups(g, city, active, office_tower_group_cap)
+    if used_inh > inhabitants or used_en > energy:
+        raise InputError("the allocation uses more inhabitants or energy than the city owns")
+    cat["inhabitants_penalty"] = used_inh - inhabitants
+    cat["energy_penalty"] = used_en - energy
+    inactive = tuple(i for i, b in enumerate(b_at) if b is not None and on[i] is None)
+    empty = sum(1 for b in (on if empty_squares_after_removal else b_at) if b is None)
+    return ScoreReport(
+        mode=mode,
+        total=sum(cat.values()),
+        categories=cat,
+        inhabitants_on_buildings=used_inh,
+        empty_squares=empty,
+        inactive=inactive,
+        customers={i: n for i, n in sorted(customers.items()) if n},
+        park_energy=tuple(sorted(park_energy)),
+    )
+
+
+# -- the optimiser ---------------------------------------------------------------------------
+
+
+def _key(report: ScoreReport) -> int:
+    """The lexicographic key of a report: total, then inhabitants on buildings, then -empty."""
+    return report.total * W + report.inhabitants_on_buildings * IB - report.empty_squares
+
+
+def _report(
+    g: Geometry,
+    city: City,
+    inh: int,
+    en: int,
+    active: int,
+    customers: Mapping[int, int],
+    park_energy: Sequence[int],
+    cap: int,
+    after_removal: bool,
+) -> ScoreReport:
+    """The report of the optimiser's own allocation, scored on bit masks.
+
+    Same rules as :func:`evaluate` (the tests hold the two equal) without its input checks,
+    which an optimiser's answer needs not: this is the scorer's hot path.
+    """
+    nbm = g.neighbour_mask
+    cols = g.cols
+    not_first, not_last, every = edges(g)
+    masks = dict.fromkeys("TOSUPpFHM", 0)
+    for i, b in enumerate(city):
+        if b is not None:
+            masks[b.kind] |= 1 << i
+    tm, om, sm, um, fm, hm, mm = (masks[k] for k in "TOSUFHM")
+    pm = masks["P"] | masks["p"]
+    built = every ^ sum(1 << i for i, b in enumerate(city) if b is None)
+    act = (active | pm | mm) & built
+    bc = int.bit_count
+    counted = act & (tm | om if g.mode == "expert" else tm)
+    tower = public = park = factory = harbor = office = monument = 0
+    districts = 0
+    for i, b in enumerate(city):
+        if b is None or not act >> i & 1:
+            continue
+        k = b.kind
+        n = nbm[i] & act
+        if k == "T":
+            tower += TOWER[b.floors]
+        elif k == "U":
+            districts |= 1 << g.district[i]
+            public += b.vp
+        elif k in "Pp":
+            park += PARK[bc(n & counted)]
+        elif k == "F":
+            factory += 2 * bc(n & sm) + 3 * bc(n & hm) + 4 * bc(n & om)
+        elif k == "H":
+            harbor += b.vp
+        elif k == "M":
+            monument += 5 * bc(n & pm) + 3 * bc(n & sm) + 2 * bc(n & um) - 5 * bc(n & (fm | hm))
+    public += PUBLIC[bc(districts)]
+    for run, step, inside in ((act & hm, 1, not_last), (act & hm, cols, every)):
+        length = 0
+        while run:
+            length += 1
+            run &= (run >> step) & inside
+        harbor += HARBOR_RUN[length]
+    for comp in components(act & om, cols, not_first, not_last):
+        row = OFFICE[min(bc(comp), cap)]
+        while comp:
+            low = comp & -comp
+            b = city[low.bit_length() - 1]
+            office += row[b.floors if b is not None else 0]
+            comp ^= low
+    shops = sum(SHOP[n] for n in customers.values())
+    used_inh = bc(act & (um | fm | hm | om)) + sum(customers.values())
+    used_en = bc(act & (tm | sm | om)) + len(park_energy)
+    cat = {
+        "tower_blocks": tower,
+        "shops": shops,
+        "public_services": public,
+        "parks": park,
+        "factories": factory,
+        "harbors": harbor,
+        "office_towers": office,
+        "monuments": monument,
+        "inhabitants_penalty": used_inh - inh,
+        "energy_penalty": used_en - en,
+    }
+    return ScoreReport(
+        mode=g.mode,
+        total=sum(cat.values()),
+        categories=cat,
+        inhabitants_on_buildings=used_inh,
+        empty_squares=g.size - bc(act if after_removal else built),
+        inactive=tuple(i for i in range(g.size) if (built ^ act) >> i & 1),
+        customers={i: n for i, n in sorted(customers.items()) if n},
+        park_energy=tuple(sorted(park_energy)),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
+    g = geometry(mode)
+    _, active, customers, parks = solve(
+        g,
+        city,
+        inh,
+        en,
+        opts.playground_absorbs_pollution,
+        opts.office_tower_group_cap,
+        opts.empty_squares_after_removal,
+    )
+    return _report(
+        g,
+        city,
+        inh,
+        en,
+        active,
+        customers,
+        parks,
+        opts.office_tower_group_cap,
+        opts.empty_squares_after_removal,
+    )
+
+
+def score_city(
+    mode: str,
+    city: City,
+    inhabitants: int,
+    energy: int,
+    *,
+    playground_absorbs_pollution: bool = False,
+    office_tower_group_cap: int = 5,
+    empty_squares_after_removal: bool = True,
+) -> ScoreReport:
+    """Score ``city`` with its best final allocation of ``inhabitants`` and ``energy`` (§8-§12).
+
+    The options are the named resolutions of spec A10 (playgrounds hold surplus energy?),
+    A14 (largest Office Tower group row) and A19 (empty squares counted after removal?).
+    """
+    g = geometry(mode)
+    if len(city) != g.size:
+        raise InputError(f"a {mode} city has {g.size} squares (got {len(city)})")
+    for name, value in (("inhabitants", inhabitants), ("energy", energy)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InputError(f"{name} must be a whole number of at least 0 (got {value!r})")
+    if not 1 <= office_tower_group_cap <= 5:
+        raise InputError("the Office Tower table has rows for groups of 1 to 5 towers")
+    opts = _Options(
+        bool(playground_absorbs_pollution),
+        int(office_tower_group_cap),
+        bool(empty_squares_after_removal),
+    )
+    return _score(mode, tuple(city), inhabitants, energy, opts)
+
+
+def game_result(state: QuadropolisState) -> GameResult:
+    """§8-§13: every city scored with its best allocation, then ranked with the tie-breaks."""
+    mode = state.mode
+    playground, cap, after_removal = state.rules.scoring
+    reports = []
+    for p in range(state.num_players):
+        inh, en = state.resources(p)
+        reports.append(
+            score_city(
+                mode,
+                state.city(p),
+                inh,
+                en,
+                playground_absorbs_pollution=playground,
+                office_tower_group_cap=cap,
+                empty_squares_after_removal=after_removal,
+            )
+        )
+    ranking = rank(reports)
+    players = tuple(
+        PlayerScore(
+            total=r.total,
+            categories={k: r.categories[k] for k in CATEGORIES},
+            tie_breaks={
+                "inhabitants_on_buildings": r.inhabitants_on_buildings,
+                "empty_squares": r.empty_squares,
+            },
+            report=r.to_json(),
+        )
+        for r in reports
+    )
+    scores = tuple(r.total for r in reports)
+    return GameResult(
+        game="quadropolis",
+        mode=mode,
+        scores=scores,
+        ranking=ranking,
+        players=players,
+        json={
+            "game": "quadropolis",
+            "mode": mode,
+            "players": [p.report for p in players],
+            "scores": list(scores),
+            "ranking": [list(group) for group in ranking],
+        },
+    )
+
+
+def rank(reports: Sequence[ScoreReport]) -> tuple[tuple[int, ...], ...]:
+    """§13 places, best first: total, then inhabitants on buildings, then fewer empty squares.
+
+    Players equal on all three share a place (indices within a place in seating order).
+    """
+    places: dict[tuple[int, int, int], list[int]] = {}
+    for i, r in enumerate(reports):
+        places.setdefault((r.total, r.inhabitants_on_buildings, -r.empty_squares), []).append(i)
+    return tuple(tuple(places[k]) for k in sorted(places, reverse=True))
+
+
+_OPTION_KEYS = {
+    "playground_absorbs_pollution": bool,
+    "office_tower_group_cap": int,
+    "empty_squares_tie_break": str,
+}
+
+
+def score_file(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``polis score`` for a formats.md §1.2 city file: the §1.3 report.
+
+    An optional ``options`` object may name the rule resolutions (A10, A14, A19).
+    """
+    mode, city, inh, en = load_city_file(data)
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise InputError("'options' must be an object")
+    for key, value in options.items():
+        kind = _OPTION_KEYS.get(key)
+        if kind is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise InputError(f"unknown or malformed option {key!r}")
+    tie = options.get("empty_squares_tie_break", "after_removal")
+    if tie not in ("after_removal", "before_removal"):
+        raise InputError("empty_squares_tie_break is 'after_removal' or 'before_removal'")
+    report = score_city(
+        mode,
+        city,
+        inh,
+        en,
+        playground_absorbs_pollution=options.get("playground_absorbs_pollution", False),
+        office_tower_group_cap=options.get("office_tower_group_cap", 5),
+        empty_squares_after_removal=tie == "after_removal",
+    )
+    return report.to_json()
+
+
+__all__ = ["ScoreReport", "evaluate", "game_result", "rank", "score_city", "score_file"]

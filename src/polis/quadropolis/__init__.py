@@ -1,1 +1,0 @@
-"""Quadropolis: rules engine (state, notation, set-up, views) and the exact scorer."""

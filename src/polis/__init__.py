@@ -1,4 +1,7 @@
-"""polis: Quadropolis and Metropolys on the screen, for players and for AI research."""
+"""polis: city-building board games on the screen, for players and for AI research.
+
+The games live in :mod:`polis.games` (one folder each); :func:`get_game` finds one by name.
+"""
 
 from polis.core import GameResult, GameState, get_game
 

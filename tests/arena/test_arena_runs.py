@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bots"))
-
 from polis.arena import Tournament, run_tournament
 from polis.cli.main import app
 
-TOY = "polis_toygame:GAME"
+TOY = "toygame:GAME"
 T = Tournament(TOY, "basic", 2, ("random", "mcts:25i"), 8, seed=4)
 
 

@@ -18,7 +18,7 @@ def outcome(index: int, lineup: tuple[int, ...], scores: tuple[int, ...]) -> Out
     ranking = tuple(tuple(p for p in range(len(scores)) if scores[p] == s) for s in order)
     from polis.core.protocol import GameResult
 
-    result = GameResult(scores, ranking)
+    result = GameResult("counting", "basic", scores, ranking)
     return Outcome(index, lineup, scores, result.ranks(), result.win_shares(), ranking, 10)
 
 

@@ -23,7 +23,7 @@ SPECS = ["greedy", "montecarlo:8i", "mcts:8i"]
 
 
 def engine(name: str) -> Any:
-    return pytest.importorskip(f"polis.{name}.game").GAME
+    return get_game(name)
 
 
 def advance(state: Any, moves: int, seed: int) -> None:
@@ -62,8 +62,8 @@ def hidden_twin(name: str, mode: str, seed: int) -> tuple[Any, Any]:
         setup["rounds"] = [setup["rounds"][0], *[list(reversed(r)) for r in setup["rounds"][1:]]]
     b = game.new_game(mode, 3, setup=setup)
     advance(a, 5, seed)
-    for text in a.history:
-        b.apply_str(text)
+    for move in a.history:
+        b.apply(move)
     return a, b
 
 
@@ -94,7 +94,7 @@ class Spy:
         self.rng = rng
 
     def act(self, view: Any, legal: Any, game: Any, budget: Any) -> Any:
-        Spy.views.append(dict(view))
+        Spy.views.append(view.to_json())
         return legal[self.rng.randrange(len(legal))]
 
 
@@ -121,6 +121,7 @@ def test_arena_gives_agents_views_without_hidden_facts(monkeypatch: pytest.Monke
 def test_metropolys_belief_follows_the_bids() -> None:
     game = engine("metropolys")
     from polis.bots.knowledge import knowledge_for
+    from polis.games.metropolys import PASS
     from polis.games.metropolys.board import ON_BRIDGE
 
     state = game.new_game("family", 2, seed=4, setup=None)
@@ -135,10 +136,10 @@ def test_metropolys_belief_follows_the_bids() -> None:
         p = state.current_player()
         legal = state.legal_moves()
         if p == 1:
-            bridge = [m for m in legal if m and ON_BRIDGE[m >> 4]]
+            bridge = [m for m in legal if m is not PASS and ON_BRIDGE[m.field]]
             state.apply(bridge[0] if bridge else legal[0])
         elif state.bids:
-            state.apply(0)
+            state.apply(PASS)
         else:
             state.apply(rng.choice(legal))
     knowledge.observe(state.view(0))
@@ -151,8 +152,8 @@ def test_metropolys_belief_follows_the_bids() -> None:
 
 def test_metropolys_win_chance_counts_only_rivals_who_can_raise() -> None:
     game = engine("metropolys")
-    from polis.games.metropolys.knowledge import bid_value, rivals, win_chance
     from polis.games.metropolys.board import ADJACENT
+    from polis.games.metropolys.knowledge import bid_value, rivals, win_chance
 
     state = game.new_game("expert", 4, seed=3)
     me = state.current_player()
@@ -169,16 +170,6 @@ def test_metropolys_win_chance_counts_only_rivals_who_can_raise() -> None:
     rival = rivals(state, me)
     for move in state.legal_moves()[:40]:
         assert bid_value(state, move, me, rival) == bid_value(state, move, me)
-
-
-def test_choose_move_for_the_server_takes_notation() -> None:
-    game = engine("quadropolis")
-    from polis.bots import choose_move
-
-    state = game.new_game("classic", 2, seed=1)
-    legal = [state.move_to_str(m) for m in state.legal_moves()]
-    move = choose_move(game, state.view(0), legal, "easy", random.Random(1))
-    assert move in legal
 
 
 class _City:

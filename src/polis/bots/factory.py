@@ -13,11 +13,12 @@ hard      ``mcts:1.7s``        ``mcts:1.7s``         information-set tree search
 ========  ===================  ====================  ======================================
 
 The budgets are what the ladder (``benchmarks/ladder.py``) needs for each level to beat the
-one below: with 2 players flat Monte Carlo gains fast with time (150 ms beat greedy in 70%
-of Quadropolis games, 300 ms in 90%, but then lost only 75% to ``hard``), so ``medium``
-sits between; at 4-player tables a playout covers three opponents' moves for each of the
-agent's own, so the searches need more playouts than with 2 players for the same clarity
-(the budget counts from the start of the move, candidate selection included).
+one below: with 2 players flat Monte Carlo gains fast with time (in the game with the
+narrowest steps, 150 ms beat greedy in 70% of the games, 300 ms in 90%, but then lost only
+75% to ``hard``), so ``medium`` sits between; at 4-player tables a playout covers three
+opponents' moves for each of the agent's own, so the searches need more playouts than with
+2 players for the same clarity (the budget counts from the start of the move, candidate
+selection included).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Game-specific knowledge the bots plug in: evaluation, playout policy, sampling, rewards.
 
-One instance per agent and game, so it may remember things between moves (the Metropolys
-belief over opponents' secret cards lives here). Everything it is given is the agent's own:
+One instance per agent and game, so it may remember things between moves (a belief over
+the opponents' secret cards lives here). Everything it is given is the agent's own:
 the view, the legal moves, and states the agent sampled itself with ``determinize``.
 The default knows nothing about any game: uniform playouts, flat evaluation.
 """

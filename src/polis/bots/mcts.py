@@ -1,14 +1,14 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
 Each iteration samples a complete state from the agent's view (``Knowledge.sample``, which
-for Metropolys follows the belief over opponents' secret cards), walks the one shared tree
+may follow a belief over the opponents' secrets), walks the one shared tree
 with UCB restricted to the moves legal in that sample (counting each child's availability),
 adds one node, finishes the game with the greedy-biased playout policy, and backs up each
 player's reward into the nodes where that player moved.
 
 Tree reuse: after the agent moves, the subtree reached by the public moves played since is
-kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a Quadropolis
-round, whose new layout the old statistics never saw).
+kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a round
+that dealt something the old statistics never saw).
 """
 
 from __future__ import annotations

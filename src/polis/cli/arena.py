@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from polis.cli.common import user_errors
+from polis.cli.common import example_game, game_help, mode_help, user_errors
 
 
 def _table(summary: dict[str, Any]) -> Any:
@@ -50,7 +50,7 @@ def _table(summary: dict[str, Any]) -> Any:
 
 
 def arena(
-    game: Annotated[str, typer.Argument(help="quadropolis or metropolys")],
+    game: Annotated[str, typer.Argument(help=game_help())],
     agents: Annotated[
         str,
         typer.Option(
@@ -58,7 +58,7 @@ def arena(
             "easy, medium, hard; budget like 1s, 200ms or 500i (iterations)."
         ),
     ],
-    mode: Annotated[str, typer.Option(help="classic/expert or family/expert")] = "",
+    mode: Annotated[str, typer.Option(help=mode_help())] = "",
     players: Annotated[int, typer.Option(help="Number of players (2-4).")] = 2,
     games: Annotated[int, typer.Option(help="Number of games.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
@@ -72,10 +72,7 @@ def arena(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Run a tournament: seats rotate fairly, games run in parallel, results with 95% CIs.
-
-    Example: polis arena quadropolis --mode classic --players 2 --agents greedy,mcts:1s --games 20
-    """
+    """Run a tournament: seats rotate fairly, games run in parallel, results with 95% CIs."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -115,4 +112,9 @@ def arena(
 
 def register(app: typer.Typer) -> None:
     """Add the ``arena`` command to the ``polis`` app."""
-    app.command("arena")(arena)
+    g = example_game()
+    example = (
+        f"polis arena {g.name} --mode {g.default_mode} --players 2 "
+        "--agents greedy,mcts:1s --games 20"
+    )
+    app.command("arena", help=f"{arena.__doc__}\n\nExample: {example}")(arena)

@@ -14,7 +14,8 @@ from typing import Any, NoReturn
 import typer
 
 from polis.core.errors import InputError, PolisError
-from polis.core.registry import game_names
+from polis.core.protocol import Game
+from polis.core.registry import game_names, games
 
 #: Exit code for anything the user got wrong (formats.md §3).
 USAGE_ERROR = 2
@@ -81,3 +82,19 @@ def game_of(data: Any) -> str:
         known = " or ".join(game_names())
         raise InputError(f"the file has no 'game' key ({known})")
     return name
+
+
+def example_game() -> Game:
+    """The game the help texts' examples use (the first installed one)."""
+    return next(iter(games().values()))
+
+
+def game_help() -> str:
+    """Help of a GAME argument: the installed games."""
+    return "The game: " + " or ".join(game_names()) + "."
+
+
+def mode_help() -> str:
+    """Help of a --mode option: each game's modes, the first being the default."""
+    modes = "; ".join(f"{name}: {'/'.join(g.modes)}" for name, g in games().items())
+    return f"The game's mode ({modes}; default: the first)."

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import typer
 
+from polis.core.registry import games
+
 app = typer.Typer(
     name="polis",
-    help="Quadropolis and Metropolys: score, replay, play, simulate, tournaments, the web app.",
+    help=" and ".join(g.title for g in games().values())
+    + ": score, replay, play, simulate, tournaments, the web app.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

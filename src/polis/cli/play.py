@@ -18,7 +18,15 @@ from rich.markup import escape
 from polis.bots.agent import Agent, agent_seat
 from polis.bots.budget import Budget
 from polis.bots.factory import make_agent
-from polis.cli.common import fail, read_json, user_errors, write_json_atomic
+from polis.cli.common import (
+    example_game,
+    fail,
+    game_help,
+    mode_help,
+    read_json,
+    user_errors,
+    write_json_atomic,
+)
 from polis.cli.pad import print_pad
 from polis.core.errors import PolisError
 from polis.core.events import Event
@@ -145,8 +153,8 @@ class TerminalGame:
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="quadropolis or metropolys")],
-    mode: Annotated[str, typer.Option(help="classic/expert or family/expert")] = "",
+    game: Annotated[str, typer.Argument(help=game_help())],
+    mode: Annotated[str, typer.Option(help=mode_help())] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
     seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat (1 = first).")] = 1,
     seed: Annotated[
@@ -167,10 +175,7 @@ def play(
         str, typer.Option(help="The bots' level or agent: random, easy, medium, hard, mcts:2s ...")
     ] = "easy",
 ) -> None:
-    """Play in the terminal against bots; moves are typed in notation.
-
-    Example: polis play quadropolis --mode expert --players 3 --seat 2 --record my-game.json
-    """
+    """Play in the terminal against bots; moves are typed in notation."""
     console = Console()
     with user_errors():
         engine = get_game(game)
@@ -211,4 +216,6 @@ def play(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(play)
+    g = example_game()
+    example = f"polis play {g.name} --mode {g.modes[-1]} --players 3 --seat 2 --record my-game.json"
+    app.command(help=f"{play.__doc__}\n\nExample: {example}")(play)

@@ -13,11 +13,14 @@ from polis.core.registry import get_game
 
 def score(
     file: Annotated[
-        str, typer.Argument(help="City file (Quadropolis) or end position (Metropolys); - = stdin.")
+        str,
+        typer.Argument(
+            help="The game's score file (formats.md: a city, an end position); - = stdin."
+        ),
     ],
     text: Annotated[bool, typer.Option("--text", help="Print the scoring pad as a table.")] = False,
 ) -> None:
-    """Score a Quadropolis city (best allocation, exact) or a Metropolys end position.
+    """Score a finished city or end position: the exact score report of formats.md.
 
     Example: polis score city.json --text
     """

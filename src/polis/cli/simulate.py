@@ -9,7 +9,14 @@ from typing import Annotated, Any
 
 import typer
 
-from polis.cli.common import echo_json, user_errors, write_json_atomic
+from polis.cli.common import (
+    echo_json,
+    example_game,
+    game_help,
+    mode_help,
+    user_errors,
+    write_json_atomic,
+)
 from polis.core.match import derive_seed, play_match, random_seat
 from polis.core.protocol import Game
 from polis.core.registry import get_game
@@ -58,8 +65,8 @@ def run_random_games(
 
 
 def simulate(
-    game: Annotated[str, typer.Argument(help="quadropolis or metropolys")],
-    mode: Annotated[str, typer.Option(help="classic/expert or family/expert")] = "",
+    game: Annotated[str, typer.Argument(help=game_help())],
+    mode: Annotated[str, typer.Option(help=mode_help())] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
@@ -67,10 +74,7 @@ def simulate(
         Path | None, typer.Option(help="Folder to write every game record to.")
     ] = None,
 ) -> None:
-    """Play random games and print a JSON summary (speed, mean score and win share by seat).
-
-    Example: polis simulate quadropolis --mode classic --players 4 --games 100 --records out/
-    """
+    """Play random games and print a JSON summary (speed, mean score and win share by seat)."""
     with user_errors():
         engine = get_game(game)
         summary = run_random_games(
@@ -80,4 +84,8 @@ def simulate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(simulate)
+    g = example_game()
+    example = (
+        f"polis simulate {g.name} --mode {g.default_mode} --players 4 --games 100 --records out/"
+    )
+    app.command(help=f"{simulate.__doc__}\n\nExample: {example}")(simulate)

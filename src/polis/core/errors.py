@@ -14,7 +14,7 @@ class PolisError(Exception):
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-        #: Short reference to the rule broken, e.g. ``"quadropolis §5.1"`` (optional).
+        #: Short reference to the rule broken, e.g. ``"<game> §5.1"`` (optional).
         self.rule = rule
 
     def __str__(self) -> str:

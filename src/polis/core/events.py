@@ -1,7 +1,7 @@
 """What happened: typed engine events, each with the seats that may see it.
 
-Every applied move yields events in the order things happened (an architect placed, a tile
-built, a round ended, a bid won ...). An event is a key plus JSON-able parameters, so every
+Every applied move yields events in the order things happened (a piece placed, a building
+built, a round ended ...). An event is a key plus JSON-able parameters, so every
 front end words it in its own language; ``to`` names the seats that may see it (``None``:
 everyone), so the events one seat may see are that seat's log. The web log, the terminal
 game, replays and narration read events; none of them parses notation.

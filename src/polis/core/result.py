@@ -14,8 +14,8 @@ class PlayerScore:
     total: int
     #: Points per scoring category, in the order of the printed pad (keys of formats.md).
     categories: Mapping[str, int]
-    #: What breaks a tie on the total, in the order the rules apply it (higher is better
-    #: unless the game says otherwise, e.g. Quadropolis' empty squares).
+    #: What breaks a tie on the total, in the order the rules apply it (the game's
+    #: ``tie_breaks`` labels say which way each one counts).
     tie_breaks: Mapping[str, int] = field(default_factory=dict)
     #: The formats.md score report of this player (JSON-able).
     report: Mapping[str, Any] = field(default_factory=dict)

@@ -19,7 +19,8 @@ their packed ``code``. Events are worked out by :meth:`MetropolysState.play` aro
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, Final, Self
 
 from polis.core.errors import IllegalMove
@@ -52,6 +53,26 @@ from polis.games.metropolys.view import MetropolysView, view_of
 FREE: Final = -1
 OUT_OF_PLAY: Final = -2
 FULL_SUPPLY: Final = sum(1 << v for v in range(1, 14))
+
+
+#: BIDS[field][value]: the bid of that building on that field (index 0: pass, unused).
+BIDS: Final = tuple(
+    tuple(BY_CODE[f << 4 | v] if v else PASS for v in range(14)) for f in range(NUM_FIELDS)
+)
+_PICKERS: dict[int, Callable[[tuple[MetropolysMove, ...]], tuple[MetropolysMove, ...]]] = {}
+
+
+def _picker(supply: int) -> Callable[[tuple[MetropolysMove, ...]], tuple[MetropolysMove, ...]]:
+    """Picks the bids of the values in ``supply`` (a bit mask) out of a field's BIDS row."""
+    pick = _PICKERS.get(supply)
+    if pick is None:
+        values = VALUES_OF[supply]
+        if len(values) == 1:
+            (only,) = values
+            pick = _PICKERS[supply] = lambda row: (row[only],)
+        else:
+            pick = _PICKERS[supply] = itemgetter(*values)
+    return pick
 
 
 class GameFacts:
@@ -142,27 +163,23 @@ class MetropolysState(GameState):
             return MoveList()
         cells = self._cells
         bids = self._bids
-        by_code = BY_CODE
+        out: list[MetropolysMove] = []
         if not bids:
-            values = VALUES_OF[self._supply[cur]]
-            return MoveList(
-                [
-                    by_code[f << 4 | v]
-                    for f in self._facts.play_fields
-                    if cells[f] == FREE
-                    for v in values
-                ]
-            )
+            pick = _picker(self._supply[cur])
+            for f in self._facts.play_fields:
+                if cells[f] == FREE:
+                    out.extend(pick(BIDS[f]))
+            return MoveList(out)
         last = bids[-1]
         lv = cells[last] & 15
-        higher = VALUES_OF[self._supply[cur] >> (lv + 1) << (lv + 1)]
-        moves: list[Any] = [PASS]
+        higher = self._supply[cur] >> (lv + 1) << (lv + 1)
+        out.append(PASS)
         if higher:
-            adjacent = self._facts.adjacent[last]
-            moves.extend(
-                [by_code[f << 4 | v] for f in adjacent if cells[f] == FREE for v in higher]
-            )
-        return MoveList(moves)
+            pick = _picker(higher)
+            for f in self._facts.adjacent[last]:
+                if cells[f] == FREE:
+                    out.extend(pick(BIDS[f]))
+        return MoveList(out)
 
     def random_move(self, rng: random.Random) -> MetropolysMove:
         cur = self._current

@@ -82,6 +82,21 @@ def _space(mode: str) -> ActionSpace[QuadropolisMove]:
 SPACES: Final = {mode: _space(mode) for mode in MODES}
 #: Per mode: the number of targets per (architect, spot), N + 2.
 STRIDE: Final = {mode: geometry(mode).size + 2 for mode in MODES}
+#: ROWS[mode][architect][spot]: the N + 2 moves of that architect at that spot, by target
+#: index (squares, then discard, then nothing); index 0 of the architects is unused.
+ROWS: Final = {
+    mode: (
+        (),
+        *(
+            tuple(
+                SPACES[mode].moves[(k * N_SPOTS + s) * STRIDE[mode] :][: STRIDE[mode]]
+                for s in range(N_SPOTS)
+            )
+            for k in range(ARCHITECTS[mode])
+        ),
+    )
+    for mode in MODES
+}
 
 
 def move_of(mode: str, action: int) -> QuadropolisMove:
@@ -107,29 +122,34 @@ def parse_move(mode: str, text: str) -> QuadropolisMove:
             "<rXcY|x|->, e.g. '3L4 r2c1', '2T5 x' or '1R1 -'"
         )
     architect = int(m.group(1))
+    spot = SPOT_INDEX[m.group(2).upper() + m.group(3)]
+    tail = m.group(4)
+    if tail in ("x", "X"):
+        target = DISCARD
+    elif tail == "-":
+        target = NOTHING
+    elif not _SQUARE.match(tail):
+        raise NotationError(
+            f"{tail!r} is not a target: write a city square like r2c1, x to discard, "
+            "or - when nothing was taken"
+        )
+    else:
+        target = parse_square(tail, mode)
+    # Checked after the whole text is read, as the engine did before moves were objects: a
+    # text that is no move at all is a NotationError even when its architect is wrong too.
     if not 1 <= architect <= ARCHITECTS[mode]:
         raise IllegalMove(
             f"there is no architect {architect} in {mode} mode "
             f"(architects 1 to {ARCHITECTS[mode]})",
             rule="quadropolis §2",
         )
-    spot = SPOT_INDEX[m.group(2).upper() + m.group(3)]
-    tail = m.group(4)
-    if tail in ("x", "X"):
-        return find(mode, architect, spot, DISCARD)
-    if tail == "-":
-        return find(mode, architect, spot, NOTHING)
-    if not _SQUARE.match(tail):
-        raise NotationError(
-            f"{tail!r} is not a target: write a city square like r2c1, x to discard, "
-            "or - when nothing was taken"
-        )
-    return find(mode, architect, spot, parse_square(tail, mode))
+    return find(mode, architect, spot, target)
 
 
 __all__ = [
     "DISCARD",
     "NOTHING",
+    "ROWS",
     "SPACES",
     "QuadropolisMove",
     "find",

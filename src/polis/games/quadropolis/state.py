@@ -13,8 +13,9 @@ before touching anything. Events are worked out by :meth:`QuadropolisState.play`
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import Any, ClassVar, Self
 
 from polis.core.errors import IllegalMove
@@ -27,6 +28,7 @@ from polis.games.quadropolis.city import Building, City
 from polis.games.quadropolis.moves import (
     DISCARD,
     NOTHING,
+    ROWS,
     SPACES,
     STRIDE,
     QuadropolisMove,
@@ -88,9 +90,11 @@ class QuadropolisState(GameState):
         "_inhabitants",
         "_max_floors",
         "_mayor",
+        "_mode",
         "_moves",
         "_occupied",
         "_options",
+        "_players",
         "_pool",
         "_public",
         "_result",
@@ -112,6 +116,8 @@ class QuadropolisState(GameState):
         mode, players = setup.mode, setup.players
         # Immutable, shared between clones.
         self._setup = setup
+        self._mode = mode
+        self._players = players
         self._options = options
         self._geometry = GEOMETRY[mode]
         self._size = self._geometry.size
@@ -147,11 +153,11 @@ class QuadropolisState(GameState):
     # -- who acts ---------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
-        return self._setup.players
+        return self._players
 
     @property
     def mode(self) -> str:
-        return self._setup.mode
+        return self._mode
 
     def current_player(self) -> int:
         return self._current
@@ -209,21 +215,29 @@ class QuadropolisState(GameState):
         if p == TERMINAL:
             return MoveList()
         site, up = self._site, self._face_up
-        space, stride = self._space, self._stride
-        discard = stride - 2
+        rows = ROWS[self._mode]
+        discard = self._stride - 2
         free = self._free_spots()
         strict = self._unselectable and self._selectable_faceup_exists(p)
+        # Every spot of one architect that selects the same kind offers the same squares:
+        # pick them out of the spot's row of moves with one itemgetter per (kind, architect).
+        pickers: dict[int, Callable[[tuple[QuadropolisMove, ...]], Any]] = {}
         out: list[QuadropolisMove] = []
         for k in self._architects(p):
-            row = (k - 1) * N_SPOTS
+            row_k = rows[k]
             for s in free:
-                base = (row + s) * stride
                 t = site[SELECT[s][k]]
                 if t >= 0 and up[t]:
-                    out.extend([space[base + q] for q in self._targets(p, T_KIND[t], k)])
-                    out.append(space[base + discard])
+                    kind = T_KIND[t]
+                    pick = pickers.get(kind)
+                    if pick is None:
+                        pick = pickers[kind] = itemgetter(
+                            *self._targets(p, kind, k), discard, discard
+                        )
+                    out.extend(pick(row_k[s])[:-1])
                 elif t < 0 or not strict:
-                    out.append(space[base + discard + 1])
+                    out.append(row_k[s][discard + 1])
+            pickers.clear()
         return MoveList(out)
 
     def random_move(self, rng: random.Random) -> QuadropolisMove:
@@ -260,8 +274,8 @@ class QuadropolisState(GameState):
         return moves[int(rnd() * len(moves))]
 
     def apply(self, move: Any) -> None:
-        if move.__class__ is not QuadropolisMove or move.mode != self._setup.mode:
-            raise IllegalMove(f"{move!r} is not a Quadropolis {self._setup.mode} move")
+        if move.__class__ is not QuadropolisMove or move.mode != self._mode:
+            raise IllegalMove(f"{move!r} is not a Quadropolis {self._mode} move")
         k: int = move.architect
         s: int = move.spot
         target: int = move.target
@@ -332,11 +346,11 @@ class QuadropolisState(GameState):
                     self._mayor = p
         self._moves.append(move)
         turn = self._turn + 1
-        if turn == 4 * self._setup.players:
+        if turn == 4 * self._players:
             self._end_round()
         else:
             self._turn = turn
-            self._current = (self._first + turn) % self._setup.players
+            self._current = (self._first + turn) % self._players
 
     def _check_build(self, p: int, kind: int, k: int, target: int) -> None:
         """Raise IllegalMove unless a tile of ``kind`` may go on ``target`` (§6)."""
@@ -396,7 +410,7 @@ class QuadropolisState(GameState):
 
     def parse_move(self, text: str) -> QuadropolisMove:
         try:
-            return parse_move(self._setup.mode, text)
+            return parse_move(self._mode, text)
         except IllegalMove:
             if self._current < 0:
                 raise IllegalMove("the game is over: no more architects may be placed") from None
@@ -508,6 +522,8 @@ class QuadropolisState(GameState):
     def clone(self) -> Self:
         new = object.__new__(type(self))
         new._setup = self._setup
+        new._mode = self._mode
+        new._players = self._players
         new._options = self._options
         new._geometry = self._geometry
         new._size = self._size

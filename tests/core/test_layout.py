@@ -106,3 +106,12 @@ def test_every_registered_game_has_one_folder_with_the_same_parts() -> None:
         "choices.py",
     ):
         assert part in common, f"not every game has {part}"
+
+
+@pytest.mark.parametrize("name", sorted(FACTS))
+def test_slots_take_effect_in_the_hot_objects(name: str) -> None:
+    """States, views and moves carry no per-object dict (``__slots__`` all the way up)."""
+    game = games()[name]
+    state = game.new_game(game.default_mode, 2, seed=1)
+    for thing in (state, state.view(0), state.legal_moves()[0], state.clone()):
+        assert not hasattr(thing, "__dict__"), type(thing).__name__

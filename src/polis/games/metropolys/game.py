@@ -21,8 +21,7 @@ from polis.games.metropolys.board import board_json
 from polis.games.metropolys.cards import MODES, NEIGHBOURHOOD_CARDS, area_deck
 from polis.games.metropolys.moves import SPACE, MetropolysMove
 from polis.games.metropolys.options import parse_options
-from polis.games.metropolys.scorefile import parse_end_position
-from polis.games.metropolys.scoring import score_report
+from polis.games.metropolys.scorefile import score_file
 from polis.games.metropolys.setup import Setup, make_setup
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.view import MetropolysView
@@ -121,7 +120,7 @@ class MetropolysGame(Game):
         return state
 
     def score_file(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return score_report(parse_end_position(data))
+        return score_file(data)
 
     def report_lines(self, report: Mapping[str, Any]) -> tuple[PlayerScore, ...]:
         """One line per player: the breakdown and buildings built (formats §2.3)."""

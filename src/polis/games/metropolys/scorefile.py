@@ -13,7 +13,7 @@ from polis.core.errors import InputError
 from polis.games.metropolys.board import DISTRICT, DISTRICTS, NUM_FIELDS, TOKEN_COUNTS, TOKENS
 from polis.games.metropolys.cards import NEIGHBOURHOOD_CARDS, area_deck
 from polis.games.metropolys.options import parse_options
-from polis.games.metropolys.scoring import EndPosition
+from polis.games.metropolys.scoring import EndPosition, score_report
 from polis.games.metropolys.setup import check_cards, check_mode_players, check_unused
 
 KNOWN_KEYS = frozenset(
@@ -143,3 +143,8 @@ def parse_end_position(data: Mapping[str, Any]) -> EndPosition:
         neighbourhood_cards=neighbourhood,
         options=options,
     )
+
+
+def score_file(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``polis score`` for a formats.md §2.2 end position: the §2.3 report."""
+    return score_report(parse_end_position(data))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
 
+from polis.core.result import GameResult, PlayerScore
 from polis.games.metropolys.board import (
     ADJACENT,
     BRIDGES,
@@ -218,6 +219,36 @@ def ranking(totals: Sequence[int], built: Sequence[int]) -> list[list[int]]:
     for p, key in enumerate(zip(totals, built, strict=True)):
         keyed.setdefault(key, []).append(p)
     return [keyed[k] for k in sorted(keyed, reverse=True)]
+
+
+def game_result(pos: EndPosition, built: Sequence[int]) -> GameResult:
+    """§8-§10 at the end of a game: every breakdown, the totals and the places (``built``:
+    buildings each player built, the tie-break)."""
+    breakdowns = player_breakdowns(pos)
+    totals = tuple(sum(b.values()) for b in breakdowns)
+    places = tuple(tuple(g) for g in ranking(totals, built))
+    players = tuple(
+        PlayerScore(
+            total=t,
+            categories={k: b[k] for k in BREAKDOWN_KEYS},
+            tie_breaks={"built": built[p]},
+            report={"total": t, "built": built[p], "breakdown": b},
+        )
+        for p, (t, b) in enumerate(zip(totals, breakdowns, strict=True))
+    )
+    return GameResult(
+        game="metropolys",
+        mode=pos.mode,
+        scores=totals,
+        ranking=places,
+        players=players,
+        json={
+            "game": "metropolys",
+            "mode": pos.mode,
+            "players": [dict(p.report) for p in players],
+            "ranking": [list(g) for g in places],
+        },
+    )
 
 
 def score_report(pos: EndPosition) -> dict[str, Any]:

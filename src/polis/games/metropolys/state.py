@@ -27,7 +27,7 @@ from polis.core.errors import IllegalMove
 from polis.core.events import Event
 from polis.core.moves import MoveList
 from polis.core.protocol import Game, GameState
-from polis.core.result import GameResult, PlayerScore
+from polis.core.result import GameResult
 from polis.core.view import TERMINAL
 from polis.games.metropolys.board import (
     ADJACENT,
@@ -41,12 +41,7 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import BY_CODE, NUM_CODES, PASS, MetropolysMove
 from polis.games.metropolys.options import Options
-from polis.games.metropolys.scoring import (
-    BREAKDOWN_KEYS,
-    EndPosition,
-    player_breakdowns,
-    ranking,
-)
+from polis.games.metropolys.scoring import EndPosition, game_result, player_breakdowns
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.view import MetropolysView, view_of
 
@@ -488,37 +483,10 @@ class MetropolysState(GameState):
         )
 
     def result(self) -> GameResult:
-        if self._result is not None:
-            return self._result
-        if self._current != TERMINAL:
-            raise IllegalMove("the game is not over yet: no result")
-        breakdowns = player_breakdowns(self.end_position())
-        totals = tuple(sum(b.values()) for b in breakdowns)
-        built = self._built
-        places = tuple(tuple(g) for g in ranking(totals, built))
-        players = tuple(
-            PlayerScore(
-                total=t,
-                categories={k: b[k] for k in BREAKDOWN_KEYS},
-                tie_breaks={"built": built[p]},
-                report={"total": t, "built": built[p], "breakdown": b},
-            )
-            for p, (t, b) in enumerate(zip(totals, breakdowns, strict=True))
-        )
-        mode = self._facts.mode
-        self._result = GameResult(
-            game="metropolys",
-            mode=mode,
-            scores=totals,
-            ranking=places,
-            players=players,
-            json={
-                "game": "metropolys",
-                "mode": mode,
-                "players": [dict(p.report) for p in players],
-                "ranking": [list(g) for g in places],
-            },
-        )
+        if self._result is None:
+            if self._current != TERMINAL:
+                raise IllegalMove("the game is not over yet: no result")
+            self._result = game_result(self.end_position(), self._built)
         return self._result
 
     def scores_now(self) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ orthogonal neighbours) is read once per mode from ``data/mats.json`` and cached.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -227,29 +227,6 @@ def city_rows(mode: str, city: City) -> list[str]:
     return [" ".join(codes[r * g.cols : (r + 1) * g.cols]) for r in range(g.rows)]
 
 
-def _count(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InputError(f"{key!r} must be a whole number of at least 0 (got {value!r})")
-    return value
-
-
-def load_city_file(data: Mapping[str, Any]) -> tuple[str, City, int, int]:
-    """A formats.md §1.2 city file -> ``(mode, city, inhabitants, energy)``."""
-    if not isinstance(data, Mapping):
-        raise InputError("a city file is a JSON object (formats §1.2)")
-    game = data.get("game", "quadropolis")
-    if game != "quadropolis":
-        raise InputError(f"not a Quadropolis city file (game = {game!r})")
-    mode = data.get("mode")
-    if mode not in MODES:
-        raise InputError(f"'mode' must be 'classic' or 'expert' (got {mode!r})")
-    if "city" not in data:
-        raise InputError("a city file needs 'city': the list of rows (formats §1.2)")
-    city = parse_city(mode, data["city"])
-    return mode, city, _count(data, "inhabitants"), _count(data, "energy")
-
-
 __all__ = [
     "KINDS",
     "MODES",
@@ -258,7 +235,6 @@ __all__ = [
     "Geometry",
     "city_rows",
     "geometry",
-    "load_city_file",
     "parse_cell",
     "parse_city",
     "parse_square",

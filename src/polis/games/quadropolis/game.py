@@ -20,7 +20,7 @@ from polis.core.rng import seeded_rng
 from polis.core.view import View
 from polis.games.quadropolis.moves import SPACES, QuadropolisMove
 from polis.games.quadropolis.options import parse_options
-from polis.games.quadropolis.setup import Setup, draw, parse_setup
+from polis.games.quadropolis.setup import Setup, make_setup
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, MODES, POOLS, TILES
 from polis.games.quadropolis.view import FACE_DOWN, QuadropolisView
@@ -67,11 +67,7 @@ class QuadropolisGame(Game):
     ) -> QuadropolisState:
         mode, players = self.check_table(mode, players)
         opts = parse_options(options)
-        if setup is None:
-            fixed = draw(mode, players, seeded_rng(seed))
-        else:
-            fixed = parse_setup(mode, players, setup)
-        return QuadropolisState(fixed, opts)
+        return QuadropolisState(make_setup(mode, players, seeded_rng(seed), setup), opts)
 
     def action_space(self, mode: str) -> ActionSpace[QuadropolisMove]:
         try:
@@ -125,10 +121,9 @@ class QuadropolisGame(Game):
         return state
 
     def score_file(self, data: Mapping[str, JSON]) -> dict[str, JSON]:
-        from polis.games.quadropolis.scoring import score_file
+        from polis.games.quadropolis.scorefile import score_file
 
-        out: dict[str, JSON] = score_file(data)
-        return out
+        return score_file(data)
 
     def report_lines(self, report: Mapping[str, JSON]) -> tuple[PlayerScore, ...]:
         """One line: the city's categories and tie-breaks (formats §1.3)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from polis.core.errors import InputError
 from polis.core.result import GameResult, PlayerScore
-from polis.games.quadropolis.city import City, Geometry, geometry, load_city_file
+from polis.games.quadropolis.city import City, Geometry, geometry
 from polis.games.quadropolis.scoring_solver import IB, W, components, edges, solve
 from polis.games.quadropolis.scoring_tables import (
     CATEGORIES,
@@ -412,39 +412,4 @@ def rank(reports: Sequence[ScoreReport]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(places[k]) for k in sorted(places, reverse=True))
 
 
-_OPTION_KEYS = {
-    "playground_absorbs_pollution": bool,
-    "office_tower_group_cap": int,
-    "empty_squares_tie_break": str,
-}
-
-
-def score_file(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``polis score`` for a formats.md §1.2 city file: the §1.3 report.
-
-    An optional ``options`` object may name the rule resolutions (A10, A14, A19).
-    """
-    mode, city, inh, en = load_city_file(data)
-    options = data.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise InputError("'options' must be an object")
-    for key, value in options.items():
-        kind = _OPTION_KEYS.get(key)
-        if kind is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise InputError(f"unknown or malformed option {key!r}")
-    tie = options.get("empty_squares_tie_break", "after_removal")
-    if tie not in ("after_removal", "before_removal"):
-        raise InputError("empty_squares_tie_break is 'after_removal' or 'before_removal'")
-    report = score_city(
-        mode,
-        city,
-        inh,
-        en,
-        playground_absorbs_pollution=options.get("playground_absorbs_pollution", False),
-        office_tower_group_cap=options.get("office_tower_group_cap", 5),
-        empty_squares_after_removal=tie == "after_removal",
-    )
-    return report.to_json()
-
-
-__all__ = ["ScoreReport", "evaluate", "game_result", "rank", "score_city", "score_file"]
+__all__ = ["ScoreReport", "evaluate", "game_result", "rank", "score_city"]

@@ -84,4 +84,11 @@ def parse_setup(mode: str, players: int, setup: Mapping[str, Any]) -> Setup:
     return Setup(mode, players, first, tuple(out))
 
 
-__all__ = ["Setup", "draw", "parse_setup"]
+def make_setup(
+    mode: str, players: int, rng: random.Random, given: Mapping[str, Any] | None = None
+) -> Setup:
+    """The set-up: ``given`` validated, or (when None) drawn from ``rng``."""
+    return draw(mode, players, rng) if given is None else parse_setup(mode, players, given)
+
+
+__all__ = ["Setup", "draw", "make_setup", "parse_setup"]

@@ -51,5 +51,6 @@ def print_pad(
     players: Sequence[PlayerScore],
     names: Sequence[str] | None = None,
     ranking: Sequence[Sequence[int]] | None = None,
+    console: Console | None = None,
 ) -> None:
-    Console().print(pad_table(game, mode, players, names, ranking))
+    (console or Console()).print(pad_table(game, mode, players, names, ranking))

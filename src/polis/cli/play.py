@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import platformdirs
 import typer
-from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
@@ -28,17 +26,20 @@ from polis.cli.common import (
     write_json_atomic,
 )
 from polis.cli.pad import print_pad
+from polis.cli.text import text_parts
 from polis.core.errors import PolisError
 from polis.core.events import Event
-from polis.core.match import Seat, Turn, play_match
+from polis.core.match import Seat, Turn, derive_seed, play_match
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 
 HELP_TEXT = (
-    "Type a move in notation ({example}), 'moves' to list the legal moves, "
-    "'board' to show the position again, 'quit' to stop (the game is saved)."
+    "Type a move in notation (e.g. {example}). Commands: 'moves' lists the legal moves "
+    "(compactly;\n'moves <start>' narrows them), 'board' draws the table again, 'legend' "
+    "explains the signs,\n'quit' stops (the game is saved and can be resumed)."
 )
+LETTERS = "ABCD"
 
 
 class Quit(Exception):
@@ -51,19 +52,12 @@ def default_record_path(game: str, seed: int) -> Path:
     return platformdirs.user_data_path("polis") / "games" / f"{game}-{stamp}-{seed}.json"
 
 
-def grouped_moves(legal: Sequence[Move]) -> list[str]:
-    """Legal moves in notation, grouped by their first word (``3L4: r2c1 r2c2 x``)."""
-    groups: dict[str, list[str]] = defaultdict(list)
-    for move in legal:
-        head, _, tail = move.text.partition(" ")
-        groups[head].append(tail)
-    return [f"{head}: {' '.join(tails)}" if any(tails) else head for head, tails in groups.items()]
-
-
 class TerminalGame:
-    """Drives one game between a human at ``seat`` and bots in a terminal.
+    """Drives one game between a person at ``seat`` and bots in an 80x24 terminal.
 
-    Bots see only their own view and the legal moves (the agent protocol of polis.bots).
+    Bots see only their own view and the legal moves (the agent protocol of polis.bots);
+    every move is told in words from the engine's events, and the board is drawn again
+    when it is the person's turn. The record is saved after every move.
     """
 
     def __init__(
@@ -72,7 +66,7 @@ class TerminalGame:
         state: GameState,
         seat: int,
         names: list[str],
-        seed: int | None,
+        seed: int | str | None,
         record: Path | None,
         ask: Callable[[str], str],
         console: Console,
@@ -81,8 +75,12 @@ class TerminalGame:
     ) -> None:
         self.game, self.state, self.seat, self.names = game, state, seat, names
         self.seed, self.record, self.ask, self.console = seed, record, ask, console
+        self.text = text_parts(game)
+        self.labels = [display_name(n) for n in names]
         self.bots: dict[int, tuple[Agent, Budget]] = {
-            p: make_agent(bot, bot_seed + p) for p in range(state.num_players) if p != seat
+            p: make_agent(bot, derive_seed(bot_seed, "bot", p))
+            for p in range(state.num_players)
+            if p != seat
         }
 
     def save(self) -> None:
@@ -90,57 +88,86 @@ class TerminalGame:
             write_json_atomic(self.record, self.state.to_record(self.names, self.seed))
 
     def run(self) -> bool:
-        """Play until the end (True) or until the human quits (False)."""
+        """Play until the end (True) or until the person quits (False)."""
+        self.say(self.text.LEGEND, style="dim")
+        self.say(f"You are {LETTERS[self.seat]}. Type 'help' for the commands.")
         self.show()
         seats: list[Seat] = []
         for p in range(self.state.num_players):
-            if p == self.seat:
-                seats.append(self.human_turn)
-            else:
-                agent, budget = self.bots[p]
-                seats.append(agent_seat(agent, budget, self.game))
+            seats.append(self.human_turn if p == self.seat else self.bot_seat(p))
         try:
-            play_match(self.state, seats, on_move=self.moved)
+            play_match(self.state, seats, on_move=self.moved, events=True)
         except Quit:
             self.save()
             return False
-        self.console.print(self.state.render_text(None))
+        self.show(None)
         result = self.state.result()
-        print_pad(self.game, self.state.mode, result.players, self.names, result.ranking)
+        winners = " and ".join(f"{LETTERS[p]} {self.labels[p]}" for p in result.ranking[0])
+        self.console.print(f"Winner: {winners}", style="bold", markup=False, highlight=False)
+        heads = [f"{LETTERS[p]} {self.labels[p]}" for p in range(self.state.num_players)]
+        print_pad(self.game, self.state.mode, result.players, heads, result.ranking, self.console)
         return True
 
+    def say(self, text: str, style: str | None = None) -> None:
+        """Print plain text (never read as Rich markup: boards hold brackets)."""
+        self.console.print(text, style=style, markup=False, highlight=False)
+
+    def bot_seat(self, player: int) -> Seat:
+        """A bot's seat, with a "thinking" indicator while it searches."""
+        agent, budget = self.bots[player]
+        choose = agent_seat(agent, budget, self.game)
+        label = f"{LETTERS[player]} {self.labels[player]} is thinking ..."
+
+        def think(turn: Turn) -> Move:
+            with self.console.status(label):
+                move: Move = choose(turn)
+            return move
+
+        return think
+
     def moved(self, player: int, move: Move, events: tuple[Event, ...]) -> None:
-        """After every move: say what a bot played, save, show the board on the human's turn."""
-        if player != self.seat:
-            self.console.print(
-                f"[cyan]{escape(self.names[player])}[/cyan] plays [bold]{move}[/bold]"
-            )
+        """After every move: tell what happened, save, show the board on the person's turn."""
+        for event in events:
+            if event.visible_to(self.seat):
+                line = self.text.narrate(event, self.labels)
+                if line:
+                    self.say(line)
         self.save()
         if self.state.current_player() == self.seat:
             self.show()
 
-    def show(self) -> None:
-        self.console.print(self.state.render_text(self.seat), markup=False)
+    def show(self, seat: int | None = -1) -> None:
+        view = self.state.view(self.seat if seat == -1 else seat)
+        self.say(self.text.board(view, self.labels, min(self.console.width, 100)))
 
     def human_turn(self, turn: Turn) -> Move:
         """Ask until a legal move is typed; raises :class:`Quit` to stop."""
-        example = ", ".join(self.game.notation_examples)
-        self.console.print(Columns(grouped_moves(turn.legal), padding=(0, 3)), style="dim")
+        view = turn.view
+        prompt = (
+            f"{LETTERS[self.seat]}, your move ({self.text.prompt_help(view)}), "
+            f"e.g. {self.text.example(view, turn.legal)}"
+        )
         while True:
             try:
-                text = self.ask("Your move").strip()
+                text = self.ask(prompt).strip()
             except (EOFError, KeyboardInterrupt):
                 raise Quit from None
+            command, _, rest = text.partition(" ")
+            if not text:
+                continue
             if text in {"quit", "exit", "q"}:
                 raise Quit
             if text in {"help", "?"}:
-                self.console.print(HELP_TEXT.format(example=example))
+                self.say(HELP_TEXT.format(example=self.text.example(view, turn.legal)))
                 continue
-            if text == "moves":
-                self.console.print(Columns(grouped_moves(turn.legal), padding=(0, 3)))
+            if command == "moves":
+                self.say(self.text.moves_text(view, turn.legal, rest))
                 continue
             if text == "board":
                 self.show()
+                continue
+            if text == "legend":
+                self.say(self.text.LEGEND)
                 continue
             try:
                 move = self.state.parse_move(text)
@@ -150,6 +177,11 @@ class TerminalGame:
                 self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}")
                 continue
             return move
+
+
+def display_name(name: str) -> str:
+    """How a seat is named on screen: ``bot:easy`` is ``bot easy``."""
+    return f"bot {name[4:]}" if name.startswith("bot:") else name
 
 
 def play(
@@ -206,7 +238,7 @@ def play(
             ask=lambda prompt: console.input(f"[bold]{prompt}[/bold]> "),
             console=console,
             bot=bot,
-            bot_seed=seed or 0,
+            bot_seed=int(seed) if isinstance(seed, int) else 0,
         )
     console.print(f"Saving the game to {record} after every move.")
     finished = session.run()

@@ -169,7 +169,10 @@ class Game(ABC):
     * ``knowledge``: the bots' knowledge of the game (:mod:`polis.bots.knowledge`);
     * ``observation``: the research observation encoder, called ``(mode, players)``;
     * ``chance``: the OpenSpiel chance model (:mod:`polis.research.openspiel_game`);
-    * ``choices``: the legal moves as structured choices for the web client.
+    * ``choices``: the legal moves as structured choices for the web client;
+    * ``text``: the module that draws the game for terminals (:mod:`polis.cli.text`).
+
+    A part named without ``:attribute`` is the module itself.
     """
 
     name: ClassVar[str]
@@ -246,7 +249,8 @@ class Game(ABC):
         if target is None:
             raise InputError(f"{self.title} has no {part} (it offers {', '.join(self.plugins)})")
         module, _, attr = target.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attr) if attr else loaded
 
     def from_record(self, record: Mapping[str, JSON]) -> GameState:
         """Replay a record (formats.md §3), checking every move.

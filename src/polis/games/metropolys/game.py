@@ -52,6 +52,7 @@ class MetropolysGame(Game):
         "observation": "polis.games.metropolys.observation:MetropolysEncoder",
         "chance": "polis.games.metropolys.chance:MetropolysDeal",
         "choices": "polis.games.metropolys.choices:legal_choices",
+        "text": "polis.games.metropolys.render",
     }
 
     def new_game(

@@ -374,7 +374,11 @@ class MetropolysState(GameState):
         p = self._current
         opening = not self._bids
         previous = self._bids[-1] if self._bids else -1
-        ending = self._end_reason(move) if p >= 0 and isinstance(move, MetropolysMove) else None
+        # Read before apply: a raise that ends the round frees the field it raised over.
+        previous_value = self._cells[previous] & 15 if previous >= 0 else 0
+        # An opening pass is illegal (apply says why): _end_reason needs a bid to look at.
+        judged = p >= 0 and isinstance(move, MetropolysMove) and not (opening and move is PASS)
+        ending = self._end_reason(move) if judged else None
         bids = [(f, self._cells[f]) for f in self._bids]
         tokens = list(self._tokens)
         metro, archaeology = self._metro_holder, self._archaeology_holder
@@ -393,7 +397,7 @@ class MetropolysState(GameState):
                         "value": move.value,
                         "field": move.field,
                         "over_field": previous,
-                        "over_value": self._cells[previous] & 15,
+                        "over_value": previous_value,
                     },
                 )
             )

@@ -54,6 +54,7 @@ class QuadropolisGame(Game):
         "observation": "polis.games.quadropolis.observation:QuadropolisEncoder",
         "chance": "polis.games.quadropolis.chance:QuadropolisDeal",
         "choices": "polis.games.quadropolis.choices:legal_choices",
+        "text": "polis.games.quadropolis.render",
     }
 
     def new_game(

@@ -1,10 +1,14 @@
 """Steps per second of the research interfaces next to the raw engine (prints JSON).
 
-For each game/mode/player count: the engine alone (``random_move`` + ``apply``, the bots'
-playout loop), the engine listing every legal move (what a mask needs), the PettingZoo AEC
-env, the Gymnasium env (learner's steps; the random opponents' moves are included in the
-time), and the OpenSpiel game (player actions; chance nodes included in the time). Every
-figure is a masked-random game loop run for about ``--seconds`` seconds.
+For each registered game with research parts, at its default mode with 2 players and its
+last mode with the most players: the engine alone (``random_move`` + ``apply``, the bots'
+playout loop), the engine listing the legal action ids (``legal_moves().ids()``, what a mask
+needs), one observation (view + encoding of the player to move), the PettingZoo AEC env,
+the Gymnasium env (learner's steps; the random opponents' moves are included in the time),
+and the OpenSpiel game (player actions; chance nodes included in the time). Every figure is
+a random game loop run for about ``--seconds`` seconds, and is printed also as a ratio to
+the engine's random-move speed measured in the same run (the ratios travel between machines,
+the absolute figures do not).
 
     .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick]
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import time
@@ -20,14 +25,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from polis.core.registry import get_game
+from polis.core.protocol import Game
+from polis.core.registry import games
+from polis.research.observations import encoder
 
-CONFIGS = [
-    ("quadropolis", "classic", 2),
-    ("quadropolis", "expert", 4),
-    ("metropolys", "family", 2),
-    ("metropolys", "expert", 4),
-]
+Config = tuple[str, str, int]
+
+
+def configs() -> list[Config]:
+    """Per game with an encoder: default mode with 2 players, last mode with the most."""
+    out = []
+    for name, game in games().items():
+        if "observation" in game.plugins and name == game.name:
+            out.append((name, game.default_mode, game.min_players))
+            out.append((name, game.modes[-1], game.max_players))
+    return out
 
 
 def rate(loop: Callable[[], int], seconds: float) -> float:
@@ -39,26 +51,55 @@ def rate(loop: Callable[[], int], seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def engine_loop(game: str, mode: str, players: int, listing: bool) -> Callable[[], int]:
-    g = get_game(game)
+def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     rng = random.Random(0)
 
     def loop() -> int:
-        state = g.new_game(mode, players, seed=rng.getrandbits(32))
+        state = game.new_game(mode, players, seed=rng.getrandbits(32))
         n = 0
         while not state.is_terminal():
-            if listing:
-                moves = state.legal_moves()
-                state.apply(moves[rng.randrange(len(moves))])
-            else:
-                state.apply(state.random_move(rng))
+            state.apply(state.random_move(rng))
             n += 1
         return n
 
     return loop
 
 
-def pettingzoo_loop(game: str, mode: str, players: int) -> Callable[[], int]:
+def legal_ids_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    """Each step lists the legal action ids and plays one of them by id."""
+    rng = random.Random(0)
+    space = game.action_space(mode)
+
+    def loop() -> int:
+        state = game.new_game(mode, players, seed=rng.getrandbits(32))
+        n = 0
+        while not state.is_terminal():
+            ids = state.legal_moves().ids()
+            state.apply(space[ids[rng.randrange(len(ids))]])
+            n += 1
+        return n
+
+    return loop
+
+
+def observe_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    """Each step builds the view of the player to move and encodes it (then a random move)."""
+    rng = random.Random(0)
+    enc = encoder(game, mode, players)
+
+    def loop() -> int:
+        state = game.new_game(mode, players, seed=rng.getrandbits(32))
+        n = 0
+        while not state.is_terminal():
+            enc.encode(state.view(state.current_player()))
+            state.apply(state.random_move(rng))
+            n += 1
+        return n
+
+    return loop
+
+
+def pettingzoo_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     from polis.research.pettingzoo_env import PolisAECEnv
 
     env = PolisAECEnv(game, mode, players)
@@ -77,7 +118,7 @@ def pettingzoo_loop(game: str, mode: str, players: int) -> Callable[[], int]:
     return loop
 
 
-def gym_loop(game: str, mode: str, players: int) -> Callable[[], int]:
+def gym_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     from polis.research.gym_env import PolisGymEnv
 
     env = PolisGymEnv(game, mode, players, opponents="random")
@@ -96,12 +137,12 @@ def gym_loop(game: str, mode: str, players: int) -> Callable[[], int]:
     return loop
 
 
-def openspiel_loop(game: str, mode: str, players: int) -> Callable[[], int]:
+def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     import pyspiel
 
-    import polis.research.openspiel_game  # noqa: F401
+    from polis.research.openspiel_game import register
 
-    g = pyspiel.load_game(f"polis_{game}(mode={mode},players={players})")
+    g = pyspiel.load_game(register(game), {"mode": mode, "players": players})
     rng = random.Random(0)
 
     def loop() -> int:
@@ -120,29 +161,41 @@ def openspiel_loop(game: str, mode: str, players: int) -> Callable[[], int]:
     return loop
 
 
+#: Figure name -> loop maker; the first is the reference of the ratios.
+LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
+    "engine_moves_per_s": engine_loop,
+    "legal_ids_steps_per_s": legal_ids_loop,
+    "observe_steps_per_s": observe_loop,
+    "pettingzoo_steps_per_s": pettingzoo_loop,
+    "gymnasium_steps_per_s": gym_loop,
+    "openspiel_steps_per_s": openspiel_loop,
+}
+
+
+def measure(config: Config, seconds: float) -> dict[str, object]:
+    name, mode, players = config
+    game = games()[name]
+    figures = {key: rate(make(game, mode, players), seconds) for key, make in LOOPS.items()}
+    base = figures["engine_moves_per_s"]
+    row: dict[str, object] = {"game": name, "mode": mode, "players": players}
+    row.update({key: round(value) for key, value in figures.items()})
+    row["ratio_to_engine"] = {key: round(value / base, 4) for key, value in figures.items()}
+    return row
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--quick", action="store_true", help="first two configurations only")
     args = parser.parse_args()
-    rows = []
-    for game, mode, players in CONFIGS[:2] if args.quick else CONFIGS:
-        s = args.seconds
-        rows.append(
-            {
-                "game": game,
-                "mode": mode,
-                "players": players,
-                "engine_moves_per_s": round(rate(engine_loop(game, mode, players, False), s)),
-                "engine_listing_moves_per_s": round(
-                    rate(engine_loop(game, mode, players, True), s)
-                ),
-                "pettingzoo_steps_per_s": round(rate(pettingzoo_loop(game, mode, players), s)),
-                "gymnasium_steps_per_s": round(rate(gym_loop(game, mode, players), s)),
-                "openspiel_steps_per_s": round(rate(openspiel_loop(game, mode, players), s)),
-            }
-        )
-    print(json.dumps({"python": platform.python_version(), "results": rows}, indent=2))
+    chosen = configs()[:2] if args.quick else configs()
+    rows = [measure(config, args.seconds) for config in chosen]
+    report = {
+        "python": platform.python_version(),
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        "results": rows,
+    }
+    print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The fixed action encodings: one-to-one with the notation, and masks equal legality."""
+"""The games' action spaces as research uses them: stable ids, the documented formulas, and
+masks (from ``legal.ids()``) that are exactly what the engine accepts."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 
 from polis.core.errors import PolisError
 from polis.core.registry import get_game
-from polis.research.actions import codec
+from polis.research.actions import action_mask, legal_actions
 from research.helpers import ALL_CONFIGS, random_position
 
 
@@ -21,32 +22,31 @@ from research.helpers import ALL_CONFIGS, random_position
         ("metropolys", "expert", 716),
     ],
 )
-def test_every_notation_move_has_exactly_one_action(game: str, mode: str, size: int) -> None:
-    c = codec(game, mode)
-    assert c.n == size
-    assert len(set(c.names)) == size
+def test_every_move_has_exactly_one_action(game: str, mode: str, size: int) -> None:
+    space = get_game(game).action_space(mode)
+    assert len(space) == size
+    assert len({m.text for m in space}) == size
     state = get_game(game).new_game(mode, 2, seed=1)
-    for action, name in enumerate(c.names):
-        move = state.parse_move(name)  # the engine reads every encoded move...
-        assert state.move_to_str(move) == name  # ...and writes it back the same way
-        assert c.action_of(state, move) == action
-        assert c.from_str(name) == action
+    for action in range(size):
+        move = space[action]
+        assert move.id == action
+        assert state.parse_move(move.text) is move  # notation and id name the same move
 
 
 def test_documented_formulas() -> None:
-    q = codec("quadropolis", "classic")
-    assert q.to_str(0) == "1L1 r1c1"
-    assert q.to_str(((3 - 1) * 20 + 3) * 18 + 4) == "3L4 r2c1"  # formats §1.4 example
-    assert q.to_str(17) == "1L1 -" and q.to_str(16) == "1L1 x"
-    e = codec("quadropolis", "expert")
-    assert e.to_str(((5 - 1) * 20 + 16) * 22 + 12) == "5B2 r3c3"
-    m = codec("metropolys", "family")
-    assert m.to_str((7 - 1) * 55 + 12) == "7@12"
-    assert m.to_str(715) == "pass"
+    q = get_game("quadropolis").action_space("classic")
+    assert q[0].text == "1L1 r1c1"
+    assert q[((3 - 1) * 20 + 3) * 18 + 4].text == "3L4 r2c1"  # formats §1.4 example
+    assert q[17].text == "1L1 -" and q[16].text == "1L1 x"
+    e = get_game("quadropolis").action_space("expert")
+    assert e[((5 - 1) * 20 + 16) * 22 + 12].text == "5B2 r3c3"
+    m = get_game("metropolys").action_space("family")
+    assert m[(7 - 1) * 55 + 12].text == "7@12"
+    assert m[715].text == "pass"
     with pytest.raises(PolisError):
-        m.from_str("14@3")
+        m.parse("14@3")
     with pytest.raises(PolisError):
-        m.to_str(716)
+        m.move(716)
 
 
 @settings(max_examples=30, deadline=None)
@@ -60,18 +60,21 @@ def test_mask_is_exactly_what_the_engine_accepts(
 ) -> None:
     game, mode, players = config
     state = random_position(game, mode, players, seed, moves)
+    space = get_game(game).action_space(mode)
+    mask = action_mask(state, len(space))
+    legal = legal_actions(state)
+    assert legal == sorted(legal) == sorted(set(legal))
+    assert list(mask.nonzero()[0]) == legal
     if state.is_terminal():
+        assert mask.sum() == 0
         return
-    c = codec(game, mode)
-    mask = c.mask(state)
     assert mask.sum() == len(state.legal_moves()) > 0
     before = state.view(None)
-    for action in range(c.n):
+    for action in range(len(space)):
         trial = state.clone()
-        move = c.move_of(trial, action)
         if mask[action]:
-            trial.apply(move)  # every masked-in action is accepted...
+            trial.apply(space[action])  # every masked-in action is accepted...
         else:
             with pytest.raises(PolisError):  # ...every masked-out one rejected, naming a rule
-                trial.apply(move)
+                trial.apply(space[action])
             assert trial.view(None) == before

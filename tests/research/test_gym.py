@@ -8,7 +8,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from polis.core.errors import InputError
-from polis.research.gym_env import PolisGymEnv
+from polis.core.registry import games
+from polis.research.gym_env import PolisGymEnv, env_id, register_envs
 from research.helpers import CONFIGS
 
 
@@ -26,6 +27,16 @@ def test_check_env_through_the_registry_with_greedy_opponents() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text.strip()
+
+
+def test_an_env_id_for_every_registered_game_from_its_title() -> None:
+    ids = register_envs()
+    assert {"polis/Quadropolis-v0", "polis/Metropolys-v0"} <= set(ids)
+    for game in games().values():
+        if "observation" in game.plugins:
+            assert env_id(game) in ids and env_id(game) in gym.registry
+    env = gym.make("polis/Metropolys-v0", players=2, opponents="random")  # the default mode
+    assert env.unwrapped.session.mode == games()["metropolys"].default_mode
 
 
 def episode(env: PolisGymEnv, seed: int) -> tuple[list[bytes], float]:

@@ -5,6 +5,7 @@ information state and OpenSpiel tensors unchanged, move after move."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -13,8 +14,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polis.research.openspiel_game  # noqa: F401  (registers the games)
-from polis.research.dealers import quadropolis_pools
+from polis.core.registry import get_game
 from polis.research.session import Session
+
+FACE_DOWN = -2
+
+
+def face_down_squares(state: Any) -> list[int]:
+    """Site squares showing a tile's back (the typed view's FACE_DOWN entries)."""
+    return [q for q, t in enumerate(state.view(None).site) if t == FACE_DOWN]
+
+
+def face_up_squares(state: Any) -> list[int]:
+    """Site squares showing a tile's face (a tile index)."""
+    return [q for q, t in enumerate(state.view(None).site) if t >= 0]
+
+
+def sorted_pools(mode: str) -> list[list[str]]:
+    """Per round, the tile ids of the mode sorted (any seed's set-up lists them all)."""
+    setup = get_game("quadropolis").new_game(mode, 2, seed=0).setup()
+    return [sorted(layout) for layout in setup["rounds"]]
 
 
 def same_obs(a: Session, b: Session, player: int) -> bool:
@@ -27,11 +46,8 @@ def same_obs(a: Session, b: Session, player: int) -> bool:
 
 def hidden_variant_quadropolis(setup: dict, players: int, rng: random.Random) -> dict:
     """Same set-up, but face-down tiles of round 1 shuffled and every later round re-dealt."""
-    from polis.core.registry import get_game
-
     probe = get_game("quadropolis").new_game("classic", players, setup=setup)
-    site = probe.view(None)["site"]
-    down = [q for q, sq in enumerate(site) if sq["state"] == "face-down"]
+    down = face_down_squares(probe)
     first = list(setup["rounds"][0])
     tiles = [first[q] for q in down]
     rng.shuffle(tiles)
@@ -67,8 +83,7 @@ def test_quadropolis_the_leak_check_can_fail() -> None:
     a = Session("quadropolis", "classic", 2)
     a.new_game(1)
     setup = a.state.setup()  # type: ignore[union-attr]
-    site = a.state.view(None)["site"]  # type: ignore[union-attr]
-    up = [q for q, sq in enumerate(site) if sq["state"] == "face-up"]
+    up = face_up_squares(a.state)
     first = list(setup["rounds"][0])
     first[up[0]], first[up[1]] = first[up[1]], first[up[0]]
     b = Session("quadropolis", "classic", 2)
@@ -146,21 +161,15 @@ def deal(state: pyspiel.State, outcomes: list[int]) -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_openspiel_information_ignores_face_down_squares(players: int) -> None:
     game = pyspiel.load_game(f"polis_quadropolis(players={players},first_player=0)")
-    from polis.core.registry import get_game
-
     order = list(range(25))
     random.Random(players).shuffle(order)
-    pool = quadropolis_pools("classic")[0]
+    pools = sorted_pools("classic")  # chance outcome i deals the i-th tile id of the pool
     probe = get_game("quadropolis").new_game(
         "classic",
         players,
-        setup={
-            "first_player": 0,
-            "rounds": [[pool[i] for i in order]]
-            + [list(p) for p in quadropolis_pools("classic")[1:]],
-        },
+        setup={"first_player": 0, "rounds": [[pools[0][i] for i in order], *pools[1:]]},
     )
-    down = [q for q, sq in enumerate(probe.view(None)["site"]) if sq["state"] == "face-down"]
+    down = face_down_squares(probe)
     swapped = list(order)
     swapped[down[0]], swapped[down[1]] = swapped[down[1]], swapped[down[0]]
     a, b = game.new_initial_state(), game.new_initial_state()

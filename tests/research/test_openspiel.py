@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import polis.research.openspiel_game  # noqa: F401  (registers the games)
+from polis.core.registry import games
+from polis.research.openspiel_game import register_games
 from polis.research.spiel_arena import play_game, play_match
 
 SPECS = [
@@ -18,6 +20,18 @@ SPECS = [
     "polis_metropolys(mode=family,players=3)",
     "polis_metropolys(mode=expert,players=2)",
 ]
+
+
+def test_every_registered_game_with_a_chance_model_is_an_openspiel_game() -> None:
+    names = register_games()
+    assert {"polis_quadropolis", "polis_metropolys"} <= set(names)
+    for game in games().values():
+        if "chance" in game.plugins:
+            assert f"polis_{game.name}" in pyspiel.registered_names()
+            loaded = pyspiel.load_game(f"polis_{game.name}")  # the default mode
+            assert loaded.get_parameters()["mode"] == game.default_mode
+    with pytest.raises(ValueError, match="mode"):
+        pyspiel.load_game("polis_metropolys(mode=classic)")
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -93,7 +107,7 @@ def test_metropolys_set_up_chance_nodes() -> None:
         nodes += 1
     # unused district, 22 tokens x (field, type), 3 area + 3 neighbourhood cards, first player
     assert nodes == 1 + 2 * 22 + 3 + 3 + 1
-    setup = state._t.engine.setup()
+    setup = state.data.engine.setup()
     assert len(setup["tokens"]) == 22 and len(setup["unused_districts"]) == 1
 
 
@@ -139,6 +153,13 @@ def test_arena_openspiel_bot_against_polis_bots() -> None:
     assert "ISMCTSBot" in result.table()
 
 
+def test_a_match_of_polis_seats_is_reproducible_from_its_seed() -> None:
+    game = pyspiel.load_game("polis_quadropolis(mode=classic,players=2)")
+    a = play_match(game, ["greedy", "random"], games=2, seed=7)
+    b = play_match(game, ["greedy", "random"], games=2, seed=7)
+    assert a.per_game == b.per_game and a.games == 2
+
+
 def test_public_observer_hides_the_players_own_secret_card() -> None:
     from open_spiel.python.observation import make_observation
 
@@ -152,7 +173,7 @@ def test_public_observer_hides_the_players_own_secret_card() -> None:
     )
     private = make_observation(game)
     for p in range(2):
-        card = state._t.engine.view(p)["area_card"]
+        card = state.data.engine.view(p).area_card
         public.set_from(state, p)
         private.set_from(state, p)
         assert public.dict["area_card"].sum() == 0 and public.dict["neighbourhood_card"].sum() == 0
@@ -187,15 +208,13 @@ def test_engine_rollout_evaluator_drives_mcts(spec: str) -> None:
     assert bot.step(state) in state.legal_actions()
     assert str(state) == before  # rollouts run on copies
     if "quadropolis" in spec:  # rollouts deal the rounds to come at random, not in pool order
-        worlds = {json_rounds(EngineRolloutEvaluator._world(state, rng)) for rng in rngs(4)}
-        assert len(worlds) == 4
+        engine = state.data.engine
+        worlds = [state.data.world(rng) for rng in rngs(4)]
+        assert len({str(w.setup()["rounds"][1:]) for w in worlds}) == 4
+        for world in worlds:  # the round dealt and the moves played are kept
+            assert world.setup()["rounds"][0] == engine.setup()["rounds"][0]
+            assert list(world.history) == list(engine.history)
 
 
-def json_rounds(engine: object) -> str:
-    return str(engine.setup()["rounds"][1:])  # type: ignore[attr-defined]
-
-
-def rngs(k: int) -> list[object]:
-    import random
-
+def rngs(k: int) -> list[random.Random]:
     return [random.Random(i) for i in range(k)]

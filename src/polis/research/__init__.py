@@ -1,15 +1,19 @@
 """Research interfaces: PettingZoo, Gymnasium and OpenSpiel adapters over the core protocol.
 
-Each adapter lives in its own module and imports its library only there, so the core package
-stays light (``pip install -e '.[rl]'`` for PettingZoo/Gymnasium, ``'.[openspiel]'`` for
-OpenSpiel):
+They name no game: every game of the registry is offered, with its own action space
+(``game.action_space(mode)``), observation encoder (``game.plugin("observation")``) and, for
+OpenSpiel, chance model (``game.plugin("chance")``). Each adapter lives in its own module
+and imports its library only there, so the core package stays light
+(``pip install -e '.[rl]'`` for PettingZoo/Gymnasium, ``'.[openspiel]'`` for OpenSpiel):
 
-* :mod:`polis.research.actions` - fixed action encodings (one id per notation move).
-* :mod:`polis.research.observations` - fixed-shape encodings of one player's view.
+* :mod:`polis.research.actions` - legal-action ids and masks over a game's action space.
+* :mod:`polis.research.observations` - the base of the games' view encoders.
+* :mod:`polis.research.chance` - the chance-model protocol the games implement for OpenSpiel.
+* :mod:`polis.research.session` - one game seen through the encodings (shared by the envs).
 * :mod:`polis.research.pettingzoo_env` - ``PolisAECEnv`` (all seats, AEC API).
-* :mod:`polis.research.gym_env` - ``PolisGymEnv`` (one seat against polis bots);
-  registers ``polis/Quadropolis-v0`` and ``polis/Metropolys-v0``.
-* :mod:`polis.research.openspiel_game` - registers ``polis_quadropolis`` and
-  ``polis_metropolys`` with pyspiel; :mod:`polis.research.spiel_arena` seats OpenSpiel bots
-  and polis bots at one table.
+* :mod:`polis.research.gym_env` - ``PolisGymEnv`` (one seat against polis bots); registers
+  ``polis/<Title>-v0`` for every game.
+* :mod:`polis.research.openspiel_game` - registers ``polis_<name>`` with pyspiel for every
+  game; :mod:`polis.research.spiel_arena` seats OpenSpiel bots and polis bots at one table,
+  :mod:`polis.research.spiel_evaluator` is a fast rollout evaluator for OpenSpiel's searches.
 """

@@ -1,17 +1,24 @@
-"""A Gymnasium environment: one seat of Quadropolis or Metropolys against bundled polis bots.
+"""A Gymnasium environment: one seat of any registered game against bundled polis bots.
 
 Opponents are named like everywhere else in polis (``random``, ``greedy``,
 ``montecarlo:200i``, ``mcts:500i``, or the levels ``easy``/``medium``/``hard``); they see only
-their own views. The learner's observation is the same dict as in the PettingZoo env
-(``observation`` + ``action_mask``). The reward comes at the end (win share or score margin).
+their own views, and they are asked for their moves by the core match step
+(:class:`polis.core.match.Turn`, :func:`polis.bots.agent_seat`). The learner's observation
+is the same dict as in the PettingZoo env (``observation`` + ``action_mask``). The reward
+comes at the end (win share or score margin).
 
 Gymnasium has no notion of masks, so an action outside the mask cannot be refused silently:
 it ends the episode with ``illegal_reward`` and ``info["illegal_move"]`` naming the rule
 (the game state is left unchanged). Use the mask to never get there.
+
+Importing this module registers ``polis/<Title>-v0`` for every registered game that has an
+observation encoder (the title as printed on the box); :func:`register_envs` adds games
+registered later.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,20 +27,25 @@ import numpy as np
 from gymnasium import spaces
 
 from polis.core.errors import InputError, PolisError
-from polis.core.protocol import JSON
+from polis.core.match import Seat, Turn
+from polis.core.protocol import JSON, Game
+from polis.core.registry import games
 from polis.research.pettingzoo_env import observation_space
 from polis.research.session import Session
 
 
 class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
-    """``seat`` (0-based) of a ``players``-player game; every other seat is a polis bot."""
+    """``seat`` (0-based) of a ``players``-player game; every other seat is a polis bot.
+
+    ``mode=None`` is the game's default mode.
+    """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
-        game: str = "quadropolis",
-        mode: str = "classic",
+        game: str | Game,
+        mode: str | None = None,
         players: int = 2,
         *,
         seat: int = 0,
@@ -45,6 +57,7 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
     ) -> None:
         super().__init__()
         self.session = Session(game, mode, players, reward=reward, options=options)
+        players = self.session.players
         if not 0 <= seat < players:
             raise InputError(f"seat must be 0-{players - 1}, not {seat}")
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -57,20 +70,23 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = observation_space(self.session)
-        self.action_space = spaces.Discrete(self.session.codec.n)
-        self._opponents: dict[int, Any] = {}
+        self.action_space = spaces.Discrete(self.session.num_actions)
+        self._opponents: dict[int, Seat] = {}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game (``options={"setup": {...}}`` fixes the set-up); bots move until the
         learner's turn."""
+        from polis.bots import agent_seat
+
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**62))
         others = [p for p in range(self.session.players) if p != self.seat]
         self._opponents = {}
         for p, spec in zip(others, self.opponent_specs, strict=True):
-            self._opponents[p] = (spec.make(int(self.np_random.integers(2**62))), spec.budget)
+            agent = spec.make(int(self.np_random.integers(2**62)))
+            self._opponents[p] = agent_seat(agent, spec.budget, self.session.game)
         self.session.new_game(game_seed, (options or {}).get("setup"))
         self._play_opponents()
         return self.session.observe(self.seat), {}
@@ -94,13 +110,12 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
         return self.session.observe(self.seat), reward, done, False, {}
 
     def _play_opponents(self) -> None:
+        """The bots' moves until the learner's turn (or the end), one match step each."""
         state = self.session.state
         assert state is not None
-        game = self.session.game
         while not state.is_terminal() and state.current_player() != self.seat:
-            p = state.current_player()
-            agent, budget = self._opponents[p]
-            state.apply(agent.act(state.view(p), state.legal_moves(), game, budget))
+            turn = Turn(state)
+            state.apply(self._opponents[turn.player](turn))
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal-action mask (the sb3-contrib ``MaskablePPO`` convention)."""
@@ -121,15 +136,27 @@ def make_env(**kwargs: Any) -> PolisGymEnv:
     return PolisGymEnv(**kwargs)
 
 
-def register_envs() -> None:
-    """``gymnasium.make("polis/Quadropolis-v0", mode="expert", players=3, opponents="hard")``."""
-    for game in ("quadropolis", "metropolys"):
-        env_id = f"polis/{game.capitalize()}-v0"
-        if env_id not in gym.registry:
+def env_id(game: Game) -> str:
+    """``polis/<Title>-v0``: the game's title without the characters an id cannot hold."""
+    return f"polis/{re.sub(r'[^A-Za-z0-9_.]', '', game.title)}-v0"
+
+
+def register_envs() -> list[str]:
+    """Register ``polis/<Title>-v0`` for every registered game with an observation encoder
+    (``gymnasium.make("polis/<Title>-v0", mode=..., players=3, opponents="hard")``); returns
+    the ids."""
+    out = []
+    for name, game in games().items():
+        if "observation" not in game.plugins:
+            continue
+        found = env_id(game)
+        if found not in gym.registry:
             entry = "polis.research.gym_env:PolisGymEnv"
-            gym.register(id=env_id, entry_point=entry, kwargs={"game": game})
+            gym.register(id=found, entry_point=entry, kwargs={"game": name})
+        out.append(found)
+    return out
 
 
 register_envs()
 
-__all__ = ["PolisGymEnv", "make_env", "register_envs"]
+__all__ = ["PolisGymEnv", "env_id", "make_env", "register_envs"]

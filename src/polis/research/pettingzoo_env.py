@@ -1,9 +1,9 @@
-"""PettingZoo AEC environments for Quadropolis and Metropolys (any mode, 2-4 players).
+"""PettingZoo AEC environments for every registered game (any mode and player count).
 
 Agents are ``player_0 .. player_{n-1}`` in seating order; the agent to act is the engine's
 current player. Each observation is ``{"observation": float32 vector of the agent's own
-view, "action_mask": int8 vector over the fixed action space}`` (see
-:mod:`polis.research.actions` and :mod:`polis.research.observations`); only the acting agent
+view, "action_mask": int8 vector over the game's fixed action space}`` (see
+:mod:`polis.research.actions` and the game's ``observation`` plugin); only the acting agent
 has a non-zero mask. Rewards come once, at the end: the win share (``reward="win_share"``)
 or the score margin over the best opponent (``reward="margin"``).
 
@@ -22,7 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from polis.core.protocol import JSON
+from polis.core.protocol import JSON, Game
 from polis.research.session import HIGH, Session, seed_stream
 
 
@@ -30,13 +30,14 @@ def observation_space(session: Session) -> spaces.Dict:
     return spaces.Dict(
         {
             "observation": spaces.Box(0.0, HIGH, (session.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (session.codec.n,), np.int8),
+            "action_mask": spaces.Box(0, 1, (session.num_actions,), np.int8),
         }
     )
 
 
 class PolisAECEnv(AECEnv):  # type: ignore[misc]
-    """One table of ``game`` (``quadropolis`` or ``metropolys``) as a PettingZoo AEC env."""
+    """One table of ``game`` (a registry name or the Game) as a PettingZoo AEC env;
+    ``mode=None`` is the game's default mode."""
 
     metadata = {  # noqa: RUF012
         "render_modes": ["ansi", "human"],
@@ -46,8 +47,8 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "quadropolis",
-        mode: str = "classic",
+        game: str | Game,
+        mode: str | None = None,
         players: int = 2,
         *,
         reward: str = "win_share",
@@ -60,11 +61,12 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = observation_space(self.session)
-        act_space = spaces.Discrete(self.session.codec.n)
+        act_space = spaces.Discrete(self.session.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds: random.Random | None = None
-        self.metadata = {**self.metadata, "name": f"polis_{game}_{mode}_{players}p_v0"}
+        table = f"{self.session.game.name}_{self.session.mode}_{players}p"
+        self.metadata = {**self.metadata, "name": f"polis_{table}_v0"}
 
     # -- spaces ------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -136,14 +138,9 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         self.session.state = None
 
 
-def env(**kwargs: Any) -> PolisAECEnv:
-    """PettingZoo-style constructor: ``env(game="metropolys", mode="expert", players=3)``."""
-    return PolisAECEnv(**kwargs)
+def env(game: str | Game, **kwargs: Any) -> PolisAECEnv:
+    """PettingZoo-style constructor: ``env(game, mode=..., players=3)``."""
+    return PolisAECEnv(game, **kwargs)
 
 
-def quadropolis_env(mode: str = "classic", players: int = 2, **kwargs: Any) -> PolisAECEnv:
-    return PolisAECEnv("quadropolis", mode, players, **kwargs)
-
-
-def metropolys_env(mode: str = "family", players: int = 2, **kwargs: Any) -> PolisAECEnv:
-    return PolisAECEnv("metropolys", mode, players, **kwargs)
+__all__ = ["PolisAECEnv", "env", "observation_space"]

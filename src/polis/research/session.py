@@ -2,7 +2,9 @@
 
 PettingZoo, Gymnasium and the benchmark all need the same four things from an engine state:
 the observation of one player, the action mask, applying an action id, and rewards at the
-end. Keeping them here means the adapters differ only in their library's API.
+end. Keeping them here means the adapters differ only in their library's API. Everything
+about the game comes from its :class:`~polis.core.protocol.Game` object: the action space,
+the observation encoder (its ``observation`` plugin), the modes and player counts.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from polis.core.errors import InputError, PolisError
-from polis.core.protocol import JSON, GameResult, GameState
+from polis.core.moves import ActionSpace, Move
+from polis.core.protocol import JSON, Game, GameResult, GameState
 from polis.core.registry import get_game
-from polis.research.actions import ActionCodec, codec
+from polis.research.actions import action_mask
 from polis.research.observations import HIGH, Encoder, encoder
 
 REWARDS = ("win_share", "margin")
@@ -32,13 +35,21 @@ def final_rewards(result: GameResult, kind: str) -> list[float]:
     return [float(s - max(o for q, o in enumerate(scores) if q != p)) for p, s in enumerate(scores)]
 
 
+def find_game(game: str | Game) -> Game:
+    """A game given by registry name (or as its object)."""
+    return game if isinstance(game, Game) else get_game(game)
+
+
 class Session:
-    """An engine state plus the codec and encoder of its game, mode and player count."""
+    """An engine state plus the action space and encoder of its game, mode and player count.
+
+    ``mode=None`` is the game's default mode.
+    """
 
     def __init__(
         self,
-        game: str,
-        mode: str,
+        game: str | Game,
+        mode: str | None,
         players: int,
         *,
         reward: str = "win_share",
@@ -46,17 +57,15 @@ class Session:
     ) -> None:
         if reward not in REWARDS:
             raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
-        self.game = get_game(game)
-        if mode not in self.game.modes:
-            raise InputError(f"unknown {game} mode {mode!r}: choose {' or '.join(self.game.modes)}")
-        if not 2 <= players <= 4:
-            raise InputError(f"{game} is played by 2 to 4 players, not {players}")
-        self.mode = mode
-        self.players = players
+        self.game = find_game(game)
+        self.mode, self.players = self.game.check_table(
+            self.game.default_mode if mode is None else mode, players
+        )
         self.reward = reward
         self.options = dict(options) if options else None
-        self.codec: ActionCodec = codec(game, mode)
-        self.encoder: Encoder = encoder(game, mode, players)
+        self.space: ActionSpace[Move] = self.game.action_space(self.mode)
+        self.num_actions = len(self.space)
+        self.encoder: Encoder[Any] = encoder(self.game, self.mode, self.players)
         self.state: GameState | None = None
 
     def new_game(self, seed: int, setup: Mapping[str, JSON] | None = None) -> GameState:
@@ -74,17 +83,15 @@ class Session:
         state = self._state()
         obs = self.encoder.encode(state.view(player))
         if state.current_player() == player:
-            mask = self.codec.mask(state)
+            mask = action_mask(state, self.num_actions)
         else:
-            mask = np.zeros(self.codec.n, dtype=np.int8)
+            mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def apply(self, action: int) -> None:
-        """Play action id ``action`` for the player to move; IllegalMove if it is not legal."""
-        state = self._state()
-        action = int(action)
-        move = self.codec.move_of(state, action)
-        state.apply(move)
+        """Play action id ``action`` for the player to move; IllegalMove if it is not legal
+        (NotationError if it is no action id at all)."""
+        self._state().apply(self.space.move(int(action)))
 
     def rewards(self) -> list[float]:
         return final_rewards(self._state().result(), self.reward)
@@ -102,4 +109,4 @@ def seed_stream(seed: int | None, rng: random.Random | None) -> random.Random:
     return rng if rng is not None else random.Random()
 
 
-__all__ = ["HIGH", "REWARDS", "Session", "final_rewards", "seed_stream"]
+__all__ = ["HIGH", "REWARDS", "Session", "final_rewards", "find_game", "seed_stream"]

@@ -1,9 +1,13 @@
 """Seat OpenSpiel bots and polis bots at one table of an OpenSpiel polis game.
 
 A seat is either a ``pyspiel.Bot`` (e.g. ``mcts.MCTSBot``, ``ismcts.ISMCTSBot``) or a polis
-agent spec (``"greedy"``, ``"mcts:200i"``, ``"hard"`` ...). Polis agents get only their own
-view and the legal moves, exactly as in the rest of polis; chance nodes are sampled from a
-seeded ``numpy`` generator so a match is reproducible when every bot is seeded.
+agent spec (``"greedy"``, ``"mcts:200i"``, ``"hard"`` ...). Polis agents decide through the
+core match step (:class:`polis.core.match.Turn`, :func:`polis.bots.agent_seat`): their own
+view and the legal moves, exactly as in the rest of polis. Seeds come from
+:func:`polis.core.match.derive_seed`: game ``g`` of a match seeded ``s`` samples its chance
+nodes from ``derive_seed(s, "deal", g)`` and seeds polis seat ``p`` with
+``derive_seed(s, "agent", g, p)``, so a match is reproducible when every OpenSpiel bot is
+seeded too.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from polis.bots import make_agent
-from polis.research.openspiel_game import PolisGame, PolisState
+from polis.bots import agent_seat, parse_agent_spec
+from polis.core.match import Seat, Turn, derive_seed
+from polis.research.openspiel_game import PolisSpielGame, PolisSpielState
 
 
 @dataclass
@@ -35,28 +40,29 @@ class MatchResult:
         return "\n".join(rows)
 
 
-def play_game(game: PolisGame, seats: Sequence[Any], seed: int) -> list[float]:
-    """One game; ``seats[p]`` is a pyspiel bot or a polis agent spec. Returns win shares."""
-    rng = np.random.RandomState(seed)
-    polis_agents: dict[int, Any] = {}
+def play_game(game: PolisSpielGame, seats: Sequence[Any], seed: int, index: int = 0) -> list[float]:
+    """Game ``index`` of a match seeded ``seed``; ``seats[p]`` is a pyspiel bot or a polis
+    agent spec. Returns the win shares."""
+    rng = np.random.default_rng(derive_seed(seed, "deal", index))
+    polis_seats: dict[int, Seat] = {}
     for p, seat in enumerate(seats):
         if isinstance(seat, str):
-            polis_agents[p] = make_agent(seat, seed * 31 + p)
+            spec = parse_agent_spec(seat)
+            agent = spec.make(derive_seed(seed, "agent", index, p))
+            polis_seats[p] = agent_seat(agent, spec.budget, game.polis_game)
         else:
             seat.restart()
-    state: PolisState = game.new_initial_state()
+    state: PolisSpielState = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             action = int(rng.choice(actions, p=probs))
         else:
             p = state.current_player()
-            if p in polis_agents:
-                agent, budget = polis_agents[p]
-                engine = state._t.engine
+            if p in polis_seats:
+                engine = state.data.engine
                 assert engine is not None
-                move = agent.act(engine.view(p), engine.legal_moves(), game.engine, budget)
-                action = game.codec.action_of(engine, move)
+                action = polis_seats[p](Turn(engine)).id
             else:
                 action = int(seats[p].step(state))
             for q, seat in enumerate(seats):
@@ -67,7 +73,7 @@ def play_game(game: PolisGame, seats: Sequence[Any], seed: int) -> list[float]:
 
 
 def play_match(
-    game: PolisGame, seats: Sequence[Any], games: int, seed: int = 0, rotate: bool = True
+    game: PolisSpielGame, seats: Sequence[Any], games: int, seed: int = 0, rotate: bool = True
 ) -> MatchResult:
     """``games`` games; with ``rotate`` the seats turn each game so nobody always opens."""
     n = len(seats)
@@ -76,7 +82,7 @@ def play_match(
     for g in range(games):
         shift = g % n if rotate else 0
         order = [(i + shift) % n for i in range(n)]  # order[p] = entrant at table seat p
-        returns = play_game(game, [seats[i] for i in order], seed + g)
+        returns = play_game(game, [seats[i] for i in order], seed, g)
         per = [0.0] * n
         for p, entrant in enumerate(order):
             per[entrant] = returns[p]

@@ -1,23 +1,46 @@
-"""Observation encoding of a Metropolys view (see :class:`MetropolysEncoder`)."""
+"""Observation encoding of a Metropolys view (see :class:`MetropolysEncoder`).
+
+The encoder reads the typed :class:`~polis.games.metropolys.view.MetropolysView` (packed
+fields, supply masks), never its JSON; the board's fixed features (colour, district) are
+tabulated once at import.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Final
 
-from polis.games.metropolys.board import COLOURS, DISTRICTS
+import numpy as np
+
+from polis.games.metropolys.board import COLOUR, COLOURS, DISTRICT, DISTRICTS, TOKENS
+from polis.games.metropolys.moves import FIELDS, VALUES
+from polis.games.metropolys.view import MetropolysView
 from polis.research.observations import Encoder, Layout, Obs, slot
 
-TOKENS = ("chic", "metro", "archaeology")
 #: Area cards of both versions (Family uses the first four, Expert 0-2 and 4-5).
-AREA_CARDS = ("bridges", "statues", "lakes", "outskirts", "districts", "chains")
-FIELDS = 55
-_DISTRICT = {d: i for i, d in enumerate(DISTRICTS)}
-_COLOUR = {c: i for i, c in enumerate(COLOURS)}
-_TOKEN = {t: i for i, t in enumerate(TOKENS)}
+AREA_CARDS: Final = ("bridges", "statues", "lakes", "outskirts", "districts", "chains")
+_AREA: Final = {c: i for i, c in enumerate(AREA_CARDS)}
+_COLOUR: Final = {c: i for i, c in enumerate(COLOURS)}
+#: cells[f] of a field out of play.
+_OUT_OF_PLAY: Final = -2
 
 
-class MetropolysEncoder(Encoder):
+def _board_rows() -> Obs:
+    """Per field: its colour one-hot, then its district one-hot."""
+    rows = np.zeros((FIELDS, len(COLOURS) + len(DISTRICTS)), np.float32)
+    for f in range(FIELDS):
+        rows[f, _COLOUR[COLOUR[f]]] = 1
+        rows[f, len(COLOURS) + DISTRICT[f]] = 1
+    return rows
+
+
+BOARD_ROWS: Final = _board_rows()
+#: Row = a supply bit mask (bit v = building v): a flag per building value 1-13.
+SUPPLY_ROWS: Final = (
+    (np.arange(1 << (VALUES + 1))[:, None] >> np.arange(1, VALUES + 1)) & 1
+).astype(np.float32)
+
+
+class MetropolysEncoder(Encoder[MetropolysView]):
     """Blocks (n = players):
 
     ``to_move`` / ``start_player`` n one-hot slots, ``terminal`` flag, ``unused`` 5 district
@@ -29,71 +52,73 @@ class MetropolysEncoder(Encoder):
     one-hot and ``neighbourhood_card`` 5 one-hot: the observer's own secret cards only.
     """
 
-    game = "metropolys"
-
     def __init__(self, mode: str, players: int) -> None:
         self.mode, self.n = mode, players
         lay = Layout()
         lay.add("to_move", players)
         lay.add("start_player", players)
         lay.add("terminal", 1)
-        lay.add("unused", 5)
-        self.field_width = 1 + 3 + 2 * players + 2 + 5 + 5
+        lay.add("unused", len(DISTRICTS))
+        self.field_width = 1 + len(TOKENS) + 2 * players + 2 + len(COLOURS) + len(DISTRICTS)
         lay.add("fields", FIELDS, self.field_width)
-        lay.add("bid_value", 14)
+        lay.add("bid_value", VALUES + 1)
         lay.add("passed", players)
-        lay.add("supplies", players, 13)
+        lay.add("supplies", players, VALUES)
         lay.add("built", players)
-        lay.add("tokens", players, 3)
+        lay.add("tokens", players, len(TOKENS))
         lay.add("metro_card", players + 1)
         lay.add("archaeology_card", players + 1)
         lay.add("area_card", len(AREA_CARDS))
         lay.add("neighbourhood_card", len(COLOURS))
         self.layout = lay
 
-    def fill(self, b: dict[str, Obs], view: Mapping[str, Any], me: int) -> None:
+    def fill(self, b: dict[str, Obs], view: MetropolysView, me: int) -> None:
         n = self.n
-        cur = slot(view["current_player"], me, n)
+        # order[s]: the player at relative seat s
+        order = [(me + s) % n for s in range(n)]
+        cur = slot(view.current_player, me, n)
         if cur >= 0:
             b["to_move"][cur] = 1
-        b["start_player"][slot(view["start_player"], me, n)] = 1
-        b["terminal"][0] = 1 if view["terminal"] else 0
-        for d in view["unused_districts"]:
+        b["start_player"][slot(view.start_player, me, n)] = 1
+        b["terminal"][0] = 1 if view.finished else 0
+        for d in view.unused_districts:
             b["unused"][DISTRICTS.index(d)] = 1
         fields = b["fields"]
-        last = view["bid"]
-        for f in view["fields"]:
-            row = fields[f["id"]]
-            row[0] = 1 if f["in_play"] else 0
-            if f["token"] is not None:
-                row[1 + _TOKEN[f["token"]]] = 1
-            building = f["building"]
-            if building is not None:
-                who = slot(building["player"], me, n)
-                row[4 + (who if building["built"] else n + who)] = 1
-                row[4 + 2 * n] = building["value"]
-            base = 6 + 2 * n
-            row[base + _COLOUR[f["colour"]]] = 1
-            row[base + 5 + _DISTRICT[f["district"]]] = 1
-        if last is not None:
-            fields[last["field"], 5 + 2 * n] = 1
-            b["bid_value"][last["value"]] = 1
+        value = 4 + 2 * n
+        fields[:, 0] = 1
+        fields[:, value + 2 :] = BOARD_ROWS
+        bids = view.bids
+        # Per-element writes: cheaper than numpy's vector calls at this size.
+        for f, (c, token) in enumerate(zip(view.cells, view.tokens, strict=True)):
+            if c >= 0:
+                who = ((c >> 4) - me) % n
+                fields[f, 4 + (n + who if f in bids else who)] = 1  # bid-by / built-by slot
+                fields[f, value] = c & 15
+            elif c == _OUT_OF_PLAY:
+                fields[f, 0] = 0
+            if token:
+                fields[f, token] = 1  # token code 1-3 is its feature column
+        if bids:
+            last = bids[-1]
+            fields[last, value + 1] = 1
+            b["bid_value"][view.cells[last] & 15] = 1
         else:
             b["bid_value"][0] = 1
-        for p in view["passed"]:
-            b["passed"][slot(p, me, n)] = 1
-        for p in range(n):
-            s = slot(p, me, n)
-            for v in view["supplies"][p]:
-                b["supplies"][s, v - 1] = 1
-            b["built"][s] = view["built"][p]
-            got = view["tokens_collected"][p]
-            for t, name in enumerate(TOKENS):
-                b["tokens"][s, t] = got[name]
-        for key in ("metro_card", "archaeology_card"):
-            holder = view[key]
-            b[key][n if holder is None else slot(holder, me, n)] = 1
-        if view["area_card"] is not None:
-            b["area_card"][AREA_CARDS.index(view["area_card"])] = 1
-        if view["neighbourhood_card"] is not None:
-            b["neighbourhood_card"][COLOURS.index(view["neighbourhood_card"])] = 1
+        passed, supplies, built, tokens = b["passed"], b["supplies"], b["built"], b["tokens"]
+        for s, p in enumerate(order):
+            passed[s] = view.passed >> p & 1
+            supplies[s] = SUPPLY_ROWS[view.supplies[p]]
+            built[s] = view.built[p]
+            tokens[s] = view.collected[p * 4 + 1 : p * 4 + 4]
+        for key, holder in (
+            ("metro_card", view.metro_card),
+            ("archaeology_card", view.archaeology_card),
+        ):
+            b[key][n if holder < 0 else slot(holder, me, n)] = 1
+        if view.area_card is not None:
+            b["area_card"][_AREA[view.area_card]] = 1
+        if view.neighbourhood_card is not None:
+            b["neighbourhood_card"][_COLOUR[view.neighbourhood_card]] = 1
+
+
+__all__ = ["AREA_CARDS", "MetropolysEncoder"]

@@ -1,18 +1,61 @@
-"""Observation encoding of a Quadropolis view (see :class:`QuadropolisEncoder`)."""
+"""Observation encoding of a Quadropolis view (see :class:`QuadropolisEncoder`).
+
+The encoder reads the typed :class:`~polis.games.quadropolis.view.QuadropolisView` (tile
+indices, packed city squares), never its JSON; per-tile and per-square feature rows are
+tabulated once at import, so encoding copies rows instead of decoding tiles.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Final
 
-from polis.research.actions import QUADROPOLIS_MATS
+import numpy as np
+
+from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, N_SPOTS, SITE
+from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
+from polis.games.quadropolis.view import QuadropolisView
 from polis.research.observations import Encoder, Layout, Obs, slot
 
-#: Building codes of formats §1.1, in feature order.
-Q_KINDS = "TOSUPpFHM"
+#: Building codes of formats §1.1, in feature order (kind k is feature k - 1).
+Q_KINDS: Final = KIND_CODES[1:]
+KINDS: Final = len(Q_KINDS)
+SITE_SQUARES: Final = SITE * SITE
+#: Features of one site square: empty, face-down, face-up, the kinds, gives inhabitants,
+#: gives energy, printed VP, Mayor tile.
+SITE_WIDTH: Final = 3 + KINDS + 4
 
 
-class QuadropolisEncoder(Encoder):
+def _site_rows() -> Obs:
+    """Row ``t`` is face-up tile ``t``; row -1 (EMPTY) an empty square, row -2 (FACE_DOWN)
+    a face-down tile (its back is not encoded: the tile is not in play, A5)."""
+    rows = np.zeros((len(TILES) + 2, SITE_WIDTH), np.float32)
+    for t in range(len(TILES)):
+        rows[t, 2] = 1
+        rows[t, 3 + T_KIND[t] - 1] = 1
+        rows[t, 3 + KINDS] = T_INH[t]
+        rows[t, 4 + KINDS] = T_EN[t]
+        rows[t, 5 + KINDS] = TILES[t].vp
+        rows[t, 6 + KINDS] = 1 if T_MAYOR[t] else 0
+    rows[-1, 0] = 1
+    rows[-2, 1] = 1
+    return rows
+
+
+def _cell_rows() -> Obs:
+    """Row ``kind << 3 | floors`` (a packed city square): the kind one-hot and the floors."""
+    rows = np.zeros((len(KIND_CODES) << 3, KINDS + 1), np.float32)
+    for kind in range(1, len(KIND_CODES)):
+        for floors in range(8):
+            rows[kind << 3 | floors, kind - 1] = 1
+            rows[kind << 3 | floors, -1] = floors
+    return rows
+
+
+SITE_ROWS: Final = _site_rows()
+CELL_ROWS: Final = _cell_rows()
+
+
+class QuadropolisEncoder(Encoder[QuadropolisView]):
     """Blocks (n = players, A = architects, N = city squares, R = rounds):
 
     ``round`` R one-hot, ``turn`` 4 one-hot, ``to_move`` / ``first_player`` / ``mayor`` n
@@ -24,12 +67,11 @@ class QuadropolisEncoder(Encoder):
     ``cities`` n x N x [9 kinds, floors]; ``resources`` n x [inhabitants, energy].
     """
 
-    game = "quadropolis"
-
     def __init__(self, mode: str, players: int) -> None:
-        rows, cols, architects = QUADROPOLIS_MATS[mode]
-        self.mode, self.n, self.arch, self.squares = mode, players, architects, rows * cols
-        self.rounds = 4 if mode == "classic" else 5
+        architects = ARCHITECTS[mode]
+        self.mode, self.n, self.arch = mode, players, architects
+        self.squares = GEOMETRY[mode].size
+        self.rounds = ROUNDS[mode]
         lay = Layout()
         lay.add("round", self.rounds)
         lay.add("turn", 4)
@@ -37,72 +79,54 @@ class QuadropolisEncoder(Encoder):
         lay.add("first_player", players)
         lay.add("mayor", players)
         lay.add("finished", 1)
-        lay.add("site", 25, 3 + len(Q_KINDS) + 4)
-        lay.add("spots", 20, 1 + architects + players + 1)
-        lay.add("urbanist", 26)
+        lay.add("site", SITE_SQUARES, SITE_WIDTH)
+        lay.add("spots", N_SPOTS, 1 + architects + players + 1)
+        lay.add("urbanist", SITE_SQUARES + 1)
         lay.add("architects", players, architects)
-        lay.add("cities", players, self.squares, len(Q_KINDS) + 1)
+        lay.add("cities", players, self.squares, KINDS + 1)
         lay.add("resources", players, 2)
         self.layout = lay
 
-    def fill(self, b: dict[str, Obs], view: Mapping[str, Any], me: int) -> None:
+    def fill(self, b: dict[str, Obs], view: QuadropolisView, me: int) -> None:
         n = self.n
-        b["round"][min(view["round"], self.rounds) - 1] = 1
-        b["turn"][view["turn"] - 1] = 1
-        cur = slot(view["current_player"], me, n)
+        # order[s]: the player at relative seat s
+        order = [(me + s) % n for s in range(n)]
+        b["round"][min(view.round, self.rounds) - 1] = 1
+        b["turn"][view.turn - 1] = 1
+        cur = slot(view.current_player, me, n)
         if cur >= 0:
             b["to_move"][cur] = 1
-        b["first_player"][slot(view["first_player"], me, n)] = 1
-        b["mayor"][slot(view["mayor"], me, n)] = 1
-        b["finished"][0] = 1.0 if view["finished"] else 0.0
-        site = b["site"]
-        for q, sq in enumerate(view["site"]):
-            state = sq["state"]
-            if state == "empty":
-                site[q, 0] = 1
-            elif state == "face-down":
-                site[q, 1] = 1  # the back is not encoded: the tile is not in play (A5)
-            else:
-                tile = sq["tile"]
-                site[q, 2] = 1
-                site[q, 3 + Q_KINDS.index(tile["code"])] = 1
-                base = 3 + len(Q_KINDS)
-                site[q, base] = tile["gives"]["inhabitants"]
-                site[q, base + 1] = tile["gives"]["energy"]
-                site[q, base + 2] = tile["vp"]
-                site[q, base + 3] = 1 if tile["mayor"] else 0
+        b["first_player"][slot(view.first_player, me, n)] = 1
+        b["mayor"][slot(view.mayor, me, n)] = 1
+        b["finished"][0] = 1.0 if view.finished else 0.0
+        b["site"][:] = SITE_ROWS[np.fromiter(view.site, np.intp, SITE_SQUARES)]
         spots = b["spots"]
-        for s, spot in enumerate(view["spots"]):
-            if spot["architect"] is not None:
+        owner = 1 + self.arch
+        for s, v in enumerate(view.spots):
+            if v:
                 spots[s, 0] = 1
-                spots[s, spot["architect"]] = 1
-                spots[s, 1 + self.arch + slot(spot["player"], me, n)] = 1
-            if spot["blocked"]:
-                spots[s, -1] = 1
-        urb = view["urbanist"]
-        if urb is None:
-            b["urbanist"][25] = 1
-        else:
-            r, c = urb[1:].split("c")
-            b["urbanist"][(int(r) - 1) * 5 + int(c) - 1] = 1
+                spots[s, v & 7] = 1
+                spots[s, owner + slot(v >> 3, me, n)] = 1
+        blocked = BLOCKED[view.urbanist]
+        if blocked:
+            for s in range(N_SPOTS):
+                if blocked >> s & 1:
+                    spots[s, -1] = 1
+        b["urbanist"][view.urbanist if view.urbanist >= 0 else SITE_SQUARES] = 1
         arch = b["architects"]
-        if view["pool"] is not None:
-            for k, count in view["pool"].items():
-                arch[0, int(k) - 1] = count
+        if view.pool:
+            arch[0, :] = view.pool[1:]
         else:
-            for p, left in enumerate(view["architects"]):
-                for k in left:
-                    arch[slot(p, me, n), k - 1] = 1
-        cities = b["cities"]
-        for p, city in enumerate(view["cities"]):
-            seat = slot(p, me, n)
-            for q, sq in enumerate(city["squares"]):
-                if sq is not None:
-                    code = sq["code"]
-                    cities[seat, q, Q_KINDS.index(code[0])] = 1
-                    cities[seat, q, -1] = sq["floors"]
+            for s, p in enumerate(order):
+                used = view.used[p]
+                for k in range(1, self.arch + 1):
+                    if not used >> k & 1:
+                        arch[s, k - 1] = 1
+        cells = np.fromiter(view.cells, np.intp, n * self.squares).reshape(n, self.squares)
+        b["cities"][:] = CELL_ROWS[cells[order]]
         res = b["resources"]
-        for p in range(n):
-            seat = slot(p, me, n)
-            res[seat, 0] = view["inhabitants"][p]
-            res[seat, 1] = view["energy"][p]
+        res[:, 0] = [view.inhabitants[p] for p in order]
+        res[:, 1] = [view.energy[p] for p in order]
+
+
+__all__ = ["QuadropolisEncoder"]

@@ -7,7 +7,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from polis.core.events import Event
 from polis.games.metropolys.board import (
+    ADJACENT,
     CENTER_TOKENS,
     DISTRICTS,
     PERIPHERAL_TOKENS,
@@ -15,7 +17,8 @@ from polis.games.metropolys.board import (
     TOKEN_FIELDS,
 )
 from polis.games.metropolys.game import GAME
-from polis.games.metropolys.state import MetroState
+from polis.games.metropolys.moves import PASS, bid
+from polis.games.metropolys.state import MetropolysState
 
 EXAMPLES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[1] / "data" / "metropolys.json").read_text(encoding="utf-8")
@@ -64,7 +67,7 @@ def new_state(
     area: list[str] | None = None,
     colours: list[str] | None = None,
     options: Mapping[str, Any] | None = None,
-) -> MetroState:
+) -> MetropolysState:
     unused = list(unused)
     setup: dict[str, Any] = {
         "first_player": first,
@@ -78,30 +81,34 @@ def new_state(
     return GAME.new_game(mode, players, seed=1, setup=setup, options=options)
 
 
-def put_built(state: MetroState, player: int, field: int, value: int) -> None:
+def put_built(state: MetropolysState, player: int, field: int, value: int) -> None:
     """Place an already built building before play (test positions only; no token taken)."""
-    assert state._cells[field] == -1 and state._supply[player] >> value & 1
+    assert state.in_play(field) and state.building_at(field) is None
+    assert value in state.supply(player)
     state._cells[field] = player << 4 | value
     state._supply[player] &= ~(1 << value)
-    state._nbuilt[player] += 1
+    state._built[player] += 1
 
 
-def win_round(state: MetroState, player: int, field: int) -> None:
-    """Let ``player`` build on ``field`` this round: he bids there, everyone else passes."""
+def win_round(state: MetropolysState, player: int, field: int) -> list[Event]:
+    """Let ``player`` build on ``field`` this round: he bids there, everyone else passes.
+    Returns the events of the round's moves."""
     assert not state.bids
+    events: list[Event] = []
     start = state.current_player()
     if start == player:
-        state.apply_str(f"{min(state.supply(player))}@{field}")
+        events += state.play(bid(min(state.supply(player)), field))
     else:
         opening = next(
             g
-            for g in state._t.adjacent[field]
-            if state.building_at(g) is None and state.token_at(g) is None
+            for g in ADJACENT[field]
+            if state.in_play(g) and state.building_at(g) is None and state.token_at(g) is None
         )
-        state.apply_str(f"{min(state.supply(start))}@{opening}")
+        events += state.play(bid(min(state.supply(start)), opening))
         while state.current_player() != player:
-            state.apply_str("pass")
-        state.apply_str(f"{max(state.supply(player))}@{field}")
+            events += state.play(PASS)
+        events += state.play(bid(max(state.supply(player)), field))
     while state.bids:
         assert state.current_player() != player
-        state.apply_str("pass")
+        events += state.play(PASS)
+    return events

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 BOARD: dict[str, Any] = json.loads(
-    (Path(__file__).parents[2] / "src" / "polis" / "metropolys" / "data" / "board.json").read_text(
-        encoding="utf-8"
-    )
+    (
+        Path(__file__).parents[2] / "src" / "polis" / "games" / "metropolys" / "data" / "board.json"
+    ).read_text(encoding="utf-8")
 )
 FIELDS: list[dict[str, Any]] = sorted(BOARD["fields"], key=lambda f: f["id"])
 #: §3: shared border or bridge (the union of both neighbour lists, taken from the data).

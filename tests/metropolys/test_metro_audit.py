@@ -25,8 +25,9 @@ from typer.testing import CliRunner
 
 from polis.cli.main import app
 from polis.core.errors import IllegalMove, NotationError, PolisError
+from polis.core.events import Event, event_log, visible
 from polis.games.metropolys.game import GAME
-from polis.games.metropolys.state import MetroState
+from polis.games.metropolys.state import MetropolysState
 
 runner = CliRunner()
 BREAKDOWN_KEYS = (
@@ -52,9 +53,9 @@ ALL_TEXTS = ["pass"] + [f"{v}@{f}" for v in range(0, 16) for f in range(0, 57)]
 # -- comparison helpers -------------------------------------------------------------------------
 
 
-def engine_public(state: MetroState) -> dict[str, Any]:
-    """The engine's public facts (from the spectator view) in the reference's shape."""
-    view = state.view(None)
+def engine_public(state: MetropolysState) -> dict[str, Any]:
+    """The engine's public facts (from the spectator view's JSON) in the reference's shape."""
+    view = state.view(None).to_json()
     buildings = {
         f["id"]: (f["building"]["player"], f["building"]["value"], f["building"]["built"])
         for f in view["fields"]
@@ -76,18 +77,18 @@ def engine_public(state: MetroState) -> dict[str, Any]:
     }
 
 
-def legal_texts(state: MetroState) -> set[str]:
+def legal_texts(state: MetropolysState) -> set[str]:
     moves = state.legal_moves()
-    texts = [state.move_to_str(m) for m in moves]
+    texts = [str(m) for m in moves]
     assert len(texts) == len(set(texts)), "legal_moves lists a move twice"
     return set(texts)
 
 
-def check_result(state: MetroState, ref: Ref) -> None:
+def check_result(state: MetropolysState, ref: Ref) -> None:
     """The finished game's score reports and ranking: reference numbers, formats.md shape."""
     assert ref.terminal and state.is_terminal()
     result = state.result()
-    data = GAME.result_json(result)
+    data = result.to_json()
     check_report_shape(data, state.mode, state.num_players)
     for p, report in enumerate(data["players"]):
         assert report["breakdown"] == ref.breakdown(p), f"player {p}"
@@ -195,11 +196,12 @@ def play_differential(
     style: str,
     probes: int = 3,
     seen: set[str] | None = None,
-) -> MetroState:
+) -> MetropolysState:
     """One random game, engine and reference side by side, compared at every position."""
     rng = random.Random(seed)
     state = GAME.new_game(mode, players, seed=seed, options=options)
     ref = Ref.from_setup(mode, players, state.setup(), options)
+    stream = list(state.opening_events())
     while True:
         assert state.current_player() == ref.current
         assert engine_public(state) == ref.public()
@@ -207,7 +209,8 @@ def play_differential(
         assert legal_texts(state) == mine, f"seed {seed} move {len(state.history)}"
         if state.is_terminal():
             break
-        # Illegal probes: refused (IllegalMove/NotationError), state untouched.
+        # Illegal probes: refused (IllegalMove/NotationError), state untouched, by apply_str
+        # and (when the text is a move at all) by play.
         before = engine_public(state)
         for text in rng.sample(ALL_TEXTS, probes):
             if text in mine:
@@ -215,16 +218,110 @@ def play_differential(
             with pytest.raises((IllegalMove, NotationError)):
                 state.apply_str(text)
             assert engine_public(state) == before
+            try:
+                parsed = state.parse_move(text)
+            except PolisError:
+                continue
+            with pytest.raises(IllegalMove):
+                state.play(parsed)
+            assert engine_public(state) == before
         move = choose(rng, mine, style)
-        if seen is not None:
-            cond = end_condition(ref, move)
-            if cond:
-                seen.add(cond)
-        state.apply_str(move)
+        cond = end_condition(ref, move)
+        if seen is not None and cond:
+            seen.add(cond)
+        was = _copy(ref)
+        events = state.play(state.parse_move(move))
         ref.apply(move)
+        check_events(events, was, ref, move, cond)
+        stream.extend(events)
     check_result(state, ref)
-    assert state.history == state.to_record()["moves"]
+    assert [m.text for m in state.history] == state.to_record()["moves"]
+    for seat in (None, *range(players)):
+        assert event_log(state, seat) == visible(stream, seat)
     return state
+
+
+REASONS = {"a": "all_passed", "b": "no_free_neighbour", "c": "nobody_higher"}
+
+
+def check_events(
+    events: tuple[Event, ...], was: Ref, now: Ref, move: str, cond: str | None
+) -> None:
+    """The events of one move, against the reference before (``was``) and after (``now``)."""
+    p = was.current
+    assert all(e.to is None for e in events), "a move's events are public"
+    got = [e.to_json() for e in events]
+    bids = list(was.bids)
+    if move == "pass":
+        first: dict[str, Any] = {"key": "player_passed", "params": {"player": p}}
+    else:
+        value, field = (int(x) for x in move.split("@"))
+        first = {"key": "bid_placed", "params": {"player": p, "value": value, "field": field}}
+        if bids:
+            over_field, over_value, _ = bids[-1]
+            first["key"] = "bid_raised"
+            first["params"] |= {"over_field": over_field, "over_value": over_value}
+        bids.append((field, value, p))
+    assert got[0] == first
+    if cond is None:
+        assert len(got) == 1, got
+        return
+    field, value, winner = bids[-1]
+    want: list[dict[str, Any]] = [
+        {
+            "key": "bid_won",
+            "params": {
+                "player": winner,
+                "value": value,
+                "field": field,
+                "reason": REASONS[cond],
+                "returned": [{"player": q, "value": v, "field": f} for f, v, q in bids[:-1]],
+            },
+        }
+    ]
+    if field in was.tokens:
+        want.append(
+            {
+                "key": "token_collected",
+                "params": {"player": winner, "token": was.tokens[field], "field": field},
+            }
+        )
+    for card, before, after in (
+        ("metro", was.metro_card, now.metro_card),
+        ("archaeology", was.archaeology_card, now.archaeology_card),
+    ):
+        if before != after:
+            want.append(
+                {
+                    "key": "card_changed_hands",
+                    "params": {"card": card, "player": after, "from": before},
+                }
+            )
+    want.append({"key": "round_ended", "params": {"round": now.rounds, "player": winner}})
+    if now.terminal:
+        ended = got[-1]
+        assert ended["key"] == "game_ended"
+        assert [sorted(g) for g in ended["params"].pop("ranking")] == now.ranking()
+        colours = now.neighbourhood_cards
+        want.append(
+            {
+                "key": "game_ended",
+                "params": {
+                    "scores": now.scores(),
+                    "cards": [
+                        {
+                            "player": q,
+                            "area_card": now.area_cards[q],
+                            "neighbourhood_card": colours[q] if colours else None,
+                        }
+                        for q in range(now.players)
+                    ],
+                },
+            }
+        )
+    else:
+        want.append({"key": "round_started", "params": {"round": now.rounds + 1, "player": winner}})
+    assert got[1:] == want
 
 
 # -- 1. differential games ---------------------------------------------------------------------
@@ -264,7 +361,7 @@ def test_random_move_is_always_legal() -> None:
         ref = Ref.from_setup(mode, players, state.setup())
         rng = random.Random(seed)
         while not state.is_terminal():
-            move = state.move_to_str(state.random_move(rng))
+            move = str(state.random_move(rng))
             assert move in ref.legal_moves()
             state.apply_str(move)
             ref.apply(move)
@@ -373,7 +470,7 @@ def test_simulate_as_installed_command(tmp_path: Path) -> None:
 # -- 3. targeted violations (not among the shared examples) --------------------------------------
 
 
-def refused(state: MetroState, text: str, *needles: str) -> str:
+def refused(state: MetropolysState, text: str, *needles: str) -> str:
     before = (engine_public(state), list(state.history), state.view(0))
     with pytest.raises((IllegalMove, NotationError)) as info:
         state.apply_str(text)
@@ -526,7 +623,7 @@ def test_higher_values_only_with_the_bidder_round_goes_on_then_ends() -> None:
 
 def test_no_move_after_the_game_is_over() -> None:
     state = play_differential(7, "family", 2, None, "uniform", probes=0)
-    assert state.is_terminal() and state.legal_moves() == []
+    assert state.is_terminal() and len(state.legal_moves()) == 0
     refused(state, "pass", "game is over")
     refused(state, "1@12", "game is over")
 
@@ -538,7 +635,7 @@ def test_text_that_is_not_a_move_is_a_notation_error(text: str) -> None:
     state = new_state(players=4)
     with pytest.raises(NotationError):
         state.apply_str(text)
-    assert state.history == []
+    assert len(state.history) == 0
 
 
 @pytest.mark.parametrize(
@@ -549,7 +646,7 @@ def test_values_and_fields_that_do_not_exist(text: str, needle: str) -> None:
     with pytest.raises(PolisError) as info:
         state.apply_str(text)
     assert needle in str(info.value)
-    assert state.history == []
+    assert len(state.history) == 0
 
 
 @pytest.mark.parametrize("move", [True, -1, 16, 14, 55 * 16 + 1, 10**9, "7@12", None, 3.0, (7, 12)])
@@ -558,7 +655,7 @@ def test_raw_moves_that_are_not_moves_are_refused(move: object) -> None:
     before = engine_public(state)
     with pytest.raises(IllegalMove):
         state.apply(move)
-    assert engine_public(state) == before and state.history == []
+    assert engine_public(state) == before and len(state.history) == 0
 
 
 # -- 4. malformed records for `polis replay` -----------------------------------------------------
@@ -682,7 +779,7 @@ def test_tied_players_share_a_place_after_the_built_tie_break(mode: str) -> None
         ref = Ref.from_setup(mode, 4, state.setup())
         rng = random.Random(seed)
         while not state.is_terminal():
-            text = state.move_to_str(state.random_move(rng))
+            text = str(state.random_move(rng))
             state.apply_str(text)
             ref.apply(text)
         check_result(state, ref)
@@ -787,8 +884,8 @@ def test_views_hold_only_the_viewers_own_cards() -> None:
     state = GAME.new_game("expert", 4, seed=3)
     setup = state.setup()
     for p in (None, 0, 1, 2, 3):
-        view = state.view(p)
-        assert not _keys(view) & {"area_cards", "neighbourhood_cards", "setup"}
+        view = state.view(p).to_json()
+        assert not _keys(view) & {"area_cards", "neighbourhood_cards", "setup", "cards"}
         if p is None:
             assert view["area_card"] is None and view["neighbourhood_card"] is None
         else:

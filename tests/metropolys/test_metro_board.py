@@ -10,7 +10,7 @@ from metro_helpers import example, new_state, put_built
 
 from polis.games.metropolys import board as B
 from polis.games.metropolys.moves import bid
-from polis.games.metropolys.state import MetroState
+from polis.games.metropolys.state import MetropolysState
 
 
 def test_fields_per_district_and_colour() -> None:
@@ -53,7 +53,7 @@ def test_building_sizes() -> None:
 
 
 def _raise_legal(last: int, target: int, players: int, unused: list[str]) -> bool:
-    state: MetroState = new_state(players=players, unused=unused, avoid=[last, target])
+    state: MetropolysState = new_state(players=players, unused=unused, avoid=[last, target])
     # An opening bid of 1 on the last-bid field by the opener, then player 1 raises with 13.
     state.apply(bid(1, last))
     return bid(13, target) in state.legal_moves()

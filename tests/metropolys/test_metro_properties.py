@@ -6,7 +6,7 @@ import json
 import random
 from collections import Counter
 from itertools import permutations
-from typing import Any, cast
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from polis.games.metropolys.board import TOKEN_COUNTS, TOKENS
 from polis.games.metropolys.cards import NEIGHBOURHOOD_CARDS, area_deck
 from polis.games.metropolys.game import GAME
-from polis.games.metropolys.moves import PASS, move_field, move_value
-from polis.games.metropolys.state import MetroState
+from polis.games.metropolys.moves import PASS
+from polis.games.metropolys.state import MetropolysState
 
 GAMES = st.tuples(
     st.sampled_from(["family", "expert"]),
@@ -25,7 +25,7 @@ GAMES = st.tuples(
 )
 
 
-def token_totals(state: MetroState) -> Counter[str]:
+def token_totals(state: MetropolysState) -> Counter[str]:
     totals: Counter[str] = Counter()
     for f in range(55):
         token = state.token_at(f)
@@ -36,16 +36,17 @@ def token_totals(state: MetroState) -> Counter[str]:
     return totals
 
 
-def play_checked(mode: str, players: int, seed: int, play_seed: int) -> MetroState:
+def play_checked(mode: str, players: int, seed: int, play_seed: int) -> MetropolysState:
     state = GAME.new_game(mode, players, seed=seed)
     rng = random.Random(play_seed)
     expected_tokens = Counter(TOKEN_COUNTS[players])
     rounds = 0
     while not state.is_terminal():
-        legal = cast(list[int], state.legal_moves())
+        legal = state.legal_moves()
         move = state.random_move(rng)
         assert move in legal
-        assert len(set(legal)) == len(legal) and legal == sorted(legal)
+        codes = [m.code for m in legal]  # field * 16 + value, pass = 0: a stable order
+        assert len(set(legal)) == len(legal) and codes == sorted(codes)
         if state.bids:
             assert state.current_player() not in state.passed
             assert state.current_player() != state.bids[-1][2]  # never raises his own bid
@@ -53,7 +54,7 @@ def play_checked(mode: str, players: int, seed: int, play_seed: int) -> MetroSta
             assert PASS not in legal
         player = state.current_player()
         built_before = sum(state.built_count(p) for p in range(players))
-        last = state.bids[-1] if move == PASS else (move_field(move), move_value(move), player)
+        last = state.bids[-1] if move is PASS else (move.field, move.value, player)
         state.apply(move)
         if not state.bids:  # the round is over
             rounds += 1
@@ -88,18 +89,22 @@ def test_random_games_follow_the_rules(params: tuple[str, int, int, int]) -> Non
     result = state.result()
     assert len(result.scores) == players
     assert sorted(p for g in result.ranking for p in g) == list(range(players))
-    for report, total in zip(result.reports, result.scores, strict=True):
+    for line, total in zip(result.players, result.scores, strict=True):
+        report = line.report
         assert report["total"] == total == sum(report["breakdown"].values())
+        assert line.total == total and dict(line.categories) == report["breakdown"]
+        assert line.tie_breaks == {"built": report["built"]}
+    assert (result.game, result.mode) == ("metropolys", mode)
     record = state.to_record(seed=seed)
     json.dumps(record)
     replay = GAME.from_record(json.loads(json.dumps(record)))
-    assert replay.history == state.history
+    assert list(replay.history) == list(state.history)
     assert replay.result() == result
-    assert GAME.result_json(replay.result()) == record["result"]
+    assert replay.result().to_json() == record["result"] == result.to_json()
     assert record["options"] == {"lake_groups": "one_per_lake", "field_51_outskirts": True}
 
 
-def alternative_deals(state: MetroState, player: int | None) -> list[dict[str, Any]]:
+def alternative_deals(state: MetropolysState, player: int | None) -> list[dict[str, Any]]:
     """Set-ups equal to the true one except for cards ``player`` cannot see."""
     setup = state.setup()
     n = state.num_players
@@ -131,29 +136,45 @@ def test_views_leak_nothing_and_determinize_agrees(
         full.apply(full.random_move(rng))
     moves = full.history[: int(cut * len(full.history))]
     state = GAME.new_game(mode, players, setup=full.setup())
-    for text in moves:
-        state.apply_str(text)
+    for move in moves:
+        state.apply(move)
     for viewer in [None, *range(players)]:
         view = state.view(viewer)
-        json.dumps(view)
-        assert view["moves"] == list(moves)
+        data = view.to_json()
+        assert view.moves == tuple(moves)
+        assert data["moves"] == [m.text for m in moves]
+        if view.finished:
+            # Game over: every card is revealed to everybody, with the result.
+            setup = state.setup()
+            colours = setup.get("neighbourhood_cards")
+            assert data["cards"] == [
+                {"area_card": area, "neighbourhood_card": colours[p] if colours else None}
+                for p, area in enumerate(setup["area_cards"])
+            ]
+            assert data["result"] == state.result().to_json()
+            assert GAME.determinize(view, random.Random(seed)).setup() == setup
+            continue
+        assert "cards" not in data and "result" not in data
         # The view is the same whatever the cards it may not show.
         for alt in alternative_deals(state, viewer):
             other = GAME.new_game(mode, players, setup=alt)
-            for text in moves:
-                other.apply_str(text)
+            for move in moves:
+                other.apply(move)
             assert other.view(viewer) == view
+            assert other.view(viewer).to_json() == data
         if viewer is not None:
-            assert view["area_card"] == state.setup()["area_cards"][viewer]
+            assert view.area_card == data["area_card"] == state.setup()["area_cards"][viewer]
         else:
-            assert view["area_card"] is None and view["neighbourhood_card"] is None
-        text = json.dumps(view)
+            assert view.area_card is None and view.neighbourhood_card is None
+            assert data["area_card"] is None and data["neighbourhood_card"] is None
+        text = json.dumps(data)
         for name in ("bridges", "statues", "lakes", "outskirts", "districts", "chains"):
-            if viewer is None or name != view["area_card"]:
+            if viewer is None or name != view.area_card:
                 assert f'"{name}"' not in text
         # determinize: equal in everything visible, cards consistent with the deck.
         sample = GAME.determinize(view, random.Random(seed))
         assert sample.view(viewer) == view
+        assert sample.view(viewer).to_json() == data
         setup = sample.setup()
         assert len(set(setup["area_cards"])) == players
         assert set(setup["area_cards"]) <= set(area_deck(mode, players))
@@ -166,7 +187,7 @@ def test_views_leak_nothing_and_determinize_agrees(
 def test_determinize_with_card_weights() -> None:
     state = GAME.new_game("expert", 3, seed=4)
     view = state.view(0)
-    own = view["area_card"]
+    own = view.area_card
     left = [c for c in area_deck("expert", 3) if c != own]
     favourite = left[0]
     weights = {1: {c: (1.0 if c == favourite else 0.0) for c in left}, 2: {favourite: 0.0}}

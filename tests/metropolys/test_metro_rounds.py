@@ -8,19 +8,26 @@ import pytest
 from metro_helpers import example, new_state, put_built, win_round
 
 from polis.core.errors import IllegalMove, NotationError
-from polis.games.metropolys.moves import PASS, bid
-from polis.games.metropolys.state import MetroState
+from polis.core.events import Event, event_log, visible
+from polis.games.metropolys.moves import PASS, SPACE, bid
+from polis.games.metropolys.state import MetropolysState
+from polis.games.quadropolis.moves import parse_move as quadropolis_move
 
 FULL = tuple(range(1, 14))
 
 
-def snapshot(state: MetroState) -> tuple[Any, ...]:
+def snapshot(state: MetropolysState) -> tuple[Any, ...]:
     return (
         state.view(None),
         *(state.view(p) for p in range(state.num_players)),
         list(state.history),
-        state._tokens[:],
+        [state.token_at(f) for f in range(55)],
+        state.setup(),
     )
+
+
+def texts(state: MetropolysState) -> list[str]:
+    return [m.text for m in state.history]
 
 
 def test_bid_01_rulebook_round() -> None:
@@ -45,7 +52,8 @@ def test_bid_01_rulebook_round() -> None:
         else:
             state.apply_str(f"{action['value']}@{action['field']}")
     # Only field 3 is free next to Grey's 7 on field 4 (5 built, 9 holds Blue's bid).
-    assert seen_red_options == [PASS] + [bid(v, 3) for v in range(8, 14)]
+    assert seen_red_options is not None
+    assert list(seen_red_options) == [PASS] + [bid(v, 3) for v in range(8, 14)]
     assert state.building_at(22) == (red, 11, True)
     assert state.token_at(3) == "chic" and state.token_at(0) == "metro"
     assert all(state.building_at(f) is None for f in (9, 4, 3, 0))
@@ -68,7 +76,7 @@ def test_bid_02_cheap_win_on_isolated_field() -> None:
     assert state.building_at(8) == (1, 1, True)
     assert state.collected(1)["chic"] == 1 and state.token_at(8) is None
     assert state.current_player() == 1 and state.start_player == 1
-    assert state.history == ["1@8"]
+    assert texts(state) == ["1@8"] and list(state.history) == [bid(1, 8)]
 
 
 def test_bid_03_thirteen_ends_the_round() -> None:
@@ -77,7 +85,7 @@ def test_bid_03_thirteen_ends_the_round() -> None:
     state.apply_str("13@18")
     assert state.building_at(18) == (1, 13, True)
     assert state.building_at(17) is None and 12 in state.supply(0)
-    assert state.current_player() == 1 and state.history == ["12@17", "13@18"]
+    assert state.current_player() == 1 and texts(state) == ["12@17", "13@18"]
 
 
 def test_condition_c_generalised_no_opponent_has_higher() -> None:
@@ -94,7 +102,7 @@ def test_forced_pass_is_the_only_move_when_round_goes_on() -> None:
         put_built(state, 1, [15, 16, 17, 18][v - 10], v)
     state.apply_str("10@0")  # player 1 has nothing above 10, player 2 has
     assert state.current_player() == 1
-    assert state.legal_moves() == [PASS]
+    assert list(state.legal_moves()) == [PASS]
     state.apply_str("pass")
     assert state.current_player() == 2
     assert len(state.legal_moves()) > 1
@@ -125,13 +133,14 @@ def test_end_01_thirteenth_building_ends_the_game() -> None:
     state.apply_str("7@0")
     state.apply_str("pass")
     assert state.is_terminal() and state.current_player() == -1
-    assert state.legal_moves() == []
+    assert len(state.legal_moves()) == 0
     with pytest.raises(IllegalMove, match="the game is over"):
         state.apply_str("1@1")
     with pytest.raises(IllegalMove, match="the game is over"):
         state.random_move(__import__("random").Random(0))
     result = state.result()
-    assert result.reports[0]["built"] == 13 and result.reports[1]["built"] == 0
+    assert [p.report["built"] for p in result.players] == [13, 0]
+    assert [p.tie_breaks for p in result.players] == [{"built": 13}, {"built": 0}]
 
 
 def test_card_01_metro_card() -> None:
@@ -174,7 +183,7 @@ def test_archaeology_card_goes_to_latest_taker() -> None:
 # -- illegal moves ---------------------------------------------------------------------------
 
 
-def in_round() -> MetroState:
+def in_round() -> MetropolysState:
     """4 players; player 0 opened 3@36, player 1 raised 9@12 (current bid 9 on field 12)."""
     state = new_state(players=4, first=0, avoid=[36, 12, 13])
     put_built(state, 3, 40, 7)
@@ -242,7 +251,7 @@ def test_unused_district_and_bridge_into_it() -> None:
     with pytest.raises(IllegalMove, match="field 49 is in the west district"):
         state.apply_str("6@49")
     assert bid(6, 49) not in state.legal_moves()
-    assert snapshot(state)[0]["moves"] == ["5@1"] and before[0]["moves"] == []
+    assert snapshot(state)[0].moves == (bid(5, 1),) and before[0].moves == ()
 
 
 @pytest.mark.parametrize("text", ["", "7", "7@", "@12", "7-12", "seven@12", "7@12@3", "pas", "x"])
@@ -252,18 +261,232 @@ def test_not_notation(text: str) -> None:
         state.parse_move(text)
 
 
-@pytest.mark.parametrize("move", ["7@12", (7, 12), None, -5, 880, 3.0, True])
+@pytest.mark.parametrize(
+    "move",
+    [
+        "7@12",  # text is parsed by apply_str, never by apply
+        (7, 12),
+        None,
+        -5,
+        12 << 4 | 7,  # the packed int of "7@12" before moves were objects
+        bid(7, 12).id,  # an action id is not a move either
+        880,
+        3.0,
+        True,
+        quadropolis_move("classic", "1L1 x"),  # another game's move
+    ],
+    ids=repr,
+)
 def test_not_a_move_value(move: object) -> None:
     state = new_state()
     before = snapshot(state)
-    with pytest.raises(IllegalMove):
-        state.apply(move)
-    assert snapshot(state) == before
+    for apply in (state.apply, state.play):
+        with pytest.raises(IllegalMove):
+            apply(move)
+        assert snapshot(state) == before
+    state.apply(bid(7, 12))  # the real move is legal here
 
 
 def test_notation_round_trip() -> None:
     state = new_state()
     for text in ("7@12", "13@40", "pass", " 7@12 ", "PASS"):
         move = state.parse_move(text)
-        assert state.move_to_str(move) == text.strip().lower()
-    assert state.parse_move("7@12") == bid(7, 12)
+        assert str(move) == move.text == text.strip().lower()
+        assert SPACE.parse(text) is move
+    assert state.parse_move("7@12") is bid(7, 12)
+    assert state.parse_move("pass") is PASS and PASS.is_pass
+
+
+# -- engine events: what happened, in order, and who may see it --------------------------------
+
+
+def play_all(state: MetropolysState, *texts: str) -> list[Event]:
+    """Play ``texts`` with ``play``; the events of all of them, in order."""
+    events: list[Event] = []
+    for text in texts:
+        events += state.play(state.parse_move(text))
+    return events
+
+
+def keyed(events: list[Event], key: str) -> list[dict[str, Any]]:
+    return [dict(e.params) for e in events if e.key == key]
+
+
+def test_cards_dealt_are_seen_only_by_their_player() -> None:
+    state = new_state(
+        "expert", 3, unused=["west"], first=2,
+        area=["chains", "lakes", "bridges"], colours=["red", "gray", "blue"],
+    )  # fmt: skip
+    opening = state.opening_events()
+    assert [e.key for e in opening] == [
+        "game_started", "cards_dealt", "cards_dealt", "cards_dealt", "round_started",
+    ]  # fmt: skip
+    assert opening[0].params == {
+        "mode": "expert", "players": 3, "first_player": 2, "unused_districts": ["west"],
+    }  # fmt: skip
+    assert opening[-1].params == {"round": 1, "player": 2}
+    for p, (area, colour) in enumerate([("chains", "red"), ("lakes", "gray"), ("bridges", "blue")]):
+        (mine,) = [e for e in visible(opening, p) if e.key == "cards_dealt"]
+        assert mine.to == (p,) and not mine.visible_to(None)
+        assert mine.params == {"player": p, "area_card": area, "neighbourhood_card": colour}
+        assert all(e.visible_to(p) == (e.to is None or e.to == (p,)) for e in opening)
+        assert [e for e in event_log(state, p) if e.key == "cards_dealt"] == [mine]
+    assert [e.key for e in visible(opening, None)] == ["game_started", "round_started"]
+    family = new_state("family", 2, unused=["south", "west"], area=["lakes", "statues"])
+    dealt = [e.params for e in family.opening_events() if e.key == "cards_dealt"]
+    assert dealt == [{"player": 0, "area_card": "lakes"}, {"player": 1, "area_card": "statues"}]
+
+
+def test_bid_won_says_who_with_which_value_where_and_why() -> None:
+    # (a) everybody else passed: the other bids go back to their owners.
+    state = new_state(players=3, unused=["west"], first=0, avoid=[2, 3, 4, 9])
+    events = play_all(state, "1@2", "2@3", "3@4", "4@9", "pass", "pass")
+    assert [e.key for e in events] == [
+        "bid_placed", "bid_raised", "bid_raised", "bid_raised", "player_passed",
+        "player_passed", "bid_won", "round_ended", "round_started",
+    ]  # fmt: skip
+    assert events[0].params == {"player": 0, "value": 1, "field": 2}
+    assert events[3].params == {
+        "player": 0, "value": 4, "field": 9, "over_field": 4, "over_value": 3,
+    }  # fmt: skip
+    assert events[4].params == {"player": 1}
+    assert keyed(events, "bid_won") == [
+        {
+            "player": 0, "value": 4, "field": 9, "reason": "all_passed",
+            "returned": [
+                {"player": 0, "value": 1, "field": 2},
+                {"player": 1, "value": 2, "field": 3},
+                {"player": 2, "value": 3, "field": 4},
+            ],
+        }
+    ]  # fmt: skip
+    assert keyed(events, "round_ended") == [{"round": 1, "player": 0}]
+    assert keyed(events, "round_started") == [{"round": 2, "player": 0}]
+    assert all(e.to is None for e in events)
+    # (c) nobody can go higher than a 13, which is won at once, over the bid it raised.
+    state = new_state(players=3, unused=["west"], first=0, avoid=[17, 18])
+    events = play_all(state, "12@17", "13@18")
+    assert events[1].params == {
+        "player": 1, "value": 13, "field": 18, "over_field": 17, "over_value": 12,
+    }  # fmt: skip
+    (won,) = keyed(events, "bid_won")
+    assert won == {
+        "player": 1, "value": 13, "field": 18, "reason": "nobody_higher",
+        "returned": [{"player": 0, "value": 12, "field": 17}],
+    }  # fmt: skip
+    # (b) no free field next to the bid: won at once, and the token on it collected.
+    state = new_state(players=4, first=1, tokens={8: "chic"}, avoid=[7, 9])
+    put_built(state, 0, 7, 4)
+    put_built(state, 2, 9, 6)
+    events = play_all(state, "1@8")
+    assert [e.key for e in events] == [
+        "bid_placed", "bid_won", "token_collected", "round_ended", "round_started",
+    ]  # fmt: skip
+    assert events[1].params == {
+        "player": 1, "value": 1, "field": 8, "reason": "no_free_neighbour", "returned": [],
+    }  # fmt: skip
+    assert events[2].params == {"player": 1, "token": "chic", "field": 8}
+
+
+def test_bid_01_events_follow_the_rulebook_round() -> None:
+    ex = example("BID-01")
+    state = new_state(
+        players=4, first=0, tokens={3: "chic", 0: "metro"}, avoid=[9, 4, 22, 5],
+        area=["statues", "lakes", "bridges", "outskirts"],
+    )  # fmt: skip
+    put_built(state, 3, 5, 2)
+    texts = [
+        "pass" if a["action"] == "pass" else f"{a['value']}@{a['field']}" for a in ex["actions"]
+    ]
+    events = play_all(state, *texts)
+    (won,) = keyed(events, "bid_won")
+    assert won == {
+        "player": 2, "value": 11, "field": 22, "reason": "all_passed",
+        "returned": [
+            {"player": 0, "value": 3, "field": 9},
+            {"player": 1, "value": 7, "field": 4},
+            {"player": 2, "value": 9, "field": 3},
+            {"player": 3, "value": 10, "field": 0},
+        ],
+    }  # fmt: skip
+    # Field 22 holds no token; the chic and metro tokens stay where the bids were returned.
+    assert keyed(events, "token_collected") == [] and keyed(events, "card_changed_hands") == []
+
+
+def test_token_and_card_events_follow_the_metro_card() -> None:
+    metro_fields = [0, 2, 4, 6, 12]
+    state = new_state(
+        players=2,
+        unused=["south", "west"],
+        first=0,
+        tokens=dict.fromkeys(metro_fields, "metro"),
+        avoid=[1, 3, 5],
+    )
+    a, b = 0, 1
+    holder: int | None = None
+    for step, field in zip(example("CARD-01")["sequence"], metro_fields, strict=True):
+        who = a if step["player"] == "A" else b
+        events = win_round(state, who, field)
+        assert keyed(events, "token_collected") == [
+            {"player": who, "token": "metro", "field": field}
+        ]
+        now = a if step["metro_card"] == "A" else b
+        changes = keyed(events, "card_changed_hands")
+        if now == holder:
+            assert changes == []  # a tie keeps the card where it is
+        else:
+            assert changes == [{"card": "metro", "player": now, "from": holder}]
+        holder = now
+        order = [e.key for e in events]
+        assert order.index("bid_won") < order.index("token_collected") < order.index("round_ended")
+
+
+def test_archaeology_card_event_goes_to_the_latest_taker() -> None:
+    state = new_state(
+        players=2,
+        unused=["south", "west"],
+        first=0,
+        tokens=dict.fromkeys([0, 2, 4], "archaeology"),
+        avoid=[1, 3, 5],
+    )
+    changes = [
+        keyed(win_round(state, p, f), "card_changed_hands") for p, f in [(0, 0), (0, 2), (1, 4)]
+    ]
+    assert changes == [
+        [{"card": "archaeology", "player": 0, "from": None}],
+        [],
+        [{"card": "archaeology", "player": 1, "from": 0}],
+    ]
+
+
+def test_game_ended_reveals_every_card_to_everybody() -> None:
+    state = new_state(
+        "expert", 2, unused=["south", "west"], first=0, avoid=[0],
+        area=["chains", "lakes"], colours=["red", "gray"],
+    )  # fmt: skip
+    fields = [15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27]
+    for f, v in zip(fields, [v for v in FULL if v != 7], strict=True):
+        put_built(state, 0, f, v)
+    events = play_all(state, "7@0", "pass")
+    assert [e.key for e in events][-3:] == ["bid_won", "round_ended", "game_ended"]
+    ended = events[-1]
+    result = state.result()
+    assert ended.to is None and ended.params == {
+        "scores": list(result.scores),
+        "ranking": [list(g) for g in result.ranking],
+        "cards": [
+            {"player": 0, "area_card": "chains", "neighbourhood_card": "red"},
+            {"player": 1, "area_card": "lakes", "neighbourhood_card": "gray"},
+        ],
+    }
+    assert "round_started" not in [e.key for e in events]
+    assert all(ended.visible_to(seat) for seat in (None, 0, 1))
+
+
+def test_an_illegal_play_raises_and_tells_nothing() -> None:
+    state = new_state(players=3, unused=["west"], first=2)
+    before = snapshot(state)
+    for move in (PASS, bid(13, 47), None):  # opening pass, unused district, no move at all
+        with pytest.raises(IllegalMove):
+            state.play(move)
+        assert snapshot(state) == before

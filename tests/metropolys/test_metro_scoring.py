@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from metro_helpers import example
 
 from polis.games.metropolys.board import DISTRICTS
-from polis.games.metropolys.cards import Options
+from polis.games.metropolys.options import Options
 from polis.games.metropolys.scoring import (
     BRIDGE_SETS,
     CHAIN_SETS,

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from polis.core.protocol import GameState
 from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.moves import QuadropolisMove, find
+from polis.games.quadropolis.site import GEOMETRY
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, POOLS, TILE_INDEX, TILES, Tile
 
@@ -55,33 +58,32 @@ def find_tile(
     raise LookupError(attrs)
 
 
+def move(state: QuadropolisState, architect: int, spot: int, target: int) -> QuadropolisMove:
+    """The interned move (architect, spot, target) of the state's mode."""
+    return find(state.mode, architect, spot, target)
+
+
 def put_city(
     state: QuadropolisState, player: int, square: int, tile_id: str, floors: int = 1
 ) -> None:
     """Place a building directly in a city (test set-up only; bypasses the rules)."""
     t = TILE_INDEX[tile_id]
-    i = player * state._size + square
+    i = player * GEOMETRY[state.mode].size + square
     state._cells[i] = TILES[t].kind << 3 | floors
     state._stacks[i] = (t,) * floors
 
 
-def snapshot(state: QuadropolisState) -> tuple[Any, ...]:
-    """Everything mutable in a state (to check that an illegal move changed nothing)."""
-    return (
-        state._round,
-        state._turn,
-        state._first,
-        state._mayor,
-        tuple(state._site),
-        tuple(state._spots),
-        state._occ,
-        state._urb,
-        tuple(state._used),
-        tuple(state._pool),
-        tuple(state._cells),
-        tuple(state._stacks),
-        tuple(state._inh),
-        tuple(state._en),
-        tuple(state._moves),
-        tuple(state._discards),
-    )
+def stack(state: QuadropolisState, player: int, square: int) -> tuple[int, ...]:
+    """Tile indices built on a city square, bottom floor first (read from the view)."""
+    return state.view(None).stacks[player * GEOMETRY[state.mode].size + square]
+
+
+def codes(state: QuadropolisState, player: int) -> list[str]:
+    """Each square of the player's city as a formats §1.1 cell code ("." when empty)."""
+    return ["." if b is None else b.code for b in state.city(player)]
+
+
+def snapshot(state: GameState) -> tuple[Any, ...]:
+    """Everything that may change in a state (to check that an illegal move changed nothing):
+    the spectator's view holds every public fact, the set-up every hidden one."""
+    return (state.view(None), tuple(state.history), state.setup(), state.current_player())

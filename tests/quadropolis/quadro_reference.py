@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[2] / "src" / "polis" / "quadropolis" / "data"
+DATA = Path(__file__).resolve().parents[2] / "src" / "polis" / "games" / "quadropolis" / "data"
 TILES: dict[str, dict[str, Any]] = {
     t["id"]: t for t in json.loads((DATA / "tiles.json").read_text(encoding="utf-8"))["tiles"]
 }
@@ -71,7 +71,7 @@ def location_ok(mode: str, square: tuple[int, int], k: int) -> bool:
     if mode == "classic":
         return square[0] == k or square[1] == k
     number, district = EXPERT_SQUARES[square]
-    return number == k or district == k
+    return bool(number == k or district == k)
 
 
 def cell_code(tiles: list[str]) -> str:
@@ -300,7 +300,7 @@ class RefState:
     # -- comparison -------------------------------------------------------------------------
     def public(self) -> dict[str, Any]:
         """The public facts, in the shape :func:`engine_public` extracts from an engine view."""
-        site = []
+        site: list[str | None] = []
         for t in self.site if not self.over else []:
             if t is None:
                 site.append(None)
@@ -336,7 +336,7 @@ class RefState:
 def engine_public(view: dict[str, Any]) -> dict[str, Any]:
     """The same public facts read from an engine view (formats-independent keys)."""
     over = view["finished"]
-    site = []
+    site: list[str | None] = []
     for sq in view["site"] if not over else []:
         if sq["state"] == "empty":
             site.append(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from polis.games.quadropolis.city import City, geometry
+from polis.games.quadropolis.city import Building, City, geometry
 
 TOWER = [0, 1, 3, 6, 10, 15]
 SHOP = [0, 1, 2, 4, 7, 11]
@@ -26,6 +26,18 @@ OFFICE = {
 MONUMENT = {"F": -5, "H": -5, "T": 0, "O": 0, "M": 0, "U": 2, "S": 3, "P": 5, "p": 5}
 
 
+def _kind(city: City, square: int) -> str:
+    """Kind letter of a square known to be built."""
+    building = city[square]
+    assert building is not None
+    return building.kind
+
+
+def _floors(building: Building | None) -> int:
+    assert building is not None
+    return building.floors
+
+
 def reference_categories(
     mode: str,
     city: City,
@@ -38,16 +50,18 @@ def reference_categories(
 ) -> dict[str, int]:
     g = geometry(mode)
     rows, cols = g.rows, g.cols
-    grid = [[None] * cols for _ in range(rows)]
+    grid: list[list[Building | None]] = [[None] * cols for _ in range(rows)]
     for i, b in enumerate(city):
         if b is not None and (i in active or b.kind in "PpM"):
             grid[i // cols][i % cols] = b
 
-    def nbrs(r: int, c: int) -> list:
+    def nbrs(r: int, c: int) -> list[Building]:
         out = []
         for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and grid[r + dr][c + dc] is not None:
-                out.append(grid[r + dr][c + dc])
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                n = grid[r + dr][c + dc]
+                if n is not None:
+                    out.append(n)
         return out
 
     cat = dict.fromkeys(
@@ -63,7 +77,7 @@ def reference_categories(
         ],
         0,
     )
-    districts = set()
+    districts: set[int] = set()
     used_inh = sum(customers.values())
     used_en = parks_energised
     for r in range(rows):
@@ -96,12 +110,10 @@ def reference_categories(
         for c in range(cols):
             for dr, dc in ((0, 1), (1, 0)):
                 n = 0
-                while (
-                    r + n * dr < rows
-                    and c + n * dc < cols
-                    and grid[r + n * dr][c + n * dc] is not None
-                    and grid[r + n * dr][c + n * dc].kind == "H"
-                ):
+                while r + n * dr < rows and c + n * dc < cols:
+                    cell = grid[r + n * dr][c + n * dc]
+                    if cell is None or cell.kind != "H":
+                        break
                     n += 1
                 if dr:
                     best_v = max(best_v, n)
@@ -125,13 +137,13 @@ def reference_categories(
                         0 <= yy < rows
                         and 0 <= xx < cols
                         and (yy, xx) not in seen
-                        and grid[yy][xx] is not None
-                        and grid[yy][xx].kind == "O"
+                        and (cell := grid[yy][xx]) is not None
+                        and cell.kind == "O"
                     ):
                         seen.add((yy, xx))
                         stack.append((yy, xx))
             row = OFFICE[min(len(comp), group_cap)]
-            cat["office_towers"] += sum(row[grid[y][x].floors] for y, x in comp)
+            cat["office_towers"] += sum(row[_floors(grid[y][x])] for y, x in comp)
     cat["inhabitants_penalty"] = used_inh - inh
     cat["energy_penalty"] = used_en - en
     cat["_inh_on"] = used_inh
@@ -163,11 +175,11 @@ def reference_best(
     for n in range(len(optional) + 1):
         for chosen in itertools.combinations(optional, n):
             act = frozenset(chosen)
-            need_i = sum(1 for i in act if city[i].kind in "UFHO")  # type: ignore[union-attr]
-            need_e = sum(1 for i in act if city[i].kind in "TSO")  # type: ignore[union-attr]
+            need_i = sum(1 for i in act if _kind(city, i) in "UFHO")
+            need_e = sum(1 for i in act if _kind(city, i) in "TSO")
             if need_i > inh or need_e > en:
                 continue
-            shops = [i for i in act if city[i].kind == "S"]  # type: ignore[union-attr]
+            shops = [i for i in act if _kind(city, i) == "S"]
             for split in itertools.product(range(cap + 1), repeat=len(shops)):
                 if need_i + sum(split) > inh:
                     continue

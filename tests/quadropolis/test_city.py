@@ -9,12 +9,12 @@ from polis.games.quadropolis.city import (
     Building,
     city_rows,
     geometry,
-    load_city_file,
     parse_cell,
     parse_city,
     parse_square,
     square_name,
 )
+from polis.games.quadropolis.scorefile import load_city_file
 
 EMPTY_CLASSIC = [". . . ."] * 4
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -9,11 +10,13 @@ import pytest
 from quadro_helpers import snapshot
 
 from polis.core.errors import InputError, RecordError
+from polis.games.metropolys.game import GAME as METROPOLYS
 from polis.games.quadropolis.game import GAME
+from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, TILE_INDEX
 
 
-def _partial(mode: str, players: int, moves: int, seed: int = 3):  # type: ignore[no-untyped-def]
+def _partial(mode: str, players: int, moves: int, seed: int = 3) -> QuadropolisState:
     state = GAME.new_game(mode, players, seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -54,10 +57,10 @@ def test_record_with_bad_options() -> None:
         GAME.from_record(record)
 
 
-def _hidden_ids(state) -> set[str]:  # type: ignore[no-untyped-def]
+def _hidden_ids(state: QuadropolisState) -> set[str]:
     """Ids a player may not see now: face-down tiles and tiles of rounds not yet dealt."""
     up = FACE_UP[state.num_players]
-    current = state.view(None)["round"] - 1
+    current = state.view(None).round - 1
     hidden = set()
     for r, layout in enumerate(state.setup()["rounds"]):
         for tid in layout:
@@ -72,7 +75,7 @@ def test_views_do_not_leak(mode: str, players: int) -> None:
     hidden = _hidden_ids(state)
     assert hidden
     for p in [None, *range(players)]:
-        text = json.dumps(state.view(p))
+        text = json.dumps(state.view(p).to_json())
         assert not any(tid in text for tid in hidden)
         text = state.render_text(p)
         assert "##" in text
@@ -92,9 +95,11 @@ def test_determinize_agrees_with_the_view(mode: str, players: int, moves: int) -
 
 def test_determinize_rejects_nonsense() -> None:
     with pytest.raises(InputError):
-        GAME.determinize({"game": "quadropolis"}, random.Random(0))
+        GAME.determinize({"game": "quadropolis"}, random.Random(0))  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="not a Quadropolis view"):
+        GAME.determinize(METROPOLYS.new_game("family", 2, seed=0).view(0), random.Random(0))
     view = _partial("classic", 2, 5).view(0)
-    view["moves"] = [*view["moves"], view["moves"][0]]
+    view = dataclasses.replace(view, moves=(*view.moves, view.moves[0]))
     with pytest.raises(InputError, match="not a reachable position"):
         GAME.determinize(view, random.Random(0))
 
@@ -102,5 +107,5 @@ def test_determinize_rejects_nonsense() -> None:
 def test_render_text_shows_the_position() -> None:
     state = _partial("expert", 2, 3)
     text = state.render_text(0)
-    assert "round 1/5" in text and "pool:" in text and "Mayor" in text
+    assert "round 1/5" in text and "pool:" in text.lower() and "Mayor" in text
     assert text.count("\n") > 10

@@ -11,7 +11,8 @@ import pytest
 from polis.core import get_game
 from polis.core.errors import InputError
 from polis.games.quadropolis.game import GAME
-from polis.games.quadropolis.setup import parse_options
+from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options, parse_options
+from polis.games.quadropolis.setup import Setup, draw, parse_setup
 from polis.games.quadropolis.tiles import POOLS, TILES
 
 DEFAULTS = {
@@ -51,6 +52,12 @@ def test_seeded_setup_is_reproducible_and_valid(mode: str) -> None:
         rng.shuffle(order)
         expected.append([TILES[i].id for i in order])
     assert a == {"first_player": rng.randrange(3), "rounds": expected}
+    # The Setup value behind it: drawn from the same seed, parsed back from its JSON.
+    fixed = draw(mode, 3, random.Random(42))
+    assert isinstance(fixed, Setup) and fixed == GAME.new_game(mode, 3, seed=42).setup_data
+    assert fixed.to_json() == a and parse_setup(mode, 3, a) == fixed
+    assert (fixed.mode, fixed.players, fixed.first_player) == (mode, 3, a["first_player"])
+    assert [[TILES[i].id for i in layout] for layout in fixed.rounds] == expected
 
 
 def _bad(mode: str, change: Any, match: str, players: int = 2) -> None:
@@ -97,6 +104,8 @@ def test_options_defaults_and_values() -> None:
     state = GAME.new_game("classic", 2, seed=1)
     assert state.options() == DEFAULTS
     assert state.to_record()["options"] == DEFAULTS
+    assert state.rules is DEFAULT_OPTIONS and Options() == DEFAULT_OPTIONS
+    assert parse_options(None) is DEFAULT_OPTIONS and parse_options(DEFAULTS) == Options()
     opts = {
         "face_down_tiles": "unselectable",
         "empty_squares_tie_break": "before_removal",
@@ -104,6 +113,13 @@ def test_options_defaults_and_values() -> None:
         "office_tower_group_cap": 4,
     }
     assert GAME.new_game("classic", 2, seed=1, options=opts).options() == opts
+    assert parse_options(opts) == Options(
+        face_down_tiles="unselectable",
+        playground_absorbs_pollution=True,
+        office_tower_group_cap=4,
+        empty_squares_tie_break="before_removal",
+    )
+    assert parse_options(opts).scoring == (True, 4, False)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ import pytest
 
 from polis.core.errors import InputError
 from polis.games.quadropolis.city import Building, City, geometry, parse_city
-from polis.games.quadropolis.scoring import ScoreReport, rank, score_city, score_file
+from polis.games.quadropolis.scorefile import score_file
+from polis.games.quadropolis.scoring import ScoreReport, rank, score_city
 
 DATA = json.loads((Path(__file__).parents[1] / "data" / "quadropolis.json").read_text("utf-8"))
 KEYS = [

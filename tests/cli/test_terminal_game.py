@@ -109,7 +109,7 @@ def test_moves_lists_compactly_and_narrows_on_request(tmp_path: Path) -> None:
     )
     assert session.run() is False
     lines = screen.console.export_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("1: "))
+    start = next(i for i, line in enumerate(lines) if line.startswith("1  L "))
     end = next(i for i, line in enumerate(lines) if line.startswith("Type 'moves 3L4'"))
     assert end - start < 12 < len(state.legal_moves()) / 10  # compact: far fewer lines
     narrowed = lines[end + 1].split()

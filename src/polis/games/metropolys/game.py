@@ -22,7 +22,7 @@ from polis.games.metropolys.cards import MODES, NEIGHBOURHOOD_CARDS, area_deck
 from polis.games.metropolys.moves import SPACE, MetropolysMove
 from polis.games.metropolys.options import parse_options
 from polis.games.metropolys.scorefile import score_file
-from polis.games.metropolys.setup import Setup, make_setup
+from polis.games.metropolys.setup import make_setup, public_setup
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.view import MetropolysView
 
@@ -106,16 +106,7 @@ class MetropolysGame(Game):
                     rng,
                     card_weights,
                 )
-        setup = Setup(
-            mode,
-            players,
-            view.first_player,
-            view.unused_districts,
-            view.layout,
-            tuple(area),
-            tuple(colours) if colours is not None else None,
-        )
-        state = MetropolysState(setup, view.options)
+        state = MetropolysState(public_setup(view, area, colours), view.options)
         for move in view.moves:
             state.apply(move)
         return state

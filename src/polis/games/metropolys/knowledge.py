@@ -41,7 +41,7 @@ from polis.games.metropolys.cards import (
     area_deck,
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
-from polis.games.metropolys.setup import Setup
+from polis.games.metropolys.setup import public_setup
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.view import MetropolysView
 
@@ -196,13 +196,9 @@ class MetropolysKnowledge(Knowledge):
             {} if p == me else dict.fromkeys(cards, 1.0 / len(cards)) for p in range(players)
         ]
         # A replay state for knowing who made each public move (cards are placeholders).
-        setup = Setup(
-            mode,
-            players,
-            view.first_player,
-            view.unused_districts,
-            view.layout,
-            tuple(deck[:players]) if mode == "family" else EXPERT_AREA_CARDS[:players],
+        setup = public_setup(
+            view,
+            deck[:players] if mode == "family" else EXPERT_AREA_CARDS[:players],
             NEIGHBOURHOOD_CARDS[:players] if mode == "expert" else None,
         )
         self._replay = MetropolysState(setup, view.options)

@@ -25,8 +25,8 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.view import MetropolysView
+from polis.games.text import LETTERS, heading, scores_line, seat_names, wrap
 
-LETTERS = "ABCD"
 TOKEN_MARK = {"chic": "*", "metro": "m", "archaeology": "a"}
 CARD_WORDS = {
     "bridges": "buildings at a bridge",
@@ -67,13 +67,8 @@ def field_cell(view: MetropolysView, field: int) -> str:
 
 def board(view: MetropolysView, names: Sequence[str] | None = None, width: int = 80) -> str:
     """Districts with their fields, the bids of this round, every player's supply."""
-    who = list(names) if names else [f"player {i + 1}" for i in range(view.players)]
-    head = f"Metropolys {view.mode}, {view.players} players"
-    if view.finished:
-        head += " - game over"
-    else:
-        head += f" - {LETTERS[view.current_player]} {who[view.current_player]} to move"
-    lines = [head]
+    who = seat_names(view, names)
+    lines = [heading(f"Metropolys {view.mode}, {view.players} players", view, who)]
     per_line = (width - 8) // 8
     for d, name in enumerate(DISTRICTS):
         fields = DISTRICT_FIELDS[d]
@@ -108,8 +103,7 @@ def board(view: MetropolysView, names: Sequence[str] | None = None, width: int =
             own += f", colour {view.neighbourhood_card}"
         lines.append(own)
     if view.result is not None:
-        scores = view.result.scores
-        lines.append("Scores: " + ", ".join(f"{LETTERS[p]} {s}" for p, s in enumerate(scores)))
+        lines.append(scores_line(view.result.scores))
     return "\n".join(lines)
 
 
@@ -146,18 +140,7 @@ def moves_text(view: MetropolysView, legal: Sequence[MetropolysMove], query: str
         lines += [f"{f}: {' '.join(map(str, v))}" for f, v in sorted(fields.items())]
     if PASS in legal:
         lines.append("or pass")
-    return "\n".join(_wrap(" | ".join(lines) if len(lines) > 8 else "\n".join(lines), 80))
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    out = []
-    for line in text.splitlines():
-        while len(line) > width:
-            cut = line.rfind(" ", 0, width)
-            out.append(line[:cut])
-            line = "  " + line[cut + 1 :]
-        out.append(line)
-    return out
+    return "\n".join(wrap(" | ".join(lines) if len(lines) > 8 else "\n".join(lines), 80))
 
 
 def example(view: MetropolysView, legal: Sequence[MetropolysMove]) -> str:

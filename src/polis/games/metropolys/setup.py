@@ -10,9 +10,9 @@ alone reproduces a game.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from polis.core.errors import InputError
 from polis.core.protocol import check_table
@@ -30,6 +30,9 @@ from polis.games.metropolys.board import (
     TOKENS,
 )
 from polis.games.metropolys.cards import MODES, NEIGHBOURHOOD_CARDS, area_deck
+
+if TYPE_CHECKING:
+    from polis.games.metropolys.view import MetropolysView
 
 SETUP_KEYS: Final = (
     "first_player",
@@ -240,3 +243,18 @@ def make_setup(
     else:
         first = rng.randrange(players)
     return Setup(mode, players, first, unused, tokens, area, neighbourhood)
+
+
+def public_setup(
+    view: MetropolysView, area_cards: Sequence[str], neighbourhood_cards: Sequence[str] | None
+) -> Setup:
+    """The set-up a view shows (districts, tokens, opener) with the given secret cards."""
+    return Setup(
+        view.mode,
+        view.players,
+        view.first_player,
+        view.unused_districts,
+        view.layout,
+        tuple(area_cards),
+        tuple(neighbourhood_cards) if neighbourhood_cards is not None else None,
+    )

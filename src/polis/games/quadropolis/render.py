@@ -20,8 +20,8 @@ from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove
 from polis.games.quadropolis.site import SELECT, SPOT_NAMES, site_square_name
 from polis.games.quadropolis.tiles import KIND_CODES, KIND_NAMES, TILE_INDEX, TILES
 from polis.games.quadropolis.view import EMPTY, FACE_DOWN, QuadropolisView
+from polis.games.text import LETTERS, heading, scores_line, seat_names
 
-LETTERS = "ABCD"
 CELL = 6
 
 LEGEND = (
@@ -117,26 +117,17 @@ def _join(band: list[list[str]]) -> list[str]:
     ]
 
 
-def _names(view: QuadropolisView, names: Sequence[str] | None) -> list[str]:
-    return list(names) if names else [f"player {i + 1}" for i in range(view.players)]
-
-
 def board(view: QuadropolisView, names: Sequence[str] | None = None, width: int = 80) -> str:
     """The whole table: a heading, the site and every city, packed into ``width`` columns."""
-    who = _names(view, names)
-    head = f"Quadropolis {view.mode} - round {view.round}/{view.rounds}, turn {view.turn}/4"
-    if view.finished:
-        head += " - game over"
-    else:
-        head += f" - {LETTERS[view.current_player]} {who[view.current_player]} to move"
-    lines = [head]
+    who = seat_names(view, names)
+    title = f"Quadropolis {view.mode} - round {view.round}/{view.rounds}, turn {view.turn}/4"
+    lines = [heading(title, view, who)]
     if view.mode == "expert" and not view.finished:
         lines.append("Pool: " + "  ".join(f"#{k} x{view.pool[k]}" for k in range(1, 6)))
     blocks = [site_lines(view), *(city_lines(view, p, who[p]) for p in range(view.players))]
     lines += _pack(blocks, width)
     if view.result is not None:
-        scores = view.result.scores
-        lines.append("Scores: " + ", ".join(f"{LETTERS[p]} {s}" for p, s in enumerate(scores)))
+        lines.append(scores_line(view.result.scores))
     return "\n".join(lines)
 
 
@@ -177,27 +168,18 @@ def moves_text(view: QuadropolisView, legal: Sequence[QuadropolisMove], query: s
     by_architect: dict[int, dict[int, str]] = {}
     for m in legal:
         t = view.offer(m.architect, m.spot)
-        label = tile_label(t) if t >= 0 else "-"
-        by_architect.setdefault(m.architect, {})[m.spot] = label
+        by_architect.setdefault(m.architect, {})[m.spot] = tile_label(t) if t >= 0 else "-"
     lines = []
     for k, spots in sorted(by_architect.items()):
-        items = "  ".join(f"{SPOT_NAMES[s]}={label}" for s, label in spots.items())
-        lines.append(f"{k}: {items}")
+        sides = []
+        for side in range(4):
+            cells = "".join(spots.get(side * 5 + i, ".").ljust(6) for i in range(5))
+            sides.append(f"{'LRTB'[side]} {cells}")
+        lines.append(f"{k}  {sides[0]} {sides[1]}".rstrip())
+        lines.append(f"   {sides[2]} {sides[3]}".rstrip())
+    lines.append("Per architect, what each spot 1-5 of each side takes (- nothing, . not free).")
     lines.append("Type 'moves 3L4' for where architect 3 at L4 may build.")
-    return "\n".join(_wrap(line, 80) for line in lines)
-
-
-def _wrap(line: str, width: int) -> str:
-    words = line.split("  ")
-    out, current = [], ""
-    for word in words:
-        if current and len(current) + 2 + len(word) > width:
-            out.append(current)
-            current = "   " + word
-        else:
-            current = f"{current}  {word}" if current else word
-    out.append(current)
-    return "\n".join(out)
+    return "\n".join(lines)
 
 
 def example(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -88,22 +89,87 @@ class ServerProcess:
 
 
 class FrameLog:
-    """Every WebSocket frame a page receives, parsed."""
+    """Every WebSocket frame the server sends to a page, exactly as sent.
+
+    The page is routed through Playwright: it receives each frame without the ``legal`` list
+    of state messages, so the client can only play from the structured ``choices`` (a client
+    that read ``legal`` would fail to move, or throw).
+    """
 
     def __init__(self, page: Any) -> None:
         self.frames: list[str] = []
-        page.on("websocket", self._socket)
+        #: Every frame the page sent to the server.
+        self.sent: list[str] = []
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
 
-    def _socket(self, ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: self.frames.append(
-                payload if isinstance(payload, str) else payload.decode()
-            ),
-        )
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            self.frames.append(text)
+            ws.send(without_legal(text))
+
+        def to_server(message: str | bytes) -> None:
+            self.sent.append(message if isinstance(message, str) else message.decode())
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
 
     def messages(self) -> list[dict[str, Any]]:
         return [json.loads(f) for f in self.frames]
+
+    def moves_sent(self) -> list[str]:
+        """The move texts the page sent."""
+        moves = []
+        for frame in self.sent:
+            try:
+                msg = json.loads(frame)
+            except ValueError:
+                continue  # a test sending garbage by hand
+            if isinstance(msg, dict) and msg.get("type") == "move":
+                moves.append(msg["move"])
+        return moves
+
+    def offered(self) -> set[str]:
+        """Every move text any state message offered as a leaf of its ``choices``."""
+        found: set[str] = set()
+
+        def leaves(node: Any) -> None:
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if isinstance(value, str) and key in ("move", "discard", "nothing", "pass"):
+                        found.add(value)
+                    leaves(value)
+            elif isinstance(node, list):
+                for item in node:
+                    leaves(item)
+
+        for msg in self.messages():
+            if msg.get("type") == "state":
+                leaves(msg["choices"])
+        return found
+
+    def assert_moves_came_from_choices(self) -> None:
+        """Every move the page sent is the text of a choice the server offered it."""
+        sent = self.moves_sent()
+        assert sent, "the page sent no move"
+        assert set(sent) <= self.offered(), set(sent) - self.offered()
+
+
+def without_legal(text: str) -> str:
+    """A server frame as the page gets it: state messages lose their ``legal`` list."""
+    msg = json.loads(text)
+    if msg.get("type") != "state":
+        return text
+    assert "choices" in msg, "every state message carries choices (null when not to move)"
+    msg.pop("legal", None)
+    return json.dumps(msg)
+
+
+#: JavaScript: the number of moves the page's log covers (the position shown).
+LOG_POSITION = "Number(document.querySelector('#log')?.dataset.position ?? -1)"
 
 
 def wait_turn_or_end(page: Any, timeout: float = 120_000) -> bool:
@@ -137,8 +203,13 @@ def click_metropolys_move(page: Any, turn: int) -> None:
 
 
 def position(page: Any) -> int:
-    """The number of moves in the page's log."""
-    return int(page.evaluate("document.querySelectorAll('#log li').length"))
+    """The number of moves the page's log covers."""
+    return int(page.evaluate(LOG_POSITION))
+
+
+def wait_position(page: Any, check: str) -> None:
+    """Wait until the shown position satisfies ``check`` (e.g. ``"> 3"``, ``"=== 0"``)."""
+    page.wait_for_function(f"() => {LOG_POSITION} {check}")
 
 
 def play_until_end(page: Any, game: str, limit: int = 400) -> int:
@@ -153,7 +224,20 @@ def play_until_end(page: Any, game: str, limit: int = 400) -> int:
         clicks += 1
         assert clicks < limit
         page.wait_for_function(
-            f"() => document.querySelectorAll('#log li').length > {before} || "
-            "document.querySelector('#scorepad')"
+            f"() => {LOG_POSITION} > {before} || document.querySelector('#scorepad')"
         )
     return clicks
+
+
+def log_keys(page: Any) -> set[str]:
+    """The event keys of the lines in the page's log."""
+    keys = page.evaluate("[...document.querySelectorAll('#log li')].map((li) => li.dataset.key)")
+    return set(keys)
+
+
+def log_lines(page: Any) -> list[str]:
+    """The lines of the page's log, as worded."""
+    lines: list[str] = page.evaluate(
+        "[...document.querySelectorAll('#log li')].map((li) => li.textContent)"
+    )
+    return lines

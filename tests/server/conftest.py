@@ -1,4 +1,5 @@
-"""Shared fixtures: an app on the counting game with a throw-away SQLite file."""
+"""Shared fixtures: an app serving every registered game (the toy "counting" game of
+tests/toygame.py included) with a throw-away SQLite file."""
 
 from __future__ import annotations
 
@@ -11,18 +12,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from polis.core.registry import games
 from polis.server import create_app
-
-from .fakegame import get_game
 
 
 def make_app(db_url: str) -> FastAPI:
-    return create_app(
-        db_url,
-        get_game=get_game,
-        game_names=("counting", "quadropolis", "metropolys"),
-        bot_delay=0.0,
-    )
+    assert "counting" in games(), "tests/conftest.py registers the toy game"
+    return create_app(db_url, games=games().values(), bot_delay=0.0)
 
 
 DB_PARAMS = ["sqlite"] + (["postgresql"] if os.environ.get("POLIS_TEST_PG_URL") else [])

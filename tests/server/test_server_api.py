@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -261,17 +262,17 @@ def test_a_thinking_bot_does_not_block_other_games(
     """While one game's bot is stuck thinking (in its worker thread), another game plays on."""
     import threading
 
-    from polis.server import hub
+    from polis.server import bot_driver
 
     release = threading.Event()
     thinking = threading.Event()
 
-    def slow_choose(self: Any, game: Any, state: Any) -> str:
+    def slow_decide(seat: Any, state: Any) -> Any:
         thinking.set()
         release.wait(30)
-        return "1"
+        return state.parse_move("1")
 
-    monkeypatch.setattr(hub.BotSeat, "choose", slow_choose)
+    monkeypatch.setattr(bot_driver, "decide", slow_decide)
     slow = create(
         client, [{"name": "Bot", "kind": "bot", "level": "hard"}, {"name": "Ada", "kind": "human"}]
     )
@@ -290,3 +291,210 @@ def test_a_thinking_bot_does_not_block_other_games(
         while state["position"] < 1:
             state = next_of(ws, "state")
         assert state["legal"]
+
+
+# -- the redesign: structured choices, per-seat event logs, one view per information set ----------
+
+
+def test_the_seat_to_move_gets_structured_choices_whose_moves_play(client: TestClient) -> None:
+    data = create(client)
+    gid = data["id"]
+    t0, t1 = data["seats"][0]["token"], data["seats"][1]["token"]
+    with (
+        client.websocket_connect(f"/ws/{gid}") as a,
+        client.websocket_connect(f"/ws/{gid}") as b,
+        client.websocket_connect(f"/ws/{gid}") as watcher,
+    ):
+        sa, sb, sw = hello(a, t0), hello(b, t1), hello(watcher, None)
+        mover, waiting = (a, b) if sa["current_player"] == 0 else (b, a)
+        to_move, other = (sa, sb) if mover is a else (sb, sa)
+        assert to_move["choices"] == {"amounts": [{"amount": n, "move": str(n)} for n in (1, 2, 3)]}
+        assert [leaf["move"] for leaf in to_move["choices"]["amounts"]] == to_move["legal"]
+        assert other["choices"] is None and sw["choices"] is None
+        leaf = to_move["choices"]["amounts"][1]
+        mover.send_json({"type": "move", "move": leaf["move"], "position": 0})
+        after = next_of(mover, "state")
+        assert after["view"]["total"] == leaf["amount"] and after["choices"] is None
+        assert next_of(waiting, "state")["choices"] is not None
+        assert next_of(watcher, "state")["choices"] is None
+
+
+def test_each_seat_log_holds_the_events_it_may_see_and_no_other(client: TestClient) -> None:
+    from toygame import GAME
+
+    data = create(client)
+    gid = data["id"]
+    tokens = [s["token"] for s in data["seats"]]
+    frames: dict[int | None, list[str]] = {0: [], 1: [], None: []}
+    with (
+        client.websocket_connect(f"/ws/{gid}") as a,
+        client.websocket_connect(f"/ws/{gid}") as b,
+        client.websocket_connect(f"/ws/{gid}") as w,
+    ):
+        socks = {0: a, 1: b, None: w}
+        states = {
+            seat: hello(ws, None if seat is None else tokens[seat]) for seat, ws in socks.items()
+        }
+        secrets = {seat: states[seat]["view"]["secret"] for seat in (0, 1)}
+        for seat in (0, 1, None):
+            log = states[seat]["log"]
+            dealt = [e for e in log if e["key"] == "secret_dealt"]
+            assert dealt == (
+                []
+                if seat is None
+                else [
+                    {
+                        "move": None,
+                        "key": "secret_dealt",
+                        "params": {"player": seat, "secret": secrets[seat]},
+                    }
+                ]
+            )
+        while not states[0]["finished"]:
+            current = states[0]["current_player"]
+            socks[current].send_json(
+                {"type": "move", "move": "2", "position": states[0]["position"]}
+            )
+            for seat, ws in socks.items():
+                raw = ws.receive_text()
+                while json.loads(raw)["type"] != "state":
+                    frames[seat].append(raw)
+                    raw = ws.receive_text()
+                frames[seat].append(raw)
+                states[seat] = json.loads(raw)
+        record = client.get(f"/api/games/{gid}/record").json()
+    finished = GAME.from_record(record)
+    from polis.core.events import event_log
+
+    for seat in (0, 1, None):
+        log = states[seat]["log"]
+        assert [{k: e[k] for k in ("key", "params")} for e in log] == [
+            e.to_json() for e in event_log(finished, seat)
+        ]
+        moves = [e["move"] for e in log if e["key"] == "added"]
+        assert moves == list(range(len(record["moves"])))
+        # until the end reveals them, no frame to this seat holds another seat's secret
+        before_end = [raw for raw in frames[seat] if not json.loads(raw).get("finished")]
+        assert len(before_end) > 3
+        for raw in before_end:
+            for other in (0, 1):
+                if other != seat:
+                    assert secrets[other] not in raw
+
+
+def test_one_view_is_built_per_seat_per_move_however_many_connections(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toygame import CountingState
+
+    built: list[int | None] = []
+    original = CountingState.view
+
+    def counted(self: CountingState, player: int | None) -> Any:
+        built.append(player)
+        return original(self, player)
+
+    monkeypatch.setattr(CountingState, "view", counted)
+    data = create(client)
+    gid = data["id"]
+    t0, t1 = data["seats"][0]["token"], data["seats"][1]["token"]
+    seats = [t0, t0, t0, t1, t1, None, None]
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(client.websocket_connect(f"/ws/{gid}")) for _ in seats]
+        first = [hello(ws, token) for ws, token in zip(socks, seats, strict=True)]
+        assert sorted(built, key=str) == sorted([0, 1, None], key=str)  # joining shares too
+        built.clear()
+        mover = 0 if first[0]["current_player"] == 0 else 3
+        socks[mover].send_json({"type": "move", "move": "1", "position": 0})
+        texts = [next_state_text(ws) for ws in socks]
+        assert sorted(built, key=str) == sorted([0, 1, None], key=str)
+        assert len(set(texts[0:3])) == 1 and len(set(texts[3:5])) == 1 and texts[5] == texts[6]
+        assert len({texts[0], texts[3], texts[5]}) == 3
+        assert all(json.loads(t)["position"] == 1 for t in texts)
+
+
+def next_state_text(ws: Any) -> str:
+    """The next state message, exactly as sent (other messages skipped)."""
+    while True:
+        text: str = ws.receive_text()
+        if json.loads(text)["type"] == "state":
+            return text
+
+
+def test_a_refused_move_is_answered_with_the_same_prebuilt_state(client: TestClient) -> None:
+    data = create(client)
+    with client.websocket_connect(f"/ws/{data['id']}") as ws:
+        state = hello(ws, data["seats"][0]["token"])
+        ws.send_json({"type": "move", "move": "1", "position": 7})
+        assert refused(ws)["state"] == state
+
+
+def test_bots_are_seeded_from_the_game_id_and_seat(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from polis.core.match import derive_seed
+    from polis.server import bot_driver
+
+    made: list[tuple[str, int]] = []
+    real = bot_driver.make_agent
+
+    def recording(spec: str, seed: int) -> Any:
+        made.append((spec, seed))
+        return real(spec, seed)
+
+    monkeypatch.setattr(bot_driver, "make_agent", recording)
+    data = create(
+        client,
+        [{"name": "B1", "kind": "bot", "level": "easy"}, {"name": "B2", "kind": "bot"}],
+    )
+    with client.websocket_connect(f"/ws/{data['id']}") as ws:
+        state = hello(ws, None)
+        while not state["finished"]:
+            state = next_of(ws, "state")
+    gid = data["id"]
+    assert sorted(made) == sorted(
+        [("easy", derive_seed(gid, "bot", 0)), ("medium", derive_seed(gid, "bot", 1))]
+    )
+
+
+def test_replays_carry_the_public_log(client: TestClient) -> None:
+    data = create(
+        client, [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
+    )
+    gid, token = data["id"], data["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        play_out(ws, hello(ws, token), 0)
+    start = client.get(f"/api/games/{gid}/replay/0").json()
+    assert start["log"] == []  # the secrets dealt are private, the spectator sees none
+    one = client.get(f"/api/games/{gid}/replay/1").json()
+    assert [e["key"] for e in one["log"]] == ["added"] and one["log"][0]["move"] == 0
+    assert "SECRET" not in json.dumps(one)
+
+
+def test_unknown_bot_levels_are_refused(client: TestClient) -> None:
+    seats = [{"name": "Ada", "kind": "human"}, {"name": "B", "kind": "bot", "level": "godlike"}]
+    resp = client.post("/api/games", json={"game": "counting", "mode": "basic", "seats": seats})
+    assert resp.status_code == 400
+
+
+def test_the_event_log_keeps_private_events_to_their_seats_as_the_game_goes() -> None:
+    """Private events after the set-up too (the toy deals secrets only at the start)."""
+    from polis.core.events import Event
+    from polis.server.history import EventLog
+
+    log = EventLog()
+    log.extend(None, [Event("dealt", {"card": "A"}, to=(0,)), Event("begun")])
+    before = {seat: json.loads(log.json_for(seat)) for seat in (0, 1, None)}
+    assert [e["key"] for e in before[0]] == ["dealt", "begun"]
+    assert [e["key"] for e in before[1]] == [e["key"] for e in before[None]] == ["begun"]
+    log.extend(0, [Event("drew", {"card": "B"}, to=(1,)), Event("moved", {"n": 1})])
+    log.extend(1, [Event("shown", {"card": "C"}, to=(0, 1))])
+    keys = {seat: [e["key"] for e in json.loads(log.json_for(seat))] for seat in (0, 1, None)}
+    assert keys == {
+        0: ["dealt", "begun", "moved", "shown"],
+        1: ["begun", "drew", "moved", "shown"],
+        None: ["begun", "moved"],
+    }
+    assert json.loads(log.json_for(1))[1] == {"move": 0, "key": "drew", "params": {"card": "B"}}
+    for seat in (0, 1, None):  # the kept texts agree with a fresh filter
+        assert json.loads(log.json_for(seat)) == log.for_seat(seat)

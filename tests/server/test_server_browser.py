@@ -18,8 +18,11 @@ from .browser_helpers import (
     ServerProcess,
     click_metropolys_move,
     click_quadropolis_move,
+    log_keys,
+    log_lines,
     play_until_end,
     position,
+    wait_position,
     wait_turn_or_end,
 )
 
@@ -50,12 +53,14 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any) -> tuple[Any, Any, list[str]]:
+def new_page(browser: Any) -> tuple[Any, Any, list[str], FrameLog]:
+    """A fresh browser context and page; its errors, and every frame the server sends it
+    (the page itself gets state messages without ``legal``: see FrameLog)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return context, page, errors
+    return context, page, errors, FrameLog(page)
 
 
 def start_game(page: Any, base: str, game: str, mode: str, seats: list[dict[str, Any]]) -> None:
@@ -114,22 +119,40 @@ def assert_no_hidden_quadropolis_facts(frames: FrameLog, record: dict[str, Any])
 
 
 def assert_no_other_metropolys_cards(frames: FrameLog, record: dict[str, Any], seat: int) -> None:
+    """No frame shows another seat's secret cards before the end: not in a view, not in the
+    event log (the seat sees only its own cards being dealt)."""
     setup = record["setup"]
     others_area = {c for p, c in enumerate(setup["area_cards"]) if p != seat}
+    states = 0
     for raw in frames.frames:
         msg = json.loads(raw)
         assert "area_cards" not in raw and "neighbourhood_cards" not in raw
         if msg.get("type") == "state":
+            states += 1
             assert msg["seat"] == seat
             view = msg["view"]
             assert view["player"] == seat
             assert view["area_card"] == setup["area_cards"][seat]
             assert view["area_card"] not in others_area
+            dealt = [e for e in msg["log"] if e["key"] == "cards_dealt"]
+            assert [e["params"]["player"] for e in dealt] == [seat]
+            assert dealt[0]["params"]["area_card"] == setup["area_cards"][seat]
+            if not msg["finished"]:
+                assert "game_ended" not in {e["key"] for e in msg["log"]}
+    assert states > 10
+
+
+def assert_log_worded(page: Any, *names: str, at_least: int = 10) -> None:
+    """The log is worded from events: sentences with the players' names, no raw keys."""
+    lines = log_lines(page)
+    assert len(lines) >= at_least
+    assert not [line for line in lines if "event." in line or "{" in line or not line.strip()]
+    for name in names:
+        assert any(name in line for line in lines), name
 
 
 def test_quadropolis_against_a_bot_by_clicks(server: ServerProcess, browser: Any) -> None:
-    context, page, errors = new_page(browser)
-    frames = FrameLog(page)
+    context, page, errors, frames = new_page(browser)
     start_game(
         page,
         server.base,
@@ -149,14 +172,20 @@ def test_quadropolis_against_a_bot_by_clicks(server: ServerProcess, browser: Any
     assert record["game"] == "quadropolis" and len(record["moves"]) == 32 and "result" in record
     assert record == server.api(f"/api/games/{gid}/record")
     assert_no_hidden_quadropolis_facts(frames, record)
+    frames.assert_moves_came_from_choices()
+    assert len(frames.moves_sent()) == 16
+    assert_log_worded(page, "Ada", "Robo")
+    assert {"architect_placed", "building_built", "round_ended", "game_ended"} <= log_keys(page)
     # replay: back to the start and one move forward
     page.click("#replay-start")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('0')")
     assert position(page) == 0
+    assert log_keys(page) == {"game_started", "round_started", "site_revealed"}  # the set-up
     page.click("#replay-next")
-    page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
+    wait_position(page, "=== 1")
+    assert "architect_placed" in log_keys(page)
     page.click("#replay-end")
-    page.wait_for_function("() => document.querySelectorAll('#log li').length === 32")
+    wait_position(page, "=== 32")
     # rematch: a fresh game with the same seats, this browser holding the same seat
     page.click("#rematch")
     page.wait_for_function(f"() => !location.hash.includes('{gid}')")
@@ -169,8 +198,7 @@ def test_quadropolis_against_a_bot_by_clicks(server: ServerProcess, browser: Any
 def test_metropolys_against_a_bot_by_clicks_with_secret_check(
     server: ServerProcess, browser: Any
 ) -> None:
-    context, page, errors = new_page(browser)
-    frames = FrameLog(page)
+    context, page, errors, frames = new_page(browser)
     start_game(
         page,
         server.base,
@@ -185,12 +213,15 @@ def test_metropolys_against_a_bot_by_clicks_with_secret_check(
     record = server.api(f"/api/games/{gid}/record")
     assert "Trendy neighborhoods" in page.inner_text("#scorepad")
     assert_no_other_metropolys_cards(frames, record, seat=0)
+    frames.assert_moves_came_from_choices()
+    assert_log_worded(page, "Ada", "Robo")
+    assert {"cards_dealt", "bid_placed", "bid_won", "game_ended"} <= log_keys(page)
     assert errors == []
     context.close()
 
 
 def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: Any) -> None:
-    ctx_a, page_a, errors_a = new_page(browser)
+    ctx_a, page_a, errors_a, _frames_a = new_page(browser)
     start_game(
         page_a,
         server.base,
@@ -202,8 +233,7 @@ def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: 
     invite = page_a.input_value("input.invite-link")
     page_a.click("#enter")
     page_a.wait_for_selector("#metro-board")
-    ctx_b, page_b, errors_b = new_page(browser)
-    frames_b = FrameLog(page_b)
+    ctx_b, page_b, errors_b, frames_b = new_page(browser)
     page_b.goto(invite)
     page_b.wait_for_selector("#metro-board")
     assert "#/game/" in page_b.url and invite.split("/")[-1] not in page_b.url  # token dropped
@@ -222,14 +252,12 @@ def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: 
         click_metropolys_move(pages[current], turns)
         turns += 1
         for pg in pages.values():
-            pg.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+            wait_position(pg, f"> {before}")
         if turns == 5:  # a reload in the middle of the game restores everything
             cards = page_b.inner_text("#my-cards")
             page_b.reload()
             page_b.wait_for_selector("#metro-board")
-            page_b.wait_for_function(
-                f"() => document.querySelectorAll('#log li').length === {before + 1}"
-            )
+            wait_position(page_b, f"=== {before + 1}")
             assert page_b.inner_text("#my-cards") == cards
     # an out-of-turn move sent by hand from the waiting browser is refused, state unchanged
     waiting = page_b if page_a.query_selector("#status.your-turn") else page_a
@@ -273,7 +301,7 @@ def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: 
 
 
 def test_language_switch(server: ServerProcess, browser: Any) -> None:
-    context, page, errors = new_page(browser)
+    context, page, errors, _frames = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector("#create")
     expected = {"de": "Neues Spiel", "pl": "Nowa gra", "it": "Nuova partita", "en": "New game"}
@@ -293,11 +321,15 @@ def test_language_switch(server: ServerProcess, browser: Any) -> None:
     page.wait_for_selector("#site")
     assert "Baustelle" in page.inner_text("#board")
     assert "Expertenspiel" in page.inner_text(".game-head")
+    assert any(line.startswith("Runde 1 beginnt") for line in log_lines(page))
     page.select_option("#lang", "it")
     board_says = "() => document.querySelector('#board').innerText.includes('{}')"
     page.wait_for_function(board_says.format("Cantiere"))
+    assert any(line.startswith("Inizia il round 1") for line in log_lines(page))
     page.select_option("#lang", "pl")
     page.wait_for_function(board_says.format("Plac budowy"))
+    assert any(line.startswith("Zaczyna się runda 1") for line in log_lines(page))
+    assert_log_worded(page, at_least=3)
     page.reload()  # the choice is remembered
     page.wait_for_selector("#site")
     assert "Plac budowy" in page.inner_text("#board")
@@ -309,7 +341,7 @@ def test_server_killed_mid_game_continues(browser: Any, tmp_path: Path) -> None:
     srv = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}")
     srv.start()
     try:
-        context, page, errors = new_page(browser)
+        context, page, errors, _frames = new_page(browser)
         start_game(
             page,
             srv.base,
@@ -322,7 +354,7 @@ def test_server_killed_mid_game_continues(browser: Any, tmp_path: Path) -> None:
             assert wait_turn_or_end(page)
             before = position(page)
             click_quadropolis_move(page)
-            page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+            wait_position(page, f"> {before}")
         gid = game_id(page)
         stored = srv.api(f"/api/games/{gid}")["position"]
         srv.kill()

@@ -104,21 +104,6 @@ class StoredGame:
     rematch_of: str | None = None
     rematch_id: str | None = None
 
-    def record(self) -> dict[str, Any]:
-        """The formats.md §3 record (without result) that replays this game."""
-        rec: dict[str, Any] = {
-            "game": self.game,
-            "mode": self.mode,
-            "players": self.players,
-            "names": [s.name for s in self.seats],
-            "seed": self.seed,
-            "setup": self.setup,
-            "moves": list(self.moves),
-        }
-        if self.options:
-            rec["options"] = self.options
-        return rec
-
 
 class StaleMove(Exception):
     """The position moved on before this move could be stored (lost a race)."""

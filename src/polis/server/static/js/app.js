@@ -1,13 +1,26 @@
 // The page: a lobby to start games and a game screen fed by one WebSocket per held seat.
-import { h, clear, PLAYER_COLOURS } from "./dom.js";
-import { t, setLanguage, initialLanguage, onLanguage } from "./i18n.js";
+//
+// Nothing here knows a game. /api/meta lists the games; each game's client module (served
+// from the game's own package) is imported from there and draws everything about its game:
+//
+//   PLAYER_COLOURS            a colour per seat
+//   progress(view, t)         a short progress line ("round 2 of 4")
+//   render(ctx, t)            the board
+//   controls(ctx, t)          the side panel: what the seat to move may click
+//   describe(event, ctx, t)   one log line, worded from an engine event {move, key, params}
+//   scorePad(ctx, t)          the score pad of a finished game
+//
+// `t` is the game's translator (its catalogue, then the generic one). `ctx.choices` is the
+// server's structured list of legal choices (null unless this seat is to move); every leaf
+// carries the move text that ctx.move(text) sends back, so no client works out a rule.
+import { h, clear } from "./dom.js";
+import { t, translator, addCatalogue, setLanguage, initialLanguage, onLanguage } from "./i18n.js";
 import { SeatConnection } from "./conn.js";
-import * as quadropolis from "./quadropolis.js";
-import * as metropolys from "./metropolys.js";
 
-const GAMES = { quadropolis, metropolys };
 const main = () => document.getElementById("main");
 let page = null; // the current screen: {render(), destroy()}
+let meta = null; // /api/meta
+const clients = {}; // game name -> its client module
 const boards = {};
 
 // -- tokens held by this browser ------------------------------------------------------------------
@@ -46,15 +59,44 @@ async function api(path, options) {
 }
 
 async function boardData(game) {
-  if (!boards[game]) boards[game] = await api(`/api/boards/${game}`);
+  if (!boards[game]) boards[game] = await api(`/api/boards/${encodeURIComponent(game)}`);
   return boards[game];
+}
+
+// -- games ------------------------------------------------------------------------------------------
+// Import the client module, style sheet and catalogues of every game that has a browser client.
+async function loadGames() {
+  meta = await api("/api/meta");
+  await Promise.all(Object.entries(meta.games).map(async ([name, info]) => {
+    if (!info.client) return;
+    try {
+      clients[name] = await import(info.client.script);
+    } catch (err) {
+      console.error(`the client of ${name} did not load`, err); // the other games still play
+      return;
+    }
+    addCatalogue(name, info.client.i18n);
+    if (info.client.style) document.head.append(h("link", { rel: "stylesheet", href: info.client.style }));
+  }));
+}
+
+function playable() {
+  return Object.keys(meta.games).filter((name) => clients[name]);
+}
+
+function gameTitle(name) {
+  const text = translator(name)("title");
+  return text === "title" ? meta.games[name]?.title ?? name : text;
+}
+
+function modeName(name, mode) {
+  return translator(name)(`mode.${mode}`);
 }
 
 // -- lobby ------------------------------------------------------------------------------------------
 async function lobby() {
-  const meta = await api("/api/meta");
   const root = clear(main());
-  const names = Object.keys(meta.games);
+  const names = playable();
   const form = { game: names[0], mode: null, players: 2, seats: [] };
   const defaults = (i) => ({ kind: i === 0 ? "human" : "bot", level: "easy", name: "", here: true });
   for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
@@ -63,18 +105,23 @@ async function lobby() {
   root.append(panel, recentBox);
 
   function draw() {
+    clear(panel);
+    panel.append(h("h2", { text: t("lobby.new") }));
+    if (!form.game) {
+      panel.append(h("p", { class: "error", text: t("error.noClient") }));
+      return;
+    }
     const g = meta.games[form.game];
     if (!g.modes.includes(form.mode)) form.mode = g.modes[0];
     form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
-    clear(panel);
-    panel.append(h("h2", { text: t("lobby.new") }));
     const gameSel = h("select", { id: "game", on: { change: (e) => { form.game = e.target.value; draw(); } } },
-      names.map((n) => h("option", { value: n, selected: n === form.game, text: t(`game.${n}`) })));
+      names.map((n) => h("option", { value: n, selected: n === form.game, text: gameTitle(n) })));
     const modeSel = h("select", { id: "mode", on: { change: (e) => { form.mode = e.target.value; } } },
-      g.modes.map((m) => h("option", { value: m, selected: m === form.mode, text: t(`mode.${m}`) })));
+      g.modes.map((m) => h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) })));
+    const counts = [];
+    for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
     const countSel = h("select", { id: "players", on: { change: (e) => { form.players = +e.target.value; draw(); } } },
-      [2, 3, 4].filter((n) => n >= g.min_players && n <= g.max_players)
-        .map((n) => h("option", { value: n, selected: n === form.players, text: String(n) })));
+      counts.map((n) => h("option", { value: n, selected: n === form.players, text: String(n) })));
     panel.append(h("div", { class: "row" }, [
       h("label", {}, [t("lobby.game"), " ", gameSel]),
       h("label", {}, [t("lobby.mode"), " ", modeSel]),
@@ -84,8 +131,9 @@ async function lobby() {
       h("th", { text: "#" }), h("th", { text: t("lobby.name") }), h("th", { text: t("lobby.kind") }),
       h("th", { text: t("lobby.level") }), h("th", { text: t("lobby.here") })])]);
     for (let i = 0; i < form.players; i++) {
+      while (form.seats.length <= i) form.seats.push(defaults(i));
       const seat = form.seats[i];
-      const colour = PLAYER_COLOURS[form.game][i];
+      const colour = clients[form.game].PLAYER_COLOURS[i];
       table.append(h("tr", { class: "seat-row", dataset: { seat: i } }, [
         h("td", {}, h("span", { class: "dot", style: `background:${colour}` })),
         h("td", {}, h("input", { class: "name", value: seat.name, placeholder: seat.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 }),
@@ -148,7 +196,7 @@ async function lobby() {
     for (const g of games) {
       const mine = Object.keys(heldTokens(g.id)).length > 0;
       list.append(h("li", {}, [
-        h("a", { href: `#/game/${g.id}`, text: `${t(`game.${g.game}`)} · ${t(`mode.${g.mode}`)} · ${g.names.join(", ")}` }),
+        h("a", { href: `#/game/${g.id}`, text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.join(", ")}` }),
         " ", h("span", { class: "muted", text: g.finished ? t("lobby.finished") : t("lobby.moves", { n: g.position }) }),
         mine ? h("span", { class: "badge", text: t("lobby.yours") }) : "",
       ]));
@@ -164,7 +212,9 @@ async function lobby() {
 // -- game screen ------------------------------------------------------------------------------------
 async function gameScreen(gameId) {
   const summary = await api(`/api/games/${encodeURIComponent(gameId)}`);
-  const mod = GAMES[summary.game];
+  const mod = clients[summary.game];
+  if (!mod) throw new Error(t("error.noClient"));
+  const tg = translator(summary.game);
   const board = await boardData(summary.game);
   const held = heldTokens(gameId);
   const conns = [];
@@ -175,6 +225,7 @@ async function gameScreen(gameId) {
   const side = h("aside", { class: "side" });
   root.append(h("div", { class: "game" }, [head, h("div", { class: "game-body" }, [boardBox, side])]));
 
+  // The connection whose messages are shown: the seat to move if this browser holds it.
   function display() {
     const live = conns.filter((c) => c.state);
     if (!live.length) return null;
@@ -215,22 +266,23 @@ async function gameScreen(gameId) {
     if (!conn) return;
     const msg = conn.state;
     ui.shownPosition = msg.position;
-    const colours = PLAYER_COLOURS[msg.game];
+    const colours = mod.PLAYER_COLOURS;
     const heldSeats = conns.filter((c) => c.state && c.state.seat !== null).map((c) => c.state.seat);
     const replaying = ui.replay !== null;
     const view = replaying ? ui.replay.view : msg.view;
-    const myTurn = !replaying && msg.seat !== null && msg.legal.length > 0;
+    const position = replaying ? ui.replay.position : msg.position;
+    const myTurn = !replaying && msg.seat !== null && !msg.finished && msg.current_player === msg.seat;
     const ctx = {
       view, msg, board, colours, names: names(msg), seat: msg.seat, heldSeats,
-      legal: myTurn ? msg.legal : [], selection: ui.selection,
+      choices: myTurn ? msg.choices : null, selection: ui.selection, log: msg.log,
       result: replaying ? ui.replay.result : msg.result,
       select: (sel) => { ui.selection = sel; render(); },
       move: (text) => { ui.selection = {}; if (!conn.move(text)) toast(t("error.offline")); render(); },
     };
     // heading: players, whose turn
     clear(head);
-    head.append(h("h2", {}, [t(`game.${msg.game}`), " · ", t(`mode.${msg.mode}`), " ",
-      h("span", { class: "muted", text: mod.progress(view, t) })]));
+    head.append(h("h2", {}, [gameTitle(msg.game), " · ", modeName(msg.game, msg.mode), " ",
+      h("span", { class: "muted", text: mod.progress(view, tg) })]));
     const seatList = h("ul", { class: "seat-list" });
     msg.seats.forEach((s, i) => {
       seatList.append(h("li", { class: `${view.current_player === i ? "current" : ""} ${heldSeats.includes(i) ? "mine" : ""}`, dataset: { seat: i } }, [
@@ -248,21 +300,32 @@ async function gameScreen(gameId) {
     head.append(h("p", { id: "status", class: myTurn ? "your-turn" : "", text: status }));
     if (!conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN)) head.append(h("p", { class: "offline", text: t("status.reconnecting") }));
 
-    clear(boardBox).append(mod.render(ctx, t));
+    clear(boardBox).append(mod.render(ctx, tg));
     clear(side);
-    side.append(h("div", { id: "controls" }, mod.controls(ctx, t)));
+    side.append(h("div", { id: "controls" }, mod.controls(ctx, tg)));
     if (ui.lastError && myTurn) side.append(h("p", { id: "error", class: "error", text: `${t("error.prefix")}: ${ui.lastError}` }));
     if (msg.finished) side.append(endPanel(msg, ctx));
-    const logBox = h("ol", { id: "log", class: "log" });
-    const moves = view.moves || [];
-    moves.forEach((m, i) => logBox.append(h("li", { text: mod.describe(m, msg.movers[i], i, ctx, t) })));
-    side.append(h("h3", { text: t("log.title") }), logBox);
-    logBox.scrollTop = logBox.scrollHeight;
+    side.append(h("h3", { text: t("log.title") }), logList(ctx, position));
+  }
+
+  // The log: the engine events this seat may see, up to the position shown, one line each.
+  function logList(ctx, position) {
+    const box = h("ol", { id: "log", class: "log", dataset: { position } });
+    let previous;
+    for (const event of ctx.log) {
+      if (event.move !== null && event.move >= position) break;
+      const first = event.move !== previous;
+      previous = event.move;
+      box.append(h("li", { class: first ? "move-start" : "", dataset: { move: event.move ?? "setup", key: event.key } },
+        mod.describe(event, ctx, tg)));
+    }
+    requestAnimationFrame(() => (box.scrollTop = box.scrollHeight));
+    return box;
   }
 
   function endPanel(msg, ctx) {
     const box = h("div", { id: "end" });
-    if (ctx.result) box.append(h("h3", { text: t("score.title") }), mod.scorePad(ctx, t));
+    if (ctx.result) box.append(h("h3", { text: t("score.title") }), mod.scorePad(ctx, tg));
     const bar = h("div", { class: "row" });
     bar.append(h("a", { id: "download", class: "button", href: `/api/games/${gameId}/record`, download: `${msg.game}-${gameId}.json`, text: t("end.download") }));
     const total = msg.position;
@@ -327,12 +390,15 @@ async function route() {
 }
 
 async function start() {
+  await loadGames();
   const sel = document.getElementById("lang");
   const code = initialLanguage();
   await setLanguage(code);
   sel.value = code;
+  const subtitle = () => (document.getElementById("subtitle").textContent = playable().map(gameTitle).join(" · "));
+  subtitle();
   sel.addEventListener("change", () => setLanguage(sel.value));
-  onLanguage(() => page?.render());
+  onLanguage(() => { subtitle(); page?.render(); });
   window.addEventListener("hashchange", route);
   await route();
 }

@@ -28,8 +28,3 @@ export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
 }
-
-export const PLAYER_COLOURS = {
-  quadropolis: ["#2f6fd6", "#d23c3c", "#2e9d4a", "#e0a21b"],
-  metropolys: ["#2f6fd6", "#d23c3c", "#f4f4f4", "#7d7d7d"],
-};

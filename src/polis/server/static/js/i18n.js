@@ -1,24 +1,43 @@
-// Catalogues (static/i18n/<lang>.json) and lookup; the page re-renders on a language switch.
-const cache = {};
+// Catalogues and lookup. The generic strings live in /static/i18n/<lang>.json; each game adds
+// its own catalogue (served from the game's package), looked up first by that game's
+// translator. The page re-renders on a language switch.
+export const LANGS = ["en", "de", "pl", "it"];
+const GENERIC = "";
+const sources = { [GENERIC]: "/static/i18n" }; // catalogue name -> URL prefix
+const cache = {}; // "name:lang" -> catalogue
 let lang = "en";
-let current = {};
-let fallback = {};
+let current = {}; // catalogue name -> strings in the chosen language
+let fallback = {}; // catalogue name -> English strings
 const listeners = [];
 
-export const LANGS = ["en", "de", "pl", "it"];
+// A game's catalogue: `${prefix}/<lang>.json`, read by translator(name).
+export function addCatalogue(name, prefix) {
+  sources[name] = prefix;
+}
 
-async function load(code) {
-  if (!cache[code]) {
-    const resp = await fetch(`/static/i18n/${code}.json`);
-    cache[code] = await resp.json();
+async function fetchCatalogue(name, code) {
+  const key = `${name}:${code}`;
+  if (!cache[key]) {
+    try {
+      const resp = await fetch(`${sources[name]}/${code}.json`);
+      cache[key] = resp.ok ? await resp.json() : {};
+    } catch {
+      cache[key] = {};
+    }
   }
-  return cache[code];
+  return cache[key];
+}
+
+async function loadAll(code) {
+  const names = Object.keys(sources);
+  const loaded = await Promise.all(names.map((name) => fetchCatalogue(name, code)));
+  return Object.fromEntries(names.map((name, i) => [name, loaded[i]]));
 }
 
 export async function setLanguage(code) {
   if (!LANGS.includes(code)) code = "en";
-  fallback = await load("en");
-  current = await load(code);
+  fallback = await loadAll("en");
+  current = await loadAll(code);
   lang = code;
   localStorage.setItem("polis:lang", code);
   document.documentElement.lang = code;
@@ -41,9 +60,22 @@ export function initialLanguage() {
   return LANGS.includes(nav) ? nav : "en";
 }
 
-// t("key", {name: "Ada"}) -> catalogue text with {name} filled in; the key itself if missing.
-export function t(key, params) {
-  let text = current[key] ?? fallback[key] ?? key;
-  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return text;
+function lookup(name, key) {
+  return current[name]?.[key] ?? fallback[name]?.[key];
 }
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+// t(key, {name: "Ada"}) -> generic catalogue text with {name} filled in; the key if missing.
+export function t(key, params) {
+  return fill(lookup(GENERIC, key) ?? key, params);
+}
+
+// The translator of one game: its own catalogue first, then the generic one.
+export function translator(name) {
+  return (key, params) => fill(lookup(name, key) ?? lookup(GENERIC, key) ?? key, params);
+}
+

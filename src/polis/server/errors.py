@@ -1,0 +1,34 @@
+"""Refusals the server sends back: one error shape for HTTP answers and WebSocket messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: HTTP status of each error code (anything else is a 400).
+STATUS = {
+    "not_found": 404,
+    "bad_token": 403,
+    "not_finished": 409,
+    "bad_request": 400,
+}
+
+
+class ServerError(Exception):
+    """A request the server refuses; ``code`` tells the client which kind."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 400)
+
+    def to_message(self) -> dict[str, Any]:
+        """The ``{"type": "error", ...}`` message (also the body of an HTTP refusal)."""
+        msg: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.rule:
+            msg["rule"] = self.rule
+        return msg

@@ -1,0 +1,180 @@
+"""The HTTP API: what games there are, creating games, summaries, records, replays, rematches.
+
+Everything about a game comes from its :class:`~polis.core.protocol.Game` object (modes,
+table sizes, client data); nothing here knows one game from another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from polis.bots import LEVELS
+from polis.server.deps import ClientsDep, HubDep, RoomDep
+from polis.server.errors import ServerError
+from polis.server.history import replay
+from polis.server.room import Room
+from polis.server.webfiles import LANGUAGES
+
+router = APIRouter(prefix="/api")
+
+
+class SeatIn(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+    kind: Literal["human", "bot"]
+    level: str | None = Field(default=None, max_length=16)
+
+
+class NewGame(BaseModel):
+    game: str = Field(max_length=32)
+    mode: str = Field(max_length=16)
+    seats: list[SeatIn] = Field(min_length=1, max_length=8)
+    seed: int | None = Field(default=None, ge=0, lt=2**31 - 1)
+
+
+class TokensIn(BaseModel):
+    tokens: list[str] = Field(min_length=1, max_length=8)
+
+
+@router.get("/meta")
+async def meta(hub: HubDep, clients: ClientsDep) -> dict[str, Any]:
+    """The games served (with where their browser client is), bot levels and languages."""
+    games = {
+        name: {
+            "title": game.title,
+            "modes": list(game.modes),
+            "min_players": game.min_players,
+            "max_players": game.max_players,
+            "client": clients[name].meta() if name in clients else None,
+        }
+        for name, game in hub.games.items()
+    }
+    return {"games": games, "levels": list(LEVELS), "languages": list(LANGUAGES)}
+
+
+@router.get("/boards/{name}")
+async def board(name: str, hub: HubDep) -> Response:
+    """Public component data the game's client draws from (``game.client_data()``)."""
+    game = hub.games.get(name)
+    if game is None:
+        raise ServerError("not_found", f"no board for {name!r}")
+    return Response(
+        json.dumps(game.client_data()),
+        media_type="application/json",
+        headers={"Cache-Control": "max-age=3600"},
+    )
+
+
+@router.get("/games")
+async def recent(hub: HubDep) -> dict[str, Any]:
+    return {"games": await asyncio.to_thread(hub.store.recent, 30)}
+
+
+@router.post("/games")
+async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]:
+    game = hub.game(body.game)
+    game.check_table(body.mode, len(body.seats))  # InputError names the rule
+    for seat in body.seats:
+        if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
+            raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
+    seats = [
+        {
+            "name": s.name.strip() or f"player {i + 1}",
+            "kind": s.kind,
+            "level": (s.level or "medium") if s.kind == "bot" else None,
+        }
+        for i, s in enumerate(body.seats)
+    ]
+    room, tokens = await hub.create(body.game, body.mode, seats, seed=body.seed)
+    base = str(request.base_url).rstrip("/")
+    gid = room.id
+    out = []
+    for public in room.seats_public():
+        token = tokens.get(public["seat"])
+        if token is not None:
+            public = {**public, "token": token, "invite": f"{base}/#/game/{gid}/{token}"}
+        out.append(public)
+    return {"id": gid, "seats": out, "watch": f"{base}/#/game/{gid}"}
+
+
+@router.get("/games/{game_id}")
+async def summary(room: RoomDep) -> dict[str, Any]:
+    stored = room.stored
+    return {
+        "id": stored.id,
+        "game": stored.game,
+        "mode": stored.mode,
+        "players": stored.players,
+        "seats": room.seats_public(),
+        "position": room.position,
+        "finished": room.finished,
+        "rematch_of": stored.rematch_of,
+        "rematch_id": stored.rematch_id,
+    }
+
+
+def require_finished(room: Room) -> None:
+    """Records and replays hold every secret: they wait for the end of the game."""
+    if not room.finished:
+        raise ServerError(
+            "not_finished", "the record is available once the game is over (it holds secrets)"
+        )
+
+
+def finished_record(room: Room) -> dict[str, Any]:
+    """The formats.md record of a finished game."""
+    require_finished(room)
+    names = [s.name if s.kind == "human" else f"bot:{s.level}" for s in room.stored.seats]
+    return room.state.to_record(names=names, seed=room.stored.seed)
+
+
+@router.get("/games/{game_id}/record")
+async def record(room: RoomDep) -> Response:
+    data = finished_record(room)
+    filename = f"{room.stored.game}-{room.id}.json"
+    return Response(
+        json.dumps(data, indent=2, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/games/{game_id}/replay/{position}")
+async def replay_at(room: RoomDep, position: int) -> dict[str, Any]:
+    """A finished game as it stood after ``position`` moves: the public view and log."""
+    require_finished(room)
+    stored = room.stored
+    total = len(stored.moves)
+    if not 0 <= position <= total:
+        raise ServerError("bad_request", f"position must be between 0 and {total}")
+    state, log = await asyncio.to_thread(
+        replay,
+        room.game,
+        stored.mode,
+        stored.players,
+        seed=stored.seed,
+        setup=stored.setup,
+        options=stored.options,
+        moves=stored.moves[:position],
+    )
+    out: dict[str, Any] = {
+        "position": position,
+        "total": total,
+        "view": state.view(None).to_json(),
+        "current_player": state.current_player(),
+        "log": log.for_seat(None),
+    }
+    if state.is_terminal():
+        out["result"] = state.result().to_json()
+    return out
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch(game_id: str, body: TokensIn, hub: HubDep) -> dict[str, Any]:
+    new_id, tokens = await hub.rematch(game_id, body.tokens)
+    return {"id": new_id, "tokens": {str(k): v for k, v in tokens.items()}}

@@ -1,0 +1,111 @@
+"""The ``state`` message of one position, built once per information set.
+
+A seat's message (its view, its log, on its turn its legal moves and choices) depends only
+on the position and the seat, not on the connection: five tabs of one player and a hundred
+spectators cost one view each. Bodies are kept per (position, seat); the serialized text
+adds what changes between moves (who is online, the rematch link) and is kept until one of
+them changes, so every connection of a seat is sent the very same text.
+
+Keys: ``type`` ("state"), ``game_id``, ``game``, ``mode``, ``players``, ``seat`` (null: a
+spectator), ``position`` (moves so far; a move is sent back with it), ``current_player``
+(-1 once over), ``finished``, ``view`` (the game's view JSON for this seat), ``legal`` (the
+seat to move: its legal moves in notation, else []), ``choices`` (the seat to move: the
+game's structured choices, each leaf with the move text to send; else null), ``log`` (the
+events this seat may see, ``{"move": index or null for the set-up, "key", "params"}``),
+``result`` (once over), ``seats`` (names, kinds, levels, ``connected``), ``rematch_id``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from polis.core.moves import Move, MoveList
+from polis.core.protocol import GameState
+from polis.core.view import View
+from polis.server.history import EventLog
+from polis.server.presence import seats_public
+from polis.server.store import StoredGame
+
+#: A game's ``choices`` plugin: the legal moves as structured choices for the web client.
+Choices = Callable[[View, Sequence[Move]], Any]
+
+
+class Snapshots:
+    """State messages of the current position, per seat (``None``: spectators)."""
+
+    def __init__(self, stored: StoredGame, choices: Choices | None) -> None:
+        self._stored = stored
+        self._choices = choices
+        self._position = -1
+        self._bodies: dict[int | None, dict[str, Any]] = {}
+        self._legal: MoveList[Move] | None = None
+        self._result: dict[str, Any] | None = None
+        self._texts_key: tuple[int, frozenset[int], str | None] | None = None
+        self._texts: dict[int | None, str] = {}
+
+    def text(
+        self,
+        seat: int | None,
+        state: GameState,
+        log: EventLog,
+        online: frozenset[int],
+    ) -> str:
+        """The serialized state message for ``seat`` at the state's position."""
+        position = len(self._stored.moves)
+        if position != self._position:
+            self._position = position
+            self._bodies.clear()
+            self._legal = None
+            self._result = None
+        key = (position, online, self._stored.rematch_id)
+        if key != self._texts_key:
+            self._texts_key = key
+            self._texts.clear()
+        text = self._texts.get(seat)
+        if text is None:
+            body = self._bodies.get(seat)
+            if body is None:
+                body = self._bodies[seat] = self._body(seat, state)
+            message = {
+                **body,
+                "seats": seats_public(self._stored.seats, online),
+                "rematch_id": self._stored.rematch_id,
+            }
+            # the log is kept serialized: spliced in, never encoded again
+            rest = json.dumps(message, separators=(",", ":"))
+            text = self._texts[seat] = '{"log":' + log.json_for(seat) + "," + rest[1:]
+        return text
+
+    def _body(self, seat: int | None, state: GameState) -> dict[str, Any]:
+        """Everything of the message that only the position and the seat decide."""
+        stored = self._stored
+        current = state.current_player()
+        finished = current < 0
+        view = state.view(seat)
+        body: dict[str, Any] = {
+            "type": "state",
+            "game_id": stored.id,
+            "game": stored.game,
+            "mode": stored.mode,
+            "players": stored.players,
+            "seat": seat,
+            "position": len(stored.moves),
+            "current_player": current,
+            "finished": finished,
+            "view": view.to_json(),
+            "legal": [],
+            "choices": None,
+        }
+        if seat is not None and not finished and current == seat:
+            if self._legal is None:
+                self._legal = state.legal_moves()
+            body["legal"] = [m.text for m in self._legal]
+            if self._choices is not None:
+                body["choices"] = self._choices(view, self._legal)
+        if finished:
+            if self._result is None:
+                self._result = state.result().to_json()
+            body["result"] = self._result
+        return body

@@ -136,12 +136,13 @@ class FrameLog:
         """Every move text any state message offered as a leaf of its ``choices``."""
         found: set[str] = set()
 
-        def leaves(node: Any) -> None:
+        def leaves(node: Any, under: str = "") -> None:
             if isinstance(node, dict):
                 for key, value in node.items():
-                    if isinstance(value, str) and key in ("move", "discard", "nothing", "pass"):
+                    leaf = key in ("move", "discard", "nothing", "pass") or under == "targets"
+                    if isinstance(value, str) and leaf:
                         found.add(value)
-                    leaves(value)
+                    leaves(value, key)
             elif isinstance(node, list):
                 for item in node:
                     leaves(item)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove
+from polis.games.quadropolis.city import geometry
+from polis.games.quadropolis.moves import DISCARD, QuadropolisMove
 from polis.games.quadropolis.site import SELECT, SPOT_NAMES, site_square_name
 from polis.games.quadropolis.tiles import TILES
 from polis.games.quadropolis.view import FACE_DOWN, QuadropolisView
@@ -17,39 +18,39 @@ from polis.games.quadropolis.view import FACE_DOWN, QuadropolisView
 
 def legal_choices(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> dict[str, Any]:
     """``{"architects": [{"architect", "spots": [{"spot", "square", "site", "tile",
-    "targets": [{"square", "move"}], "discard", "nothing"}]}]}``.
+    "targets": {square: move}, "discard", "nothing"}]}]}``.
 
     ``square`` is the site square the architect selects from that spot; ``site`` says what
     lies there (``face-up``, ``face-down`` or ``empty``) and ``tile`` is the face-up tile's
-    id (the tile the move takes); ``discard`` / ``nothing`` are the moves "x" / "-", or null.
+    id (the tile the move takes); ``targets`` maps each city square the tile may go to onto
+    the move that builds it there; ``discard`` / ``nothing`` are the moves "x" / "-", or null.
     """
-    architects: dict[int, dict[tuple[int, int], dict[str, Any]]] = {}
-    for move in legal:
-        spots = architects.setdefault(move.architect, {})
-        key = (move.architect, move.spot)
-        entry = spots.get(key)
-        if entry is None:
+    names = geometry(view.mode).names
+    architects: dict[int, list[dict[str, Any]]] = {}
+    entry: dict[str, Any] = {}
+    placed = (0, -1)
+    for move in legal:  # listed architect by architect, spot by spot
+        if (move.architect, move.spot) != placed:
+            placed = (move.architect, move.spot)
             q = SELECT[move.spot][move.architect]
             t = view.site[q]
-            entry = spots[key] = {
+            entry = {
                 "spot": SPOT_NAMES[move.spot],
                 "square": site_square_name(q),
                 "site": "face-up" if t >= 0 else "face-down" if t == FACE_DOWN else "empty",
                 "tile": TILES[t].id if t >= 0 else None,
-                "targets": [],
+                "targets": {},
                 "discard": None,
                 "nothing": None,
             }
-        if move.target == DISCARD:
+            architects.setdefault(move.architect, []).append(entry)
+        target = move.target
+        if target >= 0:
+            entry["targets"][names[target]] = move.text
+        elif target == DISCARD:
             entry["discard"] = move.text
-        elif move.target == NOTHING:
-            entry["nothing"] = move.text
         else:
-            square = move.text.split(" ", 1)[1]
-            entry["targets"].append({"square": square, "move": move.text})
+            entry["nothing"] = move.text
     return {
-        "architects": [
-            {"architect": k, "spots": list(spots.values())}
-            for k, spots in sorted(architects.items())
-        ]
+        "architects": [{"architect": k, "spots": spots} for k, spots in sorted(architects.items())]
     }

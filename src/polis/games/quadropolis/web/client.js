@@ -1,6 +1,6 @@
 // Quadropolis in the browser: construction site, architects, Urbanist, cities.
 // A move is three clicks (architect, spot, square of the city), all offered by the server's
-// choices ({architects: [{architect, spots: [{spot, square, targets: [{square, move}],
+// choices ({architects: [{architect, spots: [{spot, square, targets: {square: move},
 // discard, nothing}]}]}): this module draws and never works out a rule or writes notation.
 import { h, s } from "/static/js/dom.js";
 
@@ -128,7 +128,7 @@ function citySvg(ctx, p, kinds, t) {
   const inactive = new Set(alloc?.inactive || []);
   const targets = new Map();
   const spot = chosen(ctx).spot;
-  if (p === ctx.seat && spot) for (const target of spot.targets) targets.set(target.square, target.move);
+  if (p === ctx.seat && spot) for (const [square, move] of Object.entries(spot.targets)) targets.set(square, move);
   const city = view.cities[p];
   const tints = view.mode === "expert" ? EXPERT_TINTS : CLASSIC_TINTS;
   for (const sq of mats.squares) {
@@ -198,7 +198,7 @@ export function controls(ctx, t) {
     if (spot.nothing) bar.append(h("button", { id: "take-nothing", class: "primary", text: t("takeNothing"), on: { click: () => ctx.move(spot.nothing) } }));
     bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}) } }));
     out.push(bar);
-    if (spot.targets.length) out.push(h("p", { class: "hint", text: t("targetHint") }));
+    if (Object.keys(spot.targets).length) out.push(h("p", { class: "hint", text: t("targetHint") }));
   }
   return out;
 }

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TEST_EXTRAS := dev,server,arena,rl,openspiel
 PLAY_EXTRAS := server
 
-.PHONY: play test lint bench clean
+.PHONY: play test test-pg lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,3 +35,12 @@ bench: $(VENV)/.installed-$(TEST_EXTRAS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The store tests on PostgreSQL as well (make test runs them only when POLIS_TEST_PG_URL is set).
+# Needs a running PostgreSQL server and a role that may create databases, e.g. once:
+#   sudo -u postgres psql -c "CREATE ROLE polis LOGIN CREATEDB PASSWORD 'polis'"
+# then: make test-pg    (another server: make test-pg PG_URL=postgresql://user:pass@host:port/db)
+PG_URL ?= postgresql://polis:polis@127.0.0.1:5432/postgres
+
+test-pg: $(VENV)/.installed-$(TEST_EXTRAS)
+	POLIS_TEST_PG_URL='$(PG_URL)' $(BIN)/python -m pytest tests/server -x -n 2 -k postgresql

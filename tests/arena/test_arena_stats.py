@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polis.arena.match import Outcome
 from polis.arena.ratings import rate
-from polis.arena.schedule import schedule
+from polis.arena.schedule import Seating, balanced, balanced_step, schedule, seats_per_spec
 from polis.arena.stats import mean_ci, summarise, wilson
+from polis.core.match import derive_seed
 
 
 def outcome(index: int, lineup: tuple[int, ...], scores: tuple[int, ...]) -> Outcome:
@@ -82,18 +86,73 @@ def test_ratings_of_equal_agents_stay_equal() -> None:
     assert mu_a == pytest.approx(mu_b, abs=2.5)  # only the order of updates differs
 
 
-@pytest.mark.parametrize(("specs", "players"), [(2, 2), (2, 4), (3, 2), (4, 4), (3, 3), (5, 3)])
+@pytest.mark.parametrize(
+    ("specs", "players"),
+    [(1, 3), (2, 2), (2, 4), (3, 2), (3, 4), (4, 2), (4, 4), (3, 3), (5, 3), (6, 4)],
+)
 def test_schedule_rotates_seats_fairly(specs: int, players: int) -> None:
-    blocks = 6 if specs <= players else 2 * math.comb(specs, players)
-    tables = schedule(11, specs, players, blocks * players)
-    seats: Counter[tuple[int, int]] = Counter()
-    for t in tables:
-        for seat, who in enumerate(t.lineup):
-            seats[who, seat] += 1
-    counts = {seats[a, s] for a in range(specs) for s in range(players)}
-    assert len(counts) == 1  # every spec in every seat equally often
-    for b in range(blocks):
-        block = tables[b * players : (b + 1) * players]
-        assert len({t.setup_seed for t in block}) == 1  # one deal per block
-    assert len({t.setup_seed for t in tables}) == blocks
-    assert schedule(11, specs, players, 7) == tables[:7]
+    block = math.lcm(specs, players)
+    tables = schedule(11, specs, players, 2 * block)
+    for c in range(0, len(tables), specs):
+        cycle = tables[c : c + specs]
+        seats = Counter((who, seat) for t in cycle for seat, who in enumerate(t.lineup))
+        # every spec in every seat exactly once a cycle
+        assert seats == Counter({(a, s): 1 for a in range(specs) for s in range(players)})
+    for b in (0, block):
+        assert len({t.setup_seed for t in tables[b : b + block]}) == 1  # one deal per block
+    assert len({t.setup_seed for t in tables}) == 2
+    if specs >= players:
+        assert all(len(set(t.lineup)) == players for t in tables)
+    assert schedule(11, specs, players, len(tables) + 5)[: len(tables)] == tables  # prefixes
+
+
+def earlier_schedule(seed: int, specs: int, players: int, games: int) -> list[Seating]:
+    """The schedule before issue 16 (blocks of ``players`` games rotating one line-up)."""
+    if specs >= players:
+        groups = [tuple(c) for c in itertools.combinations(range(specs), players)]
+    else:
+        groups = [tuple(i % specs for i in range(players))]
+    out = []
+    for index in range(games):
+        block, turn = divmod(index, players)
+        group = groups[block % len(groups)]
+        seeds = tuple(derive_seed(seed, "agent", index, s) for s in range(players))
+        out.append(
+            Seating(index, group[turn:] + group[:turn], derive_seed(seed, "deal", block), seeds)
+        )
+    return out
+
+
+@pytest.mark.parametrize(("specs", "players"), [(1, 2), (1, 4), (2, 2), (2, 4), (4, 4), (3, 3)])
+def test_schedule_is_unchanged_when_the_specs_divide_the_seats(specs: int, players: int) -> None:
+    """The ladder's published runs (two levels, or four at four seats) replay game for game."""
+    assert schedule(7, specs, players, 24) == earlier_schedule(7, specs, players, 24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7), st.integers(2, 4), st.integers(0, 30))
+def test_game_counts_are_as_equal_as_the_game_count_allows(
+    specs: int, players: int, games: int
+) -> None:
+    """After any number of games no spec has more than one seat more than another, so the
+    counts are equal exactly when ``games * players`` divides evenly (issue 16: three agents,
+    two seats, three games gave 3, 2 and 1 games)."""
+    tables = schedule(5, specs, players, games)
+    for n in range(games + 1):
+        counts = seats_per_spec(tables[:n], specs)
+        assert max(counts) - min(counts) <= 1
+    counts = seats_per_spec(tables, specs)
+    assert (len(set(counts)) == 1) == balanced(specs, players, games)
+    assert balanced(specs, players, games) == (games % balanced_step(specs, players) == 0)
+
+
+def test_three_agents_at_two_seats_over_three_games() -> None:
+    tables = schedule(0, 3, 2, 3)
+    assert seats_per_spec(tables, 3) == [2, 2, 2]
+    assert {frozenset(t.lineup) for t in tables} == {frozenset(p) for p in ((0, 1), (0, 2), (1, 2))}
+
+
+def test_with_more_specs_than_seats_everyone_meets_everyone() -> None:
+    tables = schedule(2, 5, 2, 5 * 8)
+    pairs = {frozenset(t.lineup) for t in tables}
+    assert pairs == {frozenset((a, b)) for a in range(5) for b in range(a + 1, 5)}

@@ -6,11 +6,12 @@ iterations (time budgets depend on the machine and its load).
 
 from __future__ import annotations
 
+import functools
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,11 @@ class Tournament:
             parse_agent_spec(spec)
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which then stops them all at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _local(
     t: Tournament, tables: Sequence[Seating], workers: int, records: str | None, progress: Progress
 ) -> list[Outcome]:
@@ -61,15 +67,20 @@ def _local(
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")  # no inherited threads or locks
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: set[Future[Outcome]] = {
-            pool.submit(play_table, *args, table, records) for table in tables
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                outcomes.append(future.result())
-                progress(outcomes[-1], len(outcomes), len(tables))
+    # A Pool, not a ProcessPoolExecutor: on Ctrl-C (or any error) terminate() stops the
+    # running games at once instead of waiting for every queued one to finish.
+    pool = context.Pool(min(workers, len(tables)), initializer=_ignore_interrupts)
+    try:
+        play = functools.partial(play_table, *args, records=records)
+        for outcome in pool.imap_unordered(play, tables):
+            outcomes.append(outcome)
+            progress(outcome, len(outcomes), len(tables))
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
     return outcomes
 
 
@@ -107,11 +118,16 @@ def _ray(
         args = (t.game, t.mode, t.players, list(t.agents))
         pending = [remote.remote(*args, table, records) for table in tables]
         outcomes: list[Outcome] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                outcomes.append(ray.get(ref))
-                progress(outcomes[-1], len(outcomes), len(tables))
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    outcomes.append(ray.get(ref))
+                    progress(outcomes[-1], len(outcomes), len(tables))
+        except BaseException:
+            for ref in pending:  # Ctrl-C: stop the games still running or queued
+                ray.cancel(ref, force=True)
+            raise
         return outcomes
     finally:
         if started_here:
@@ -128,6 +144,8 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Play the tournament and return the summary printed by ``polis arena --json``."""
     t.check()
+    if workers < 1:
+        raise InputError(f"use at least 1 worker (got {workers})")
     tables = schedule(t.seed, len(t.agents), t.players, t.games)
     folder = str(records) if records is not None else None
     report: Progress = progress or (lambda o, d, n: None)

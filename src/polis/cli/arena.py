@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
-from polis.cli.common import example_game, game_help, mode_help, user_errors
+from polis.cli.common import example_game, game_help, mode_default, mode_help, user_errors
+
+#: Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def _num(value: float | None, spec: str) -> str:
+    """``value`` formatted, or ``-`` when there is none (an agent that played no game)."""
+    return "-" if value is None else format(value, spec)
 
 
 def _table(summary: dict[str, Any]) -> Any:
@@ -16,7 +32,7 @@ def _table(summary: dict[str, Any]) -> Any:
 
     table = Table(
         title=f"{summary['game']} {summary['mode']}, {summary['players']} players, "
-        f"{summary['games']} games, seed {summary['seed']}"
+        f"{_games(summary['games'])}, seed {summary['seed']}"
     )
     for name in (
         "agent",
@@ -34,19 +50,90 @@ def _table(summary: dict[str, Any]) -> Any:
     for row in summary["agents"]:
         lo, hi = row["win_share_ci"]
         rlo, rhi = row["mean_rank_ci"]
+        share = row["win_share"]
+        rank = row["mean_rank"]
         table.add_row(
             row["agent"],
             str(row["games"]),
             f"{row['wins']:g}",
-            f"{row['win_share']:.3f} [{lo:.2f}, {hi:.2f}]",
-            f"{row['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}]",
-            f"{row['mean_score']:.1f}",
-            f"{row['mean_margin']:+.1f}",
+            "-" if share is None else f"{share:.3f} [{lo:.2f}, {hi:.2f}]",
+            "-" if rank is None else f"{rank:.2f} [{_num(rlo, '.2f')}, {_num(rhi, '.2f')}]",
+            _num(row["mean_score"], ".1f"),
+            _num(row["mean_margin"], "+.1f"),
             f"{row['rating']:.1f} ± {row['rating_sigma']:.1f}",
-            f"{row['seconds_per_move']:.3f}" if row["seconds_per_move"] is not None else "-",
+            _num(row["seconds_per_move"], ".3f"),
             f"{row['iterations_per_second']:.0f}" if row["iterations_per_second"] else "-",
         )
     return table
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def line_progress(err: Console, specs: tuple[str, ...]) -> Callable[[Any, int, int], None]:
+    """One line per finished game with an estimate of the time left: progress that a log
+    file or a CI job shows (a bar needs a terminal)."""
+    start = time.perf_counter()
+
+    def report(outcome: Any, done: int, total: int) -> None:
+        spent = time.perf_counter() - start
+        left = spent / done * (total - done)
+        scores = ", ".join(
+            f"{specs[who]} {score}"
+            for who, score in zip(outcome.lineup, outcome.scores, strict=True)
+        )
+        err.print(
+            f"game {done}/{total} done (#{outcome.index}: {scores}); "
+            f"{_clock(spent)} elapsed, about {_clock(left)} left",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+
+    return report
+
+
+def _bar(stack: ExitStack, err: Console, games: int) -> Callable[[Any, int, int], None]:
+    """A Rich progress bar on the terminal (closed with ``stack``)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = stack.enter_context(
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+    )
+    task = bar.add_task("games", total=games)
+    return lambda outcome, finished, total: bar.update(task, completed=finished)
+
+
+def _fairness_note(specs: tuple[str, ...], players: int, games: int, seed: int) -> str | None:
+    """Say so when the games cannot be shared out evenly between the agents."""
+    from polis.arena.schedule import balanced, balanced_step, schedule, seats_per_spec
+
+    if balanced(len(specs), players, games):
+        return None
+    counts = seats_per_spec(schedule(seed, len(specs), players, games), len(specs))
+    shares = ", ".join(f"{spec} {n}" for spec, n in zip(specs, counts, strict=True))
+    step = balanced_step(len(specs), players)
+    return (
+        f"note: {_games(games)} of {players} seats cannot be shared out evenly between "
+        f"{len(specs)} agents; games per agent: {shares}. Use a multiple of {step} games "
+        "for equal counts."
+    )
 
 
 def arena(
@@ -58,11 +145,11 @@ def arena(
             "easy, medium, hard; budget like 1s, 200ms or 500i (iterations)."
         ),
     ],
-    mode: Annotated[str, typer.Option(help=mode_help())] = "",
+    mode: Annotated[str, typer.Option(help=mode_help(), show_default=mode_default())] = "",
     players: Annotated[int, typer.Option(help="Number of players (2-4).")] = 2,
-    games: Annotated[int, typer.Option(help="Number of games.")] = 20,
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    workers: Annotated[int, typer.Option(min=1, help="Local worker processes.")] = 1,
     ray: Annotated[
         str | None,
         typer.Option("--ray", help="'local' for Ray on this machine, or a cluster address."),
@@ -72,35 +159,44 @@ def arena(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Run a tournament: seats rotate fairly, games run in parallel, results with 95% CIs."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    """Run a tournament: seats rotate fairly, games run in parallel, results with 95% CIs.
 
+    Progress goes to stderr: a bar on a terminal, otherwise one line per finished game with
+    the time left. A time budget (mcts:1s) is spent on every move, so such runs take minutes.
+    """
     from polis.arena.runner import Tournament, run_tournament
     from polis.core.registry import load_game
 
-    with user_errors():
+    err = Console(stderr=True)
+    done = 0
+    with user_errors(), ExitStack() as stack:
         specs = tuple(s.strip() for s in agents.split(",") if s.strip())
         chosen_mode = mode or load_game(game).default_mode
         tournament = Tournament(game, chosen_mode, players, specs, games, seed)
         tournament.check()
-        err = Console(stderr=True)
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("games", total=games)
+        note = _fairness_note(specs, players, games, seed)
+        if note:
+            err.print(note, highlight=False, markup=False, soft_wrap=True)
+        show = _bar(stack, err, games) if err.is_terminal else line_progress(err, specs)
+
+        def progress(outcome: Any, finished: int, total: int) -> None:
+            nonlocal done
+            done = finished
+            show(outcome, finished, total)
+
+        try:
             summary = run_tournament(
-                tournament,
-                workers=max(1, workers),
-                ray_address=ray,
-                records=records,
-                progress=lambda outcome, done, total: bar.update(task, completed=done),
+                tournament, workers=workers, ray_address=ray, records=records, progress=progress
             )
+        except KeyboardInterrupt:
+            stack.close()  # the bar first, then the message
+            err.print(
+                f"interrupted: stopped after {done} of {games} games, workers stopped; no results",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
+            raise typer.Exit(INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:

@@ -1,4 +1,5 @@
-"""What every command shares: reading JSON input, printing JSON, turning errors into exit code 2."""
+"""What every command shares: reading JSON input safely, printing JSON, one-line errors (exit 2),
+and the help layout (arguments by name, flags without a value type)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from polis.core.errors import InputError, PolisError
 from polis.core.protocol import Game
@@ -19,10 +21,23 @@ from polis.core.registry import game_names, games
 
 #: Exit code for anything the user got wrong (formats.md §3).
 USAGE_ERROR = 2
+#: Largest JSON input read: a finished game's record is about 10 kB, a city file 200 bytes.
+MAX_BYTES = 2 * 1024 * 1024
+#: Deepest nesting of arrays and objects read: the formats nest 4 levels at most.
+MAX_DEPTH = 32
+#: Longest error message printed (a message quotes the input, which may be huge).
+MAX_MESSAGE = 400
+
+
+def clip(message: str) -> str:
+    """``message`` cut to :data:`MAX_MESSAGE` characters, on one line."""
+    message = " ".join(message.split())
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
 
 
 def fail(message: str, payload: dict[str, Any] | None = None) -> NoReturn:
     """Print ``payload`` (if any) as JSON on stdout, ``message`` on stderr, exit 2."""
+    message = clip(message)
     if payload is not None:
         typer.echo(json.dumps(payload))
     typer.echo(f"error: {message}", err=True)
@@ -38,20 +53,65 @@ def user_errors() -> Iterator[None]:
         fail(str(exc))
 
 
-def read_json(path: str) -> Any:
-    """Read a JSON document from ``path`` (``-`` = standard input)."""
+def _read_text(path: str) -> str:
+    """At most :data:`MAX_BYTES` of ``path`` (``-`` = standard input) as text."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            text = sys.stdin.read(MAX_BYTES + 1)
+            if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+                raise InputError(f"the input is larger than {MAX_BYTES // 1024} kB")
+            return text.removeprefix("\ufeff")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError("the input is not UTF-8 text") from None
+    if len(data) > MAX_BYTES:
+        raise InputError(f"{path} is larger than {MAX_BYTES // 1024} kB: not a polis file")
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{path} is not UTF-8 text") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise InputError(f"{name} is not a JSON number")
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    """Is ``value`` nested deeper than ``limit``? (Iterative: the input may be deep.)"""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
+
+
+def read_json(path: str) -> Any:
+    """Read a JSON document from ``path`` (``-`` = standard input), bounded in size and depth.
+
+    Every way the input can be wrong is an InputError: missing, too large, not UTF-8, not
+    JSON, nested deeper than :data:`MAX_DEPTH`, a number too long to convert.
+    """
+    text = _read_text(path)
+    where = "the input" if path == "-" else path
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise InputError(
-            f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            f"{where} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
+    except RecursionError:
+        raise InputError(f"{where} nests arrays or objects more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"{where} is not usable JSON: {exc}") from None
+    if isinstance(data, dict | list) and _depth_over(data, MAX_DEPTH):
+        raise InputError(f"{where} nests arrays or objects more than {MAX_DEPTH} deep")
+    return data
 
 
 def echo_json(data: Any) -> None:
@@ -95,6 +155,51 @@ def game_help() -> str:
 
 
 def mode_help() -> str:
-    """Help of a --mode option: each game's modes, the first being the default."""
+    """Help of a --mode option: each game's modes."""
     modes = "; ".join(f"{name}: {'/'.join(g.modes)}" for name, g in games().items())
-    return f"The game's mode ({modes}; default: the first)."
+    return f"The game's mode ({modes})."
+
+
+def mode_default() -> str:
+    """What an omitted --mode means, for the help's default column (each game's first mode)."""
+    return ", ".join(f"{g.default_mode} for {name}" for name, g in games().items())
+
+
+def _tidy_help(params: list[Any]) -> None:
+    """Show arguments by name and flags without a value type (``--text``, not ``--text <bool>``,
+    which suggests that ``--text true`` works)."""
+    for param in params:
+        if param.metavar is not None:
+            continue
+        if isinstance(param, TyperOption) and param.is_flag:
+            param.metavar = ""
+        elif isinstance(param, TyperArgument) and param.name:
+            param.metavar = param.name.upper()
+
+
+class Command(TyperCommand):
+    """A command with the help layout above: ``Usage: polis score [OPTIONS] FILE``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _tidy_help(self.params)  # error messages name the argument as the help does
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _tidy_help(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class Group(TyperGroup):
+    """The ``polis`` group with the same help layout as its commands."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _tidy_help(self.get_params(ctx))
+        super().format_help(ctx, formatter)

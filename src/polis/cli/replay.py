@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from polis.cli.common import USAGE_ERROR, echo_json, fail, game_of, read_json
+from polis.cli.common import USAGE_ERROR, clip, echo_json, fail, game_of, read_json
 from polis.core.errors import PolisError, RecordError
 from polis.core.registry import get_game
 
@@ -50,7 +50,8 @@ def replay(
     echo_json(out)
 
 
-def _refuse(move_index: int | None, message: str) -> None:
+def _refuse(move_index: int | None, message: str) -> NoReturn:
+    message = clip(message)
     payload = {"ok": False, "move_index": move_index, "error": message}
     if move_index is None:
         fail(message, payload)

@@ -1,38 +1,194 @@
-"""``polis serve``: the web app (both games, hot-seat, invite links, bots) on one port."""
+"""``polis serve``: the web app (every game, hot-seat, invite links, bots) on one port.
+
+Everything a person can get wrong (the port, the database URL, its password, a missing
+folder) is checked before the "open http://..." line is printed, and each failure is one line
+on stderr with exit code 2, never a traceback.
+"""
 
 from __future__ import annotations
 
+import errno
+import socket
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from polis.cli.common import fail, user_errors
+from polis.core.errors import InputError
+
+#: The databases the store is written for (SQLAlchemy backend names).
+BACKENDS = ("sqlite", "postgresql")
+URL_HINT = "sqlite:///path/to/file.db or postgresql://user:password@host/database"
+#: Seconds to wait for a database server before giving up.
+CONNECT_TIMEOUT = 5
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, handed to the server as is: checking the port and then
+    binding it again could fail in between."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise InputError(
+            f"--host {host!r} is not an address of this machine ({exc.strerror})"
+        ) from None
+    address_family, kind, proto, _, address = infos[0]
+    sock = socket.socket(address_family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        hint = (
+            " (another program uses it: try another --port)"
+            if exc.errno == errno.EADDRINUSE
+            else ""
+        )
+        raise InputError(f"cannot listen on {host} port {port}: {exc.strerror}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _first_line(exc: BaseException, secret: str | None) -> str:
+    """The driver's own words (not SQLAlchemy's wrapper), one line, without the password."""
+    orig = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(orig).splitlines() if line.strip()]
+    text = " ".join(lines[:2]) or type(orig).__name__
+    return text.replace(secret, "***") if secret else text
+
+
+def check_database(url: str) -> str:
+    """Open ``url`` once, as the server will; return it with the password hidden.
+
+    InputError (one line) for a URL that is not one, a database polis cannot use, a SQLite
+    file in a folder that does not exist, a server that cannot be reached or refuses the
+    user or password.
+    """
+    from sqlalchemy import create_engine, make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from polis.server.store import normalise_url
+
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+        parsed = make_url(normalise_url(url))
+    except ArgumentError:
+        raise InputError(f"--db {url!r} is not a database URL: use {URL_HINT}") from None
+    backend = parsed.get_backend_name()
+    if backend not in BACKENDS:
+        raise InputError(
+            f"--db {shown}: polis keeps its games in SQLite or PostgreSQL, not {backend!r} "
+            f"(use {URL_HINT})"
+        )
+    options: dict[str, Any] = {}
+    if backend == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            folder = Path(database).expanduser().parent
+            if not folder.is_dir():
+                raise InputError(f"--db {shown}: the folder {folder} does not exist")
+    else:
+        options["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+    try:
+        engine = create_engine(parsed, **options)
+        try:
+            with engine.connect():
+                pass
+        finally:
+            engine.dispose()
+    except Exception as exc:  # any failure to open the database is the URL's, told in one line
+        why = _first_line(exc, parsed.password if isinstance(parsed.password, str) else None)
+        raise InputError(f"cannot open the database {shown}: {why}") from None
+    return shown
+
+
+def start_app(create_app: Any, url: str, shown: str, bot_delay: float) -> Any:
+    """The web app on ``url``; creating its tables can still fail (a read-only file)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        return create_app(url, bot_delay=bot_delay)
+    except SQLAlchemyError as exc:
+        raise InputError(f"cannot use the database {shown}: {_first_line(exc, None)}") from None
+
+
+def _open_when_ready(server: Any, url: str) -> None:
+    """Open the browser once the server accepts connections (a thread; gives up after 30 s)."""
+
+    def wait() -> None:
+        deadline = time.monotonic() + 30
+        while not getattr(server, "started", False):
+            if time.monotonic() > deadline or getattr(server, "should_exit", False):
+                return
+            time.sleep(0.05)
+        webbrowser.open(url)
+
+    threading.Thread(target=wait, name="polis-open-browser", daemon=True).start()
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port, 1 to 65535.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///games.db or postgresql://user:pw@host/db.",
+            show_default="a SQLite file in the user data directory, or $POLIS_DB",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(min=0, help="Seconds a bot waits before moving, so people can follow.")
+    ] = 0.4,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the address in the web browser.")
+    ] = False,
+) -> None:
+    """Serve the web app: open the printed address in a browser.
+
+    Example: polis serve --port 8000 --db postgresql://polis:secret@localhost/polis
+    """
+    if not 1 <= port <= 65535:
+        fail(f"--port must be 1 to 65535, not {port}")
+    with user_errors():
+        try:
+            import uvicorn
+
+            from polis.server import create_app
+            from polis.server.store import default_db_url
+        except ModuleNotFoundError as exc:
+            if (exc.name or "polis").partition(".")[0] == "polis":
+                raise  # a bug in polis, not a missing extra
+            raise InputError(
+                f"the web app needs the server extras ({exc.name} is missing): "
+                "pip install -e '.[server]'"
+            ) from None
+        sock = listen(host, port)
+        try:
+            url = db or default_db_url()
+            shown = check_database(url)
+            application = start_app(create_app, url, shown, bot_delay)
+        except BaseException:
+            sock.close()
+            raise
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    address = f"http://{f'[{shown_host}]' if ':' in shown_host else shown_host}:{port}/"
+    typer.echo(f"polis: games are kept in {shown}")
+    typer.echo(f"polis: open {address} in your browser (Ctrl+C stops)")
+    config = uvicorn.Config(application, log_level="warning", ws_max_size=64 * 1024)
+    server = uvicorn.Server(config)
+    if open_browser:
+        _open_when_ready(server, address)
+    try:
+        server.run(sockets=[sock])
+    except OSError as exc:  # pragma: no cover - the socket is bound already
+        fail(f"the server stopped: {exc.strerror or exc}")
+    finally:
+        sock.close()
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def serve(
-        host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-        port: int = typer.Option(8000, help="TCP port."),
-        db: str | None = typer.Option(
-            None,
-            help="Database URL: sqlite:///file.db or postgresql://user:pass@host/db "
-            "(default: a SQLite file in the user data directory).",
-        ),
-        bot_delay: float = typer.Option(
-            0.4, help="Seconds a bot waits before moving, so people can follow."
-        ),
-    ) -> None:
-        """Serve the web app: open the printed address in a browser.
-
-        Example: polis serve --port 8000 --db postgresql://polis:secret@localhost/polis
-        """
-        import uvicorn
-
-        from polis.server import create_app
-
-        application = create_app(db, bot_delay=bot_delay)
-        typer.echo(f"polis: open http://{host}:{port}/ in your browser (Ctrl+C stops)")
-        uvicorn.run(
-            application,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-        )
+    app.command()(serve)

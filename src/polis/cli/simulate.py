@@ -13,6 +13,7 @@ from polis.cli.common import (
     echo_json,
     example_game,
     game_help,
+    mode_default,
     mode_help,
     user_errors,
     write_json_atomic,
@@ -66,7 +67,7 @@ def run_random_games(
 
 def simulate(
     game: Annotated[str, typer.Argument(help=game_help())],
-    mode: Annotated[str, typer.Option(help=mode_help())] = "",
+    mode: Annotated[str, typer.Option(help=mode_help(), show_default=mode_default())] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,

@@ -10,7 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from polis.core.errors import InputError
-from polis.games.metropolys.board import DISTRICT, DISTRICTS, NUM_FIELDS, TOKEN_COUNTS, TOKENS
+from polis.games.metropolys.board import (
+    DISTRICT,
+    DISTRICTS,
+    NUM_FIELDS,
+    TOKEN_COUNTS,
+    TOKENS,
+    VALUES,
+)
 from polis.games.metropolys.cards import NEIGHBOURHOOD_CARDS, area_deck
 from polis.games.metropolys.options import parse_options
 from polis.games.metropolys.scoring import EndPosition, score_report
@@ -110,6 +117,11 @@ def parse_end_position(data: Mapping[str, Any]) -> EndPosition:
         counts = tuple(_int(item.get(name, 0), f"player {p}'s {name} tokens") for name in TOKENS)
         if min(counts) < 0:
             raise InputError(f"player {p} cannot hold a negative number of tokens")
+        if sum(counts) > len(VALUES):
+            raise InputError(
+                f"player {p} holds {sum(counts)} tokens, but a player's {len(VALUES)} buildings "
+                "collect at most one token each"
+            )
         tokens.append((counts[0], counts[1], counts[2]))
     for i, name in enumerate(TOKENS):
         total = sum(t[i] for t in tokens)

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from polis.core.errors import InputError, NotationError
+from polis.games.quadropolis.tiles import POOLS, TILES
 
 #: formats.md §1.1 codes: Tower block, Office tower, Shop, pUblic service, green Park,
 #: playground park (p), Factory, Harbor, Monument.
@@ -157,6 +158,12 @@ def parse_square(text: str, mode: str) -> int:
 
 
 @cache
+def box_kinds(mode: str) -> frozenset[str]:
+    """The building letters of the tiles in ``mode``'s box (its round pools, tiles.json)."""
+    return frozenset(TILES[i].code for pool in POOLS[mode] for i in pool)
+
+
+@cache
 def _cell(code: str, mode: str) -> Building | None:
     """Parse one cell code (cached: a mode has only a few dozen distinct codes)."""
     if code == ".":
@@ -165,8 +172,12 @@ def _cell(code: str, mode: str) -> Building | None:
     if kind not in _NAMES:
         raise InputError(f"unknown cell code {code!r}: use . T O S U P p F H M (formats §1.1)")
     name = _NAMES[kind]
-    if kind in "OM" and mode == "classic":
-        raise InputError(f"{name}s exist only in Expert mode (cell {code!r})")
+    if kind not in box_kinds(mode):
+        where = " and ".join(m.capitalize() for m in MODES if kind in box_kinds(m))
+        raise InputError(
+            f"{name}s exist only in {where} mode: the {mode.capitalize()} box has no {name} "
+            f"tiles (cell {code!r})"
+        )
     floors, vp = 1, 0
     if rest:
         if kind in "TO" and rest.isdigit():
@@ -197,6 +208,11 @@ def parse_cell(code: str, mode: str) -> Building | None:
     return _cell(code, mode)
 
 
+def _a_city(mode: str) -> str:
+    name = mode.capitalize()
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} city"
+
+
 def parse_city(mode: str, rows: Sequence[str]) -> City:
     """A city from its rows of cell codes (formats.md §1.2 ``city``); InputError naming the rule."""
     g = geometry(mode)
@@ -204,8 +220,7 @@ def parse_city(mode: str, rows: Sequence[str]) -> City:
         raise InputError("'city' must be a list of rows, each a text of cell codes")
     if len(rows) != g.rows:
         raise InputError(
-            f"a {mode.capitalize()} city has {g.rows} rows of {g.cols} squares"
-            f" (got {len(rows)} rows)"
+            f"{_a_city(mode)} has {g.rows} rows of {g.cols} squares (got {len(rows)} rows)"
         )
     cells: list[Building | None] = []
     for r, row in enumerate(rows, 1):
@@ -213,9 +228,7 @@ def parse_city(mode: str, rows: Sequence[str]) -> City:
             raise InputError(f"row {r} of the city must be text, got {row!r}")
         codes = row.split()
         if len(codes) != g.cols:
-            raise InputError(
-                f"row {r} of a {mode.capitalize()} city has {g.cols} squares (got {len(codes)})"
-            )
+            raise InputError(f"row {r} of {_a_city(mode)} has {g.cols} squares (got {len(codes)})")
         cells.extend(_cell(c, mode) for c in codes)
     return tuple(cells)
 
@@ -233,6 +246,7 @@ __all__ = [
     "Building",
     "City",
     "Geometry",
+    "box_kinds",
     "city_rows",
     "geometry",
     "parse_cell",

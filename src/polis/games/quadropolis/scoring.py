@@ -7,6 +7,7 @@ re-scored here, so a report is always the exact score of the allocation it shows
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -297,14 +298,27 @@ def _report(
     )
 
 
+def usable(g: Geometry, city: City, playgrounds: bool) -> tuple[int, int]:
+    """The most inhabitants and energy any allocation of ``city`` can place (§8).
+
+    Resources beyond these are a plain penalty of 1 VP each, whatever the allocation, so the
+    optimiser never needs to see them: its tables grow with the resources it allocates.
+    """
+    kinds = Counter(b.kind for b in city if b is not None)
+    inh = sum(kinds[k] for k in _INHABITANT_USERS) + g.shop_capacity * kinds["S"]
+    en = sum(kinds[k] for k in _ENERGY_USERS) + kinds["P"] + (kinds["p"] if playgrounds else 0)
+    return inh, en
+
+
 @lru_cache(maxsize=4096)
 def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
     g = geometry(mode)
+    most_inh, most_en = usable(g, city, opts.playground_absorbs_pollution)
     _, active, customers, parks = solve(
         g,
         city,
-        inh,
-        en,
+        min(inh, most_inh),
+        min(en, most_en),
         opts.playground_absorbs_pollution,
         opts.office_tower_group_cap,
         opts.empty_squares_after_removal,

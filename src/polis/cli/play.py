@@ -20,6 +20,7 @@ from polis.cli.common import (
     example_game,
     fail,
     game_help,
+    mode_default,
     mode_help,
     read_json,
     user_errors,
@@ -186,7 +187,7 @@ def display_name(name: str) -> str:
 
 def play(
     game: Annotated[str, typer.Argument(help=game_help())],
-    mode: Annotated[str, typer.Option(help=mode_help())] = "",
+    mode: Annotated[str, typer.Option(help=mode_help(), show_default=mode_default())] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
     seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat (1 = first).")] = 1,
     seed: Annotated[

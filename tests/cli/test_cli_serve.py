@@ -36,6 +36,9 @@ def no_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         Started.addresses = [s.getsockname() for s in sockets or []]
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
+    # uvicorn's logging set-up would bind its handlers to the runner's captured stderr, which
+    # is closed once the command returns: every later test's logging would then fail.
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     monkeypatch.setattr(polis.server, "create_app", lambda url, **kw: object())
     Started.addresses = []
     yield

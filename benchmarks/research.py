@@ -2,15 +2,18 @@
 
 For each registered game with research parts, at its default mode with 2 players and its
 last mode with the most players: the engine alone (``random_move`` + ``apply``, the bots'
-playout loop), the engine listing the legal action ids (``legal_moves().ids()``, what a mask
-needs), one observation (view + encoding of the player to move), the PettingZoo AEC env,
-the Gymnasium env (learner's steps; the random opponents' moves are included in the time),
-and the OpenSpiel game (player actions; chance nodes included in the time). Every figure is
-a random game loop run for about ``--seconds`` seconds, and is printed also as a ratio to
-the engine's random-move speed measured in the same run (the ratios travel between machines,
+playout loop), listing the legal action ids from the state (the encoder's fast path, what a
+mask needs) and playing one, one observation of the player to move (straight from the
+state), the PettingZoo AEC and parallel envs, the Gymnasium env and vector env (learner's
+steps; the random opponents' moves are included in the time), the batched self-play API
+(every table step counts; the policy is a uniform draw from each mask), and the OpenSpiel
+game (player actions; chance nodes included in the time). Policies draw uniformly among the
+legal ids of the masks they are given. Every figure is a random game loop run for about
+``--seconds`` seconds in this one process (one core), and is printed also as a ratio to the
+engine's random-move speed measured in the same run (the ratios travel between machines,
 the absolute figures do not).
 
-    .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick]
+    .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick] [--cpu 0] [--table]
 """
 
 from __future__ import annotations
@@ -28,6 +31,17 @@ import numpy as np
 from polis.core.protocol import Game
 from polis.core.registry import games
 from polis.research.observations import encoder
+
+#: Tables of the batched loops.
+BATCH_TABLES = 64
+VECTOR_TABLES = 16
+
+
+def pick(mask: np.ndarray, rng: random.Random) -> int:  # type: ignore[type-arg]
+    """A uniform draw among the legal ids of an int8 mask."""
+    legal = mask.view(np.bool_).nonzero()[0]
+    return int(legal[int(rng.random() * len(legal))])
+
 
 Config = tuple[str, str, int]
 
@@ -66,16 +80,17 @@ def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
 
 
 def legal_ids_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
-    """Each step lists the legal action ids and plays one of them by id."""
+    """Each step lists the legal action ids (straight from the state) and plays one by id."""
     rng = random.Random(0)
-    space = game.action_space(mode)
+    space = game.action_space(mode).moves
+    enc = encoder(game, mode, players)
 
     def loop() -> int:
         state = game.new_game(mode, players, seed=rng.getrandbits(32))
         n = 0
         while not state.is_terminal():
-            ids = state.legal_moves().ids()
-            state.apply(space[ids[rng.randrange(len(ids))]])
+            ids = enc.legal_ids(state)
+            state.apply(space[int(ids[int(rng.random() * len(ids))])])
             n += 1
         return n
 
@@ -83,7 +98,7 @@ def legal_ids_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
 
 
 def observe_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
-    """Each step builds the view of the player to move and encodes it (then a random move)."""
+    """Each step encodes the observation of the player to move (then a random move)."""
     rng = random.Random(0)
     enc = encoder(game, mode, players)
 
@@ -91,7 +106,7 @@ def observe_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
         state = game.new_game(mode, players, seed=rng.getrandbits(32))
         n = 0
         while not state.is_terminal():
-            enc.encode(state.view(state.current_player()))
+            enc.encode_state(state, state.current_player())
             state.apply(state.random_move(rng))
             n += 1
         return n
@@ -103,7 +118,7 @@ def pettingzoo_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     from polis.research.pettingzoo_env import PolisAECEnv
 
     env = PolisAECEnv(game, mode, players)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     seeds = iter(range(1 << 30))
 
     def loop() -> int:
@@ -111,8 +126,29 @@ def pettingzoo_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
         n = 0
         for _ in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(None if term or trunc else pick(obs["action_mask"], rng))
             n += 0 if term or trunc else 1
+        return n
+
+    return loop
+
+
+def pettingzoo_parallel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    from polis.research.pettingzoo_env import PolisParallelEnv
+
+    env = PolisParallelEnv(game, mode, players)
+    rng = random.Random(0)
+    seeds = iter(range(1 << 30))
+
+    def loop() -> int:
+        obs, _ = env.reset(seed=next(seeds))
+        state = env.session.state
+        assert state is not None
+        n = 0
+        while env.agents:
+            mover = env.possible_agents[state.current_player()]
+            obs, *_ = env.step({mover: pick(obs[mover]["action_mask"], rng)})
+            n += 1
         return n
 
     return loop
@@ -122,17 +158,49 @@ def gym_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     from polis.research.gym_env import PolisGymEnv
 
     env = PolisGymEnv(game, mode, players, opponents="random")
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     seeds = iter(range(1 << 30))
 
     def loop() -> int:
         obs, _ = env.reset(seed=next(seeds))
         n, done = 0, False
         while not done:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            obs, _, done, _, _ = env.step(action)
+            obs, _, done, _, _ = env.step(pick(obs["action_mask"], rng))
             n += 1
         return n
+
+    return loop
+
+
+def gym_vector_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    """Learner steps of all tables (random opponents), 50 vector steps per call."""
+    from polis.research.gym_vector import PolisVectorEnv
+
+    env = PolisVectorEnv(game, mode, players, VECTOR_TABLES, opponents="random")
+    rng = random.Random(0)
+    obs, _ = env.reset(seed=0)
+
+    def loop() -> int:
+        nonlocal obs
+        for _ in range(50):
+            obs, *_ = env.step(np.array([pick(row, rng) for row in obs["action_mask"]]))
+        return 50 * VECTOR_TABLES
+
+    return loop
+
+
+def batch_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    """Table steps of the batched self-play API (every seat's moves), 20 steps per call."""
+    from polis.research.batch import BatchEnv
+
+    env = BatchEnv(game, mode, players, BATCH_TABLES, seed=0)
+    rng = random.Random(0)
+    env.reset()
+
+    def loop() -> int:
+        for _ in range(20):
+            env.step(env.random_actions(rng))
+        return 20 * BATCH_TABLES
 
     return loop
 
@@ -167,7 +235,10 @@ LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "legal_ids_steps_per_s": legal_ids_loop,
     "observe_steps_per_s": observe_loop,
     "pettingzoo_steps_per_s": pettingzoo_loop,
+    "pettingzoo_parallel_steps_per_s": pettingzoo_parallel_loop,
     "gymnasium_steps_per_s": gym_loop,
+    "gymnasium_vector_steps_per_s": gym_vector_loop,
+    "batch_steps_per_s": batch_loop,
     "openspiel_steps_per_s": openspiel_loop,
 }
 
@@ -183,19 +254,41 @@ def measure(config: Config, seconds: float) -> dict[str, object]:
     return row
 
 
+def table(rows: list[dict[str, object]]) -> str:
+    """The ratios as a Markdown table (one column per configuration)."""
+    heads = [f"{r['game']} {r['mode']} {r['players']}p" for r in rows]
+    lines = ["| figure | " + " | ".join(heads) + " |", "|---" * (len(rows) + 1) + "|"]
+    for key in LOOPS:
+        cells = []
+        for r in rows:
+            ratio = r["ratio_to_engine"][key]  # type: ignore[index]
+            cells.append(f"{r[key]:,} ({ratio:.2f})")
+        lines.append(f"| {key} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--quick", action="store_true", help="first two configurations only")
+    parser.add_argument("--cpu", type=int, default=None, help="pin the process to this core")
+    parser.add_argument("--table", action="store_true", help="also print a Markdown table")
     args = parser.parse_args()
+    if args.cpu is not None:
+        os.sched_setaffinity(0, {args.cpu})
     chosen = configs()[:2] if args.quick else configs()
+    load = [round(x, 2) for x in os.getloadavg()]
     rows = [measure(config, args.seconds) for config in chosen]
     report = {
         "python": platform.python_version(),
+        "cpus": sorted(os.sched_getaffinity(0)),
+        "load_average_at_start": load,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "results": rows,
     }
     print(json.dumps(report, indent=2))
+    if args.table:
+        print(table(rows))
 
 
 if __name__ == "__main__":

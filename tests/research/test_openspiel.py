@@ -218,3 +218,25 @@ def test_engine_rollout_evaluator_drives_mcts(spec: str) -> None:
 
 def rngs(k: int) -> list[random.Random]:
     return [random.Random(i) for i in range(k)]
+
+
+def test_rules_options_are_game_parameters() -> None:
+    game = pyspiel.load_game("polis_quadropolis(players=3,face_down_tiles=unselectable)")
+    params = game.get_parameters()
+    assert params["face_down_tiles"] == "unselectable"
+    assert pyspiel.load_game("polis_quadropolis").get_parameters()["face_down_tiles"] == "empty"
+    state = play_to(game.new_initial_state(), 5, seed=1)
+    assert state.data.engine.options()["face_down_tiles"] == "unselectable"
+    for copy in (pickle.loads(pickle.dumps(state)), state.clone()):
+        assert copy.data.engine.options()["face_down_tiles"] == "unselectable"
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, restored = pyspiel.deserialize_game_and_state(text)
+    assert restored.data.engine.options() == state.data.engine.options()
+    world = state.data.world(random.Random(0))
+    assert world.options()["face_down_tiles"] == "unselectable"
+    metro = pyspiel.load_game("polis_metropolys(lake_groups=per_three,field_51_outskirts=false)")
+    pyspiel.random_sim_test(metro, num_sims=1, serialize=True, verbose=False)
+    with pytest.raises(ValueError, match="face_down_tiles"):
+        pyspiel.load_game("polis_quadropolis(face_down_tiles=sometimes)")
+    with pytest.raises(Exception, match="Unknown parameter"):
+        pyspiel.load_game("polis_metropolys(colour=red)")

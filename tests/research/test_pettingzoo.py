@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from polis.core.errors import IllegalMove, InputError
-from polis.research.pettingzoo_env import PolisAECEnv
+from polis.research.pettingzoo_env import PolisAECEnv, PolisParallelEnv
 from research.helpers import CONFIGS
 
 
@@ -103,3 +103,44 @@ def test_bad_configuration_is_an_input_error() -> None:
         PolisAECEnv("quadropolis", "classic", 5)
     with pytest.raises(InputError):
         PolisAECEnv("quadropolis", "classic", 2, reward="points")
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), CONFIGS)
+def test_parallel_api_and_seed_tests(game: str, mode: str, players: int) -> None:
+    parallel_api_test(PolisParallelEnv(game, mode, players), num_cycles=60)
+    parallel_seed_test(lambda: PolisParallelEnv(game, mode, players), num_cycles=60)
+
+
+def play_parallel(env: PolisParallelEnv, seed: int) -> list[bytes]:
+    """A full masked-random game through the parallel API: every agent's data each step."""
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    while env.agents:
+        masks = {a: o["action_mask"] for a, o in obs.items()}
+        movers = [a for a, m in masks.items() if m.any()]
+        assert len(movers) == 1  # one agent acts per step: the others' masks are empty
+        actions = {a: int(rng.choice(np.flatnonzero(masks[movers[0]]))) for a in movers}
+        actions.update({a: 0 for a in env.agents if a not in movers})  # ignored
+        obs, rewards, terms, truncs, _ = env.step(actions)
+        out.append(b"".join(o["observation"].tobytes() for o in obs.values()))
+        assert not any(truncs.values())
+        if any(terms.values()):
+            assert all(terms.values()) and sum(rewards.values()) == pytest.approx(1.0)
+    return out
+
+
+def test_parallel_games_match_the_aec_env_and_are_reproducible() -> None:
+    a = play_parallel(PolisParallelEnv("quadropolis", "classic", 3), 4)
+    b = play_parallel(PolisParallelEnv("quadropolis", "classic", 3), 4)
+    assert a == b and len(a) == 4 * 4 * 3  # 4 rounds x 4 turns x 3 players
+
+
+def test_parallel_illegal_action_ends_the_game_with_the_rule() -> None:
+    env = PolisParallelEnv("metropolys", "family", 2, illegal_reward=-2.0)
+    obs, _ = env.reset(seed=1)
+    mover = next(a for a, o in obs.items() if o["action_mask"].any())
+    illegal = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
+    _, rewards, terms, _, infos = env.step({mover: illegal})
+    assert all(terms.values()) and rewards[mover] == -2.0 and infos[mover]["illegal_move"]
+    assert env.agents == []

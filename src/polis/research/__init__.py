@@ -7,12 +7,18 @@ and imports its library only there, so the core package stays light
 (``pip install -e '.[rl]'`` for PettingZoo/Gymnasium, ``'.[openspiel]'`` for OpenSpiel):
 
 * :mod:`polis.research.actions` - legal-action ids and masks over a game's action space.
-* :mod:`polis.research.observations` - the base of the games' view encoders.
+* :mod:`polis.research.observations` - the base of the games' encoders: the view encoding
+  defines the features, each game's fast paths compute them (and the masks) from states.
 * :mod:`polis.research.chance` - the chance-model protocol the games implement for OpenSpiel.
 * :mod:`polis.research.session` - one game seen through the encodings (shared by the envs).
-* :mod:`polis.research.pettingzoo_env` - ``PolisAECEnv`` (all seats, AEC API).
+* :mod:`polis.research.pettingzoo_env` - ``PolisAECEnv`` (all seats, AEC API) and
+  ``PolisParallelEnv`` (the parallel API: one move per step).
 * :mod:`polis.research.gym_env` - ``PolisGymEnv`` (one seat against polis bots); registers
   ``polis/<Title>-v0`` for every game.
+* :mod:`polis.research.gym_vector` - ``PolisVectorEnv``: many such tables as one Gymnasium
+  vector environment (numpy arrays in and out, same-step auto-reset).
+* :mod:`polis.research.batch` - ``BatchEnv``: batched self-play, every seat of many tables
+  through one ``step(actions)`` with numpy arrays in and out (pgx-style), seeded per table.
 * :mod:`polis.research.openspiel_game` - registers ``polis_<name>`` with pyspiel for every
   game; :mod:`polis.research.spiel_arena` seats OpenSpiel bots and polis bots at one table,
   :mod:`polis.research.spiel_evaluator` is a fast rollout evaluator for OpenSpiel's searches.

@@ -3,7 +3,8 @@
 Opponents are named like everywhere else in polis (``random``, ``greedy``,
 ``montecarlo:200i``, ``mcts:500i``, or the levels ``easy``/``medium``/``hard``); they see only
 their own views, and they are asked for their moves by the core match step
-(:class:`polis.core.match.Turn`, :func:`polis.bots.agent_seat`). The learner's observation
+(:class:`polis.core.match.Turn`, :func:`polis.bots.agent_seat`; ``random`` draws from the
+legal ids directly, see :mod:`polis.research.opponents`). The learner's observation
 is the same dict as in the PettingZoo env (``observation`` + ``action_mask``). The reward
 comes at the end (win share or score margin).
 
@@ -27,9 +28,9 @@ import numpy as np
 from gymnasium import spaces
 
 from polis.core.errors import InputError, PolisError
-from polis.core.match import Seat, Turn
 from polis.core.protocol import JSON, Game
 from polis.core.registry import games
+from polis.research.opponents import Opponent, make_opponent
 from polis.research.pettingzoo_env import observation_space
 from polis.research.session import Session
 
@@ -71,22 +72,21 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_space(self.session)
         self.action_space = spaces.Discrete(self.session.num_actions)
-        self._opponents: dict[int, Seat] = {}
+        self._opponents: dict[int, Opponent] = {}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game (``options={"setup": {...}}`` fixes the set-up); bots move until the
         learner's turn."""
-        from polis.bots import agent_seat
-
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**62))
         others = [p for p in range(self.session.players) if p != self.seat]
         self._opponents = {}
+        s = self.session
         for p, spec in zip(others, self.opponent_specs, strict=True):
-            agent = spec.make(int(self.np_random.integers(2**62)))
-            self._opponents[p] = agent_seat(agent, spec.budget, self.session.game)
+            seed_p = int(self.np_random.integers(2**62))
+            self._opponents[p] = make_opponent(spec, seed_p, s.game, s.encoder, s.space.moves)
         self.session.new_game(game_seed, (options or {}).get("setup"))
         self._play_opponents()
         return self.session.observe(self.seat), {}
@@ -114,8 +114,7 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
         state = self.session.state
         assert state is not None
         while not state.is_terminal() and state.current_player() != self.seat:
-            turn = Turn(state)
-            state.apply(self._opponents[turn.player](turn))
+            state.apply(self._opponents[state.current_player()](state))
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal-action mask (the sb3-contrib ``MaskablePPO`` convention)."""
@@ -143,16 +142,21 @@ def env_id(game: Game) -> str:
 
 def register_envs() -> list[str]:
     """Register ``polis/<Title>-v0`` for every registered game with an observation encoder
-    (``gymnasium.make("polis/<Title>-v0", mode=..., players=3, opponents="hard")``); returns
-    the ids."""
+    (``gymnasium.make("polis/<Title>-v0", mode=..., players=3, opponents="hard")``, and
+    ``gymnasium.make_vec(..., num_envs=16)`` for the vector env of
+    :mod:`polis.research.gym_vector`); returns the ids."""
     out = []
     for name, game in games().items():
         if "observation" not in game.plugins:
             continue
         found = env_id(game)
         if found not in gym.registry:
-            entry = "polis.research.gym_env:PolisGymEnv"
-            gym.register(id=found, entry_point=entry, kwargs={"game": name})
+            gym.register(
+                id=found,
+                entry_point="polis.research.gym_env:PolisGymEnv",
+                vector_entry_point="polis.research.gym_vector:PolisVectorEnv",
+                kwargs={"game": name},
+            )
         out.append(found)
     return out
 

@@ -1,11 +1,17 @@
 """The base of every game's observation encoder: fixed-shape numbers from one seat's *view*.
 
 Each game encodes its own typed view (``game.plugin("observation")(mode, players)``, in the
-game's ``observation`` module); this module holds only what they share. Encoders read the
-view, never the state: the view is already leak-free, so nothing a player may not see can
-reach a network, and encoders drop even what is visible but irrelevant. Players are
-re-seated relative to the observer (slot 0 = the observing player, slot 1 = the next player
-clockwise, ...), so one policy can play every seat.
+game's ``observation`` module); this module holds only what they share. The definition of
+every feature is the view encoding (:meth:`Encoder.encode`): the view is already leak-free,
+so nothing a player may not see can reach a network, and encoders drop even what is visible
+but irrelevant. Players are re-seated relative to the observer (slot 0 = the observing
+player, slot 1 = the next player clockwise, ...), so one policy can play every seat.
+
+Building a view costs more than encoding it, so the adapters ask for observations and legal
+masks from the *state* (:meth:`Encoder.encode_state`, :meth:`Encoder.legal_mask`,
+:meth:`Encoder.encode_batch`). The defaults here go through the view and the legal moves; a
+game overrides them with fast paths that read its state directly and give exactly the same
+numbers (each game's tests prove it over many random positions).
 
 Every feature is a small non-negative number (one-hots, flags, counts); :meth:`Layout.describe`
 lists the named blocks, which the README documents.
@@ -13,18 +19,22 @@ lists the named blocks, which the README documents.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from polis.core.protocol import Game
+from polis.core.protocol import Game, GameState
 from polis.core.view import View
 
 #: Upper bound of every feature (counts such as inhabitants stay far below it).
 HIGH = 255.0
 
 Obs = npt.NDArray[np.float32]
+#: Legal-action masks: 1 for a legal action id, else 0 (one row per table in a batch).
+Mask = npt.NDArray[np.int8]
+Ids = npt.NDArray[np.intp]
 V = TypeVar("V", bound=View)
 
 
@@ -87,6 +97,47 @@ class Encoder(Generic[V]):
         """Write the features of ``view`` seen from seat ``me`` into the zeroed ``blocks``."""
         raise NotImplementedError
 
+    # -- straight from the state (games override these with fast paths) ------------------------
+    _num_actions: int | None = None
+
+    def num_actions(self, state: GameState) -> int:
+        """Size of the action space of ``state``'s game and mode."""
+        if self._num_actions is None:
+            self._num_actions = len(state.game.action_space(state.mode))
+        return self._num_actions
+
+    def encode_state(self, state: GameState, seat: int, *, public: bool = False) -> Obs:
+        """The observation of ``seat`` in ``state``: ``encode(state.view(seat))``, and with
+        ``public`` the spectator's view seated at ``seat`` (no private facts)."""
+        view: V = state.view(None if public else seat)  # type: ignore[assignment]
+        return self.encode(view, seat)
+
+    def legal_ids(self, state: GameState) -> Ids:
+        """Ascending legal action ids of the player to move (empty when the game is over)."""
+        return np.array(sorted(state.legal_moves().ids()), dtype=np.intp)
+
+    def legal_mask(self, state: GameState) -> Mask:
+        """1 for every legal action id of the player to move (zeros when the game is over)."""
+        out = np.zeros(self.num_actions(state), dtype=np.int8)
+        out[self.legal_ids(state)] = 1
+        return out
+
+    def encode_batch(
+        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
+    ) -> tuple[Obs, Mask]:
+        """For many tables at once: row ``i`` of the observations is ``seats[i]``'s in
+        ``states[i]``, row ``i`` of the masks the legal actions of the player to move there
+        (zeros when that game is over). Arrays [tables, size] and [tables, actions]."""
+        count = len(states)
+        obs = np.zeros((count, self.size), np.float32)
+        if not count:
+            return obs, np.zeros((0, 0), np.int8)
+        masks = np.zeros((count, self.num_actions(states[0])), np.int8)
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            obs[i] = self.encode_state(state, int(seat))
+            masks[i] = self.legal_mask(state)
+        return obs, masks
+
 
 def slot(player: int | None, observer: int, n: int) -> int:
     """Seat of ``player`` relative to ``observer`` (0 = observer); -1 for nobody."""
@@ -99,4 +150,24 @@ def encoder(game: Game, mode: str, players: int) -> Encoder[Any]:
     return made
 
 
-__all__ = ["HIGH", "Encoder", "Layout", "Obs", "encoder", "slot"]
+_SHARED: dict[tuple[int, str, int], tuple[Game, Encoder[Any]]] = {}
+
+
+def encoder_of(state: GameState) -> Encoder[Any]:
+    """The encoder of ``state``'s table, made once per game, mode and player count (encoders
+    hold only tables, so one serves every state of the table). A game without an observation
+    encoder gets the base class, whose legal ids and masks come from ``legal_moves()``."""
+    game = state.game
+    key = (id(game), state.mode, state.num_players)
+    found = _SHARED.get(key)
+    if found is None or found[0] is not game:
+        made: Encoder[Any] = (
+            encoder(game, state.mode, state.num_players)
+            if "observation" in game.plugins
+            else Encoder()
+        )
+        found = _SHARED[key] = (game, made)
+    return found[1]
+
+
+__all__ = ["HIGH", "Encoder", "Ids", "Layout", "Mask", "Obs", "encoder", "encoder_of", "slot"]

@@ -5,7 +5,9 @@ registry that has a chance model and an observation encoder (its ``chance`` and
 ``observation`` plugins); then ``pyspiel.load_game("polis_<name>(mode=...,players=3)")``
 works like any game. :func:`register` adds a game registered later. Parameters: ``mode``
 (default: the game's default mode), ``players``, ``first_player`` (-1 = a chance node, else
-that seat opens).
+that seat opens), and each rules option of the game by its own name with its default value
+(``polis_quadropolis(face_down_tiles=unselectable)``, as in the other environments'
+``options``; the game validates them).
 
 * Chance: the set-up is dealt by explicit chance nodes (the game's
   :class:`~polis.research.chance.ChanceModel`), which also bounds the game for OpenSpiel.
@@ -39,12 +41,24 @@ from polis.core.moves import ActionSpace, Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import games, get_game
 from polis.core.view import View
-from polis.research.actions import legal_actions
 from polis.research.chance import ChanceModel, Deal
 from polis.research.observations import Encoder, encoder
 
 #: Name prefix of the polis games in pyspiel's registry.
 PREFIX = "polis_"
+
+
+#: Parameters every polis OpenSpiel game has besides the rules options.
+TABLE_PARAMETERS = ("mode", "players", "first_player")
+
+
+def option_defaults(game: Game) -> dict[str, Any]:
+    """The game's rules options with their default values (what a new game holds)."""
+    defaults = game.new_game(game.default_mode, game.min_players, seed=0).options()
+    clash = set(defaults) & set(TABLE_PARAMETERS)
+    if clash:
+        raise ValueError(f"{game.name} options may not be named {', '.join(sorted(clash))}")
+    return defaults
 
 
 def game_type(game: Game) -> pyspiel.GameType:
@@ -66,6 +80,7 @@ def game_type(game: Game) -> pyspiel.GameType:
             "mode": game.default_mode,
             "players": game.min_players,
             "first_player": -1,
+            **option_defaults(game),
         },
     )
 
@@ -89,7 +104,9 @@ class SpielStateData:
     def build(self) -> None:
         """(Re)build the engine from the dealt set-up and replay the moves."""
         g = self.game
-        engine = g.polis_game.new_game(g.mode, g.players, setup=self.deal.setup())
+        engine = g.polis_game.new_game(
+            g.mode, g.players, setup=self.deal.setup(), options=g.options
+        )
         for move in self.moves:
             engine.apply(move)
         self.engine = engine
@@ -109,7 +126,9 @@ class SpielStateData:
         ``rng`` (a whole new game while nothing is dealt)."""
         if self.engine is None:
             g = self.game
-            return g.polis_game.new_game(g.mode, g.players, seed=rng.getrandbits(32))
+            return g.polis_game.new_game(
+                g.mode, g.players, seed=rng.getrandbits(32), options=g.options
+            )
         return self.deal.world(self.engine, rng)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielStateData:
@@ -155,10 +174,12 @@ class PolisSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         polis_game = self.polis_game
+        defaults = option_defaults(polis_game)
         merged = {
             "mode": polis_game.default_mode,
             "players": polis_game.min_players,
             "first_player": -1,
+            **defaults,
             **(params or {}),
         }
         try:
@@ -170,6 +191,15 @@ class PolisSpielGame(pyspiel.Game):  # type: ignore[misc]
         first = int(merged["first_player"])
         if first >= self.players:
             raise ValueError(f"first_player {first} is not a seat of {self.players}")
+        unknown = set(merged) - set(TABLE_PARAMETERS) - set(defaults)
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}")
+        #: The rules options of every game of this table (checked by the game here).
+        self.options = {k: merged[k] for k in defaults}
+        try:
+            polis_game.new_game(self.mode, self.players, seed=0, options=self.options)
+        except PolisError as exc:
+            raise ValueError(str(exc)) from None
         self.first = first if first >= 0 else None
         self.chance: ChanceModel = polis_game.plugin("chance")
         self.space: ActionSpace[Move] = polis_game.action_space(self.mode)
@@ -187,7 +217,7 @@ class PolisSpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             game_type(polis_game),
             info,
-            {"mode": self.mode, "players": self.players, "first_player": first},
+            {"mode": self.mode, "players": self.players, "first_player": first, **self.options},
         )
 
     def new_initial_state(self) -> PolisSpielState:
@@ -226,9 +256,10 @@ class PolisSpielState(pyspiel.State):  # type: ignore[misc]
 
     # -- actions ---------------------------------------------------------------------------------
     def _legal_actions(self, player: int) -> list[int]:
-        engine = self.data.engine
-        assert engine is not None
-        return legal_actions(engine)
+        d = self.data
+        assert d.engine is not None
+        ids: list[int] = d.game.encoder.legal_ids(d.engine).tolist()
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.data.deal.outcomes()
@@ -313,11 +344,12 @@ class PolisObserver:
         return state.view(None if self.public_only else player)
 
     def set_from(self, state: PolisSpielState, player: int) -> None:
-        view = self._view(state, player)
-        if view is None:
+        d = state.data
+        if d.engine is None or d.pending():
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self.game.encoder.encode(view, seat=player)
+            encoded = self.game.encoder.encode_state(d.engine, player, public=self.public_only)
+            self.tensor[:] = encoded
 
     def string_from(self, state: PolisSpielState, player: int) -> str:
         view = self._view(state, player)

@@ -9,6 +9,9 @@ or the score margin over the best opponent (``reward="margin"``).
 
 ``reset(seed=s)`` starts the same game (same set-up) for the same ``s``; a later
 ``reset()`` without a seed draws the next game from that seed's stream.
+
+:class:`PolisParallelEnv` offers the same tables through the parallel API (one move per
+step: the agent to move acts, the others' actions are ignored).
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import AgentSelector
 
+from polis.core.errors import PolisError
 from polis.core.protocol import JSON, Game
 from polis.research.session import HIGH, Session, seed_stream
 
@@ -103,18 +107,18 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError("a live agent must act: action None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self.session.apply(int(action))
+        self.session.apply(action)  # type: ignore[arg-type]
         state = self.session.state
         assert state is not None
-        self.rewards = {a: 0.0 for a in self.agents}
         if state.is_terminal():
-            for a, r in zip(self.possible_agents, self.session.rewards(), strict=True):
-                self.rewards[a] = r
+            self.rewards = dict(zip(self.possible_agents, self.session.rewards(), strict=True))
+            for a in self.agents:
                 self.terminations[a] = True
             self.agent_selection = self._selector.next()
+            self._accumulate_rewards()
         else:
-            self.agent_selection = self._agent_of_current()
-        self._accumulate_rewards()
+            # Rewards stay 0 until the end (they were set to 0 by reset).
+            self.agent_selection = self.possible_agents[state.current_player()]
         if self.render_mode == "human":
             self.render()
 
@@ -138,9 +142,115 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         self.session.state = None
 
 
+class PolisParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """One table of ``game`` through PettingZoo's parallel API.
+
+    Polis games are turn-based, so each step plays one move: the action of the agent to move
+    (the only agent whose mask is not all zeros). The other agents' actions are ignored (they
+    may send anything, e.g. a sample of their empty mask, or be left out of the dict). Every
+    live agent gets its own observation after every step; rewards come once, at the end, and
+    the game ends for all agents at once. An action outside the mover's mask ends the game
+    too (the state unchanged): the mover gets ``illegal_reward``, the others 0, and
+    ``infos[mover]["illegal_move"]`` names the rule. ``mode=None`` is the default mode.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "polis_parallel_v0"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str | Game,
+        mode: str | None = None,
+        players: int = 2,
+        *,
+        reward: str = "win_share",
+        options: Mapping[str, JSON] | None = None,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.session = Session(game, mode, players, reward=reward, options=options)
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents: list[str] = []
+        obs_space = observation_space(self.session)
+        act_space = spaces.Discrete(self.session.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds: random.Random | None = None
+        table = f"{self.session.game.name}_{self.session.mode}_{players}p"
+        self.metadata = {**self.metadata, "name": f"polis_parallel_{table}_v0"}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observe_all(self) -> dict[str, dict[str, Any]]:
+        return {a: self.session.observe(i) for i, a in enumerate(self.possible_agents)}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new game; ``options={"setup": {...}}`` fixes the set-up (formats §3)."""
+        self._seeds = seed_stream(seed, self._seeds)
+        setup = (options or {}).get("setup")
+        self.session.new_game(self._seeds.getrandbits(63), setup)
+        self.agents = self.possible_agents[:]
+        return self._observe_all(), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        """Play the action of the agent to move (KeyError if that agent sent none)."""
+        state = self.session.state
+        if state is None or not self.agents:
+            raise PolisError("the game is over: call reset() before step()")
+        mover = self.possible_agents[state.current_player()]
+        infos: dict[str, Any] = {a: {} for a in self.agents}
+        try:
+            self.session.apply(actions[mover])
+        except PolisError as exc:
+            infos[mover]["illegal_move"] = str(exc)
+            rewards = {a: self.illegal_reward if a == mover else 0.0 for a in self.agents}
+            done = True
+        else:
+            done = state.is_terminal()
+            if done:
+                rewards = dict(zip(self.possible_agents, self.session.rewards(), strict=True))
+            else:
+                rewards = {a: 0.0 for a in self.agents}
+        obs = self._observe_all()
+        terminations = {a: done for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The public position as text (a spectator's picture: nothing hidden)."""
+        if self.render_mode is None or self.session.state is None:
+            return None
+        text = self.session.state.render_text(None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.session.state = None
+
+
 def env(game: str | Game, **kwargs: Any) -> PolisAECEnv:
     """PettingZoo-style constructor: ``env(game, mode=..., players=3)``."""
     return PolisAECEnv(game, **kwargs)
 
 
-__all__ = ["PolisAECEnv", "env", "observation_space"]
+def parallel_env(game: str | Game, **kwargs: Any) -> PolisParallelEnv:
+    """PettingZoo-style constructor of the parallel API: ``parallel_env(game, players=3)``."""
+    return PolisParallelEnv(game, **kwargs)
+
+
+__all__ = ["PolisAECEnv", "PolisParallelEnv", "env", "observation_space", "parallel_env"]

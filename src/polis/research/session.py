@@ -20,7 +20,6 @@ from polis.core.errors import InputError, PolisError
 from polis.core.moves import ActionSpace, Move
 from polis.core.protocol import JSON, Game, GameResult, GameState
 from polis.core.registry import get_game
-from polis.research.actions import action_mask
 from polis.research.observations import HIGH, Encoder, encoder
 
 REWARDS = ("win_share", "margin")
@@ -79,11 +78,12 @@ class Session:
         return self.encoder.size
 
     def observe(self, player: int) -> dict[str, npt.NDArray[Any]]:
-        """The observation dict of ``player``: its view encoded, and its action mask."""
+        """The observation dict of ``player``: its view encoded (straight from the state, the
+        same numbers), and its action mask (zeros unless ``player`` is to move)."""
         state = self._state()
-        obs = self.encoder.encode(state.view(player))
+        obs = self.encoder.encode_state(state, player)
         if state.current_player() == player:
-            mask = action_mask(state, self.num_actions)
+            mask = self.encoder.legal_mask(state)
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -91,7 +91,11 @@ class Session:
     def apply(self, action: int) -> None:
         """Play action id ``action`` for the player to move; IllegalMove if it is not legal
         (NotationError if it is no action id at all)."""
-        self._state().apply(self.space.move(int(action)))
+        moves = self.space.moves
+        if action.__class__ is int and 0 <= action < len(moves):
+            self._state().apply(moves[action])
+        else:
+            self._state().apply(self.space.move(int(action)))
 
     def rewards(self) -> list[float]:
         return final_rewards(self._state().result(), self.reward)

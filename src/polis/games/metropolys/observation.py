@@ -3,18 +3,31 @@
 The encoder reads the typed :class:`~polis.games.metropolys.view.MetropolysView` (packed
 fields, supply masks), never its JSON; the board's fixed features (colour, district) are
 tabulated once at import.
+
+The view encoding defines the features. The adapters ask for them (and for the legal-action
+mask) straight from the state, through :meth:`MetropolysEncoder.encode_state`,
+``legal_mask``, ``legal_ids`` and ``encode_batch``, which use
+:mod:`~polis.games.metropolys.tensors`: byte tables for one table at a time, numpy over a
+matrix of raw facts for batches. Both give
+exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/research``).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from polis.games.metropolys.board import COLOUR, COLOURS, DISTRICT, DISTRICTS, TOKENS
 from polis.games.metropolys.moves import FIELDS, VALUES
 from polis.games.metropolys.view import MetropolysView
-from polis.research.observations import Encoder, Layout, Obs, slot
+from polis.research.observations import Encoder, Ids, Layout, Mask, Obs, slot
+
+if TYPE_CHECKING:
+    from polis.core.protocol import GameState
+    from polis.games.metropolys.tensors import MetropolysBatch, MetropolysTensors
 
 #: Area cards of both versions (Family uses the first four, Expert 0-2 and 4-5).
 AREA_CARDS: Final = ("bridges", "statues", "lakes", "outskirts", "districts", "chains")
@@ -32,6 +45,9 @@ def _board_rows() -> Obs:
         rows[f, len(COLOURS) + DISTRICT[f]] = 1
     return rows
 
+
+#: Batches of at least this many states are encoded with numpy, smaller ones row by row.
+BATCH_FROM: Final = 4
 
 BOARD_ROWS: Final = _board_rows()
 #: Row = a supply bit mask (bit v = building v): a flag per building value 1-13.
@@ -71,6 +87,58 @@ class MetropolysEncoder(Encoder[MetropolysView]):
         lay.add("area_card", len(AREA_CARDS))
         lay.add("neighbourhood_card", len(COLOURS))
         self.layout = lay
+        self._fast: MetropolysTensors | None = None
+        self._batch: MetropolysBatch | None = None
+
+    # -- straight from the state (same numbers, no view) ----------------------------------------
+    @property
+    def tensors(self) -> MetropolysTensors:
+        """The byte-table encoders of this table (:mod:`~polis.games.metropolys.tensors`)."""
+        if self._fast is None:
+            from polis.games.metropolys.tensors import MetropolysTensors
+
+            self._fast = MetropolysTensors(self.mode, self.n)
+        return self._fast
+
+    def encode_state(self, state: GameState, seat: int, *, public: bool = False) -> Obs:
+        parts = self.tensors.observation(state, seat, public)  # type: ignore[arg-type]
+        return np.frombuffer(bytearray().join(parts), np.float32)
+
+    def legal_mask(self, state: GameState) -> Mask:
+        return np.frombuffer(bytearray(self.tensors.mask(state)), np.int8)  # type: ignore[arg-type]
+
+    def legal_ids(self, state: GameState) -> Ids:
+        mask = np.frombuffer(self.tensors.mask(state), np.bool_)  # type: ignore[arg-type]
+        ids: Ids = mask.nonzero()[0]
+        return ids
+
+    def encode_batch(
+        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
+    ) -> tuple[Obs, Mask]:
+        count = len(states)
+        if count < BATCH_FROM:
+            t = self.tensors
+            parts: list[bytes] = []
+            for state, seat in zip(states, seats, strict=True):
+                parts += t.observation(state, int(seat))  # type: ignore[arg-type]
+            obs = np.frombuffer(bytearray().join(parts), np.float32).reshape(count, self.size)
+            masks = bytearray().join([t.mask(state) for state in states])  # type: ignore[arg-type]
+            return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
+        b = self.batch
+        raw = b.matrix(states)  # type: ignore[arg-type]
+        obs = np.zeros((count, self.size), np.float32)
+        b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
+        return obs, b.mask(raw).view(np.int8)
+
+    @property
+    def batch(self) -> MetropolysBatch:
+        """The numpy encoders of many states at once (:mod:`~polis.games.metropolys.tensors`)."""
+        if self._batch is None:
+            from polis.games.metropolys.tensors import MetropolysBatch
+
+            offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
+            self._batch = MetropolysBatch(self.mode, self.n, offsets)
+        return self._batch
 
     def fill(self, b: dict[str, Obs], view: MetropolysView, me: int) -> None:
         n = self.n

@@ -3,18 +3,31 @@
 The encoder reads the typed :class:`~polis.games.quadropolis.view.QuadropolisView` (tile
 indices, packed city squares), never its JSON; per-tile and per-square feature rows are
 tabulated once at import, so encoding copies rows instead of decoding tiles.
+
+The view encoding defines the features. The adapters ask for them (and for the legal-action
+mask) straight from the state, through :meth:`QuadropolisEncoder.encode_state`,
+``legal_mask``, ``legal_ids`` and ``encode_batch``, which use
+:mod:`~polis.games.quadropolis.tensors`: byte tables for one table at a time, numpy over a
+matrix of raw facts for batches. Both give
+exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/research``).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, N_SPOTS, SITE
 from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
 from polis.games.quadropolis.view import QuadropolisView
-from polis.research.observations import Encoder, Layout, Obs, slot
+from polis.research.observations import Encoder, Ids, Layout, Mask, Obs, slot
+
+if TYPE_CHECKING:
+    from polis.core.protocol import GameState
+    from polis.games.quadropolis.tensors import QuadropolisBatch, QuadropolisTensors
 
 #: Building codes of formats §1.1, in feature order (kind k is feature k - 1).
 Q_KINDS: Final = KIND_CODES[1:]
@@ -51,6 +64,9 @@ def _cell_rows() -> Obs:
     return rows
 
 
+#: Batches of at least this many states are encoded with numpy, smaller ones row by row.
+BATCH_FROM: Final = 4
+
 SITE_ROWS: Final = _site_rows()
 CELL_ROWS: Final = _cell_rows()
 
@@ -86,6 +102,59 @@ class QuadropolisEncoder(Encoder[QuadropolisView]):
         lay.add("cities", players, self.squares, KINDS + 1)
         lay.add("resources", players, 2)
         self.layout = lay
+        self._fast: QuadropolisTensors | None = None
+        self._batch: QuadropolisBatch | None = None
+
+    # -- straight from the state (same numbers, no view) ----------------------------------------
+    @property
+    def tensors(self) -> QuadropolisTensors:
+        """The byte-table encoders of this table (:mod:`~polis.games.quadropolis.tensors`)."""
+        if self._fast is None:
+            from polis.games.quadropolis.tensors import QuadropolisTensors
+
+            self._fast = QuadropolisTensors(self.mode, self.n)
+        return self._fast
+
+    def encode_state(self, state: GameState, seat: int, *, public: bool = False) -> Obs:
+        # Quadropolis has no private facts: a spectator seated at ``seat`` sees the same.
+        parts = self.tensors.observation(state, seat)  # type: ignore[arg-type]
+        return np.frombuffer(bytearray().join(parts), np.float32)
+
+    def legal_mask(self, state: GameState) -> Mask:
+        return np.frombuffer(bytearray(self.tensors.mask(state)), np.int8)  # type: ignore[arg-type]
+
+    def legal_ids(self, state: GameState) -> Ids:
+        mask = np.frombuffer(self.tensors.mask(state), np.bool_)  # type: ignore[arg-type]
+        ids: Ids = mask.nonzero()[0]
+        return ids
+
+    def encode_batch(
+        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
+    ) -> tuple[Obs, Mask]:
+        count = len(states)
+        if count < BATCH_FROM:
+            t = self.tensors
+            parts: list[bytes] = []
+            for state, seat in zip(states, seats, strict=True):
+                parts += t.observation(state, int(seat))  # type: ignore[arg-type]
+            obs = np.frombuffer(bytearray().join(parts), np.float32).reshape(count, self.size)
+            masks = bytearray().join([t.mask(state) for state in states])  # type: ignore[arg-type]
+            return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
+        b = self.batch
+        raw = b.matrix(states)  # type: ignore[arg-type]
+        obs = np.zeros((count, self.size), np.float32)
+        b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
+        return obs, b.mask(raw).view(np.int8)
+
+    @property
+    def batch(self) -> QuadropolisBatch:
+        """The numpy encoders of many states at once (:mod:`~polis.games.quadropolis.tensors`)."""
+        if self._batch is None:
+            from polis.games.quadropolis.tensors import QuadropolisBatch
+
+            offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
+            self._batch = QuadropolisBatch(self.mode, self.n, offsets)
+        return self._batch
 
     def fill(self, b: dict[str, Obs], view: QuadropolisView, me: int) -> None:
         n = self.n

@@ -1,0 +1,168 @@
+"""Many tables at once, with numpy arrays in and out: batched self-play for learning code.
+
+In the spirit of pgx: one :class:`BatchEnv` holds ``num_envs`` tables of one game, mode and
+player count; :meth:`BatchEnv.step` takes one action id per table (for the player to move
+there) and returns a :class:`Batch`: the observations of the players to move [N, D], their
+legal-action masks [N, A], who is to move [N], the rewards of every seat [N, players] and
+which tables finished [N]. A finished table starts its next game in the same step (its row
+then shows the new game; the finished game's rewards are in ``rewards``), so a training loop
+never stops. Every seat of a table is played through the same call: self-play.
+
+Seeding: table ``i``'s ``g``-th game (counting from the last seeded reset) is dealt from
+``derive_seed(seed, "table", i, g)`` (:func:`polis.core.match.derive_seed`), so a seeded run
+is reproducible whatever the batch does, and a table's games do not depend on the others.
+
+Observations and masks come from the game's encoder straight from the states, all tables in
+one call (:meth:`polis.research.observations.Encoder.encode_batch`): the same numbers as the
+single-table environments.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from polis.core.errors import InputError, PolisError
+from polis.core.match import derive_seed
+from polis.core.moves import Move
+from polis.core.protocol import JSON, Game, GameState
+from polis.research.observations import Encoder, Mask, Obs
+from polis.research.observations import encoder as make_encoder
+from polis.research.session import REWARDS, final_rewards, find_game
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float32]
+Bools = npt.NDArray[np.bool_]
+
+
+@dataclass
+class Batch:
+    """What :meth:`BatchEnv.step` and :meth:`BatchEnv.reset` return; row ``i`` is table ``i``.
+
+    ``rewards[i, p]`` is seat ``p``'s final reward of the game that ended on table ``i`` in
+    this step (0 elsewhere); ``terminated[i]`` says that game ended (the row's observation,
+    mask and player to move are then those of the table's next game).
+    """
+
+    observation: Obs
+    action_mask: Mask
+    current_player: Ints
+    rewards: Floats
+    terminated: Bools
+
+
+def root_seed(seed: int | None) -> int:
+    """The run's root seed: ``seed``, or a fresh one when None."""
+    return seed if seed is not None else random.SystemRandom().getrandbits(62)
+
+
+class BatchEnv:
+    """``num_envs`` self-play tables of ``game`` (registry name or Game); see the module doc.
+
+    ``mode=None`` is the game's default mode; ``options`` the rules options of every table;
+    ``reward`` is ``"win_share"`` or ``"margin"`` (as in the other environments).
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        mode: str | None = None,
+        players: int = 2,
+        num_envs: int = 16,
+        *,
+        reward: str = "win_share",
+        options: Mapping[str, JSON] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if reward not in REWARDS:
+            raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive whole number, not {num_envs!r}")
+        self.game = find_game(game)
+        self.mode, self.players = self.game.check_table(
+            self.game.default_mode if mode is None else mode, players
+        )
+        self.num_envs = num_envs
+        self.reward = reward
+        self.options = dict(options) if options else None
+        self.space: Sequence[Move] = self.game.action_space(self.mode).moves
+        self.num_actions = len(self.space)
+        self.encoder: Encoder[Any] = make_encoder(self.game, self.mode, self.players)
+        self.obs_size = self.encoder.size
+        self.states: list[GameState] = []
+        self._seed = root_seed(seed)
+        self._games = [0] * num_envs
+        self._rewards = np.zeros((num_envs, self.players), np.float32)
+        self._last: Batch | None = None
+
+    # -- tables ---------------------------------------------------------------------------------
+    def _deal(self, i: int) -> GameState:
+        """Table ``i``'s next game."""
+        g = self._games[i]
+        self._games[i] = g + 1
+        seed = derive_seed(self._seed, "table", i, g)
+        return self.game.new_game(self.mode, self.players, seed=seed, options=self.options)
+
+    def _batch(self, rewards: Floats, done: Bools) -> Batch:
+        states = self.states
+        seats = np.fromiter((s.current_player() for s in states), np.int64, len(states))
+        obs, masks = self.encoder.encode_batch(states, seats)
+        self._last = Batch(obs, masks, seats, rewards, done)
+        return self._last
+
+    # -- the API --------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> Batch:
+        """Deal a new game on every table (``seed`` restarts the seed sequence)."""
+        if seed is not None:
+            self._seed = seed
+            self._games = [0] * self.num_envs
+        self.states = [self._deal(i) for i in range(self.num_envs)]
+        return self._batch(
+            np.zeros((self.num_envs, self.players), np.float32), np.zeros(self.num_envs, np.bool_)
+        )
+
+    def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
+        """Play ``actions[i]`` (an action id) for the player to move on table ``i``.
+
+        An action outside a table's mask raises :class:`~polis.core.errors.IllegalMove`
+        naming the rule (tables before it have moved; use the mask to never get there).
+        """
+        states = self.states
+        if not states:
+            raise PolisError("no games yet: call reset() first")
+        ids = np.asarray(actions).tolist()
+        if len(ids) != len(states):
+            raise InputError(f"give one action per table ({len(states)}), not {len(ids)}")
+        space = self.space
+        size = self.num_actions
+        rewards = self._rewards
+        rewards.fill(0.0)
+        done = np.zeros(len(states), np.bool_)
+        for i, (state, action) in enumerate(zip(states, ids, strict=True)):
+            if action.__class__ is not int or not 0 <= action < size:
+                raise InputError(f"table {i}: {action!r} is not an action id (0-{size - 1})")
+            state.apply(space[action])
+            if state.is_terminal():
+                rewards[i] = final_rewards(state.result(), self.reward)
+                done[i] = True
+                states[i] = self._deal(i)
+        return self._batch(rewards.copy(), done)
+
+    def random_actions(self, rng: random.Random) -> list[int]:
+        """A uniformly drawn legal action per table, from the last masks (for baselines and
+        benchmarks)."""
+        if self._last is None:
+            raise PolisError("no games yet: call reset() first")
+        out = []
+        for row in self._last.action_mask.view(np.bool_):
+            legal = row.nonzero()[0]
+            out.append(int(legal[int(rng.random() * len(legal))]))
+        return out
+
+
+__all__ = ["Batch", "BatchEnv", "root_seed"]

@@ -242,3 +242,203 @@ def log_lines(page: Any) -> list[str]:
         "[...document.querySelectorAll('#log li')].map((li) => li.textContent)"
     )
     return lines
+
+
+# -- the table tests: contexts, taps, keys, checks ------------------------------------------------
+
+
+def new_context(
+    browser: Any,
+    width: int = 1366,
+    height: int = 900,
+    *,
+    touch: bool = False,
+    dark: bool = False,
+) -> Any:
+    """A browser context of one screen size (a touch screen: taps, a coarse pointer)."""
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=touch,
+        is_mobile=touch,
+        color_scheme="dark" if dark else "light",
+    )
+
+
+def page_errors(page: Any) -> list[str]:
+    """The page's uncaught errors and console errors, collected from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def create_game(
+    server: ServerProcess, game: str, mode: str, seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A game made through the API: seats as {name, kind, level}; the answer has invites."""
+    made: dict[str, Any] = server.api("/api/games", {"game": game, "mode": mode, "seats": seats})
+    return made
+
+
+def tap(page: Any, selector: str) -> None:
+    page.locator(selector).first.tap()
+
+
+def confirm_if_asked(page: Any, act: Any) -> None:
+    """Confirm the move (touch screens ask by default), with ``act`` (click or tap)."""
+    if page.query_selector("#confirm-move") is not None:
+        act("#confirm-move")
+
+
+def quadropolis_move(page: Any, act: Any) -> None:
+    """One move by pointer: ``act(selector)`` clicks or taps."""
+    act("button.architect")
+    act("g.spot.legal")
+    if page.query_selector("#my-city g.cell.legal") is not None:
+        act("#my-city g.cell.legal")
+    elif page.query_selector("#take-nothing") is not None:
+        act("#take-nothing")
+    else:
+        act("#discard")
+    confirm_if_asked(page, act)
+
+
+def metropolys_move(page: Any, act: Any, turn: int) -> None:
+    """One move by pointer: a bid on the board or from the list of fields, or a pass."""
+    can_bid = page.query_selector("g.field.legal") is not None
+    if can_bid and (turn % 3 != 2 or page.query_selector("#pass") is None):
+        if turn % 2 and page.query_selector("button.field-choice") is not None:
+            act("button.field-choice")
+        else:
+            act("g.field.legal .field-disc")
+        act("button.value")
+    else:
+        act("#pass")
+    confirm_if_asked(page, act)
+
+
+def focused(page: Any, selector: str) -> bool:
+    return bool(page.evaluate("(sel) => !!document.activeElement?.matches(sel)", selector))
+
+
+def tab_to(page: Any, selector: str, limit: int = 80) -> None:
+    """Press Tab until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if focused(page, selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def arrow_to(page: Any, selector: str, keys: tuple[str, ...], limit: int = 30) -> None:
+    """Move with the arrow keys (round ``keys``) until the focus matches ``selector``."""
+    for i in range(limit):
+        if focused(page, selector):
+            return
+        page.keyboard.press(keys[i % len(keys)])
+    raise AssertionError(f"the arrows never reached {selector}")
+
+
+def keyboard_quadropolis_move(page: Any) -> None:
+    """One move with the keyboard only: architect, spot, square (or discard / nothing)."""
+    tab_to(page, "button.architect")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement?.matches('#site .spot.legal')")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.activeElement?.matches('#my-city .cell.legal, #discard, #take-nothing')"
+    )
+    page.keyboard.press("Enter")
+    if page.query_selector("#confirm-move") is not None:
+        page.wait_for_function("() => document.activeElement?.id === 'confirm-move'")
+        page.keyboard.press("Enter")
+
+
+def keyboard_metropolys_move(page: Any, turn: int) -> None:
+    """One move with the keyboard only: a field on the board and a value, or a pass."""
+    can_bid = page.query_selector("g.field.legal") is not None
+    if can_bid and (turn % 3 != 2 or page.query_selector("#pass") is None):
+        tab_to(page, "#metro-board .field.legal")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement?.matches('button.value')")
+        page.keyboard.press("Enter")
+    else:
+        tab_to(page, "#pass")
+        page.keyboard.press("Enter")
+    if page.query_selector("#confirm-move") is not None:
+        page.wait_for_function("() => document.activeElement?.id === 'confirm-move'")
+        page.keyboard.press("Enter")
+
+
+def play_with(page: Any, move: Any, limit: int = 400) -> int:
+    """Play ``move(page, turn)`` on each turn until the game is over; returns the moves made."""
+    turns = 0
+    while wait_turn_or_end(page):
+        before = position(page)
+        move(page, turns)
+        turns += 1
+        assert turns < limit
+        page.wait_for_function(
+            f"() => {LOG_POSITION} > {before} || document.querySelector('#scorepad')"
+        )
+    return turns
+
+
+#: JavaScript: what sticks out of the page sideways, or of its box (text cut off).
+OVERFLOW = """() => {
+  const out = [];
+  const W = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  if (page > W + 1) out.push(`page ${page} > ${W}`);
+  const skip = (el) => el.closest(
+    '.scroll-x, .log, svg, dialog:not([open]), [hidden], .visually-hidden, #tip');
+  const texts = ['BUTTON', 'A', 'LABEL', 'SPAN', 'P', 'H2', 'H3', 'LI', 'TD', 'TH', 'STRONG',
+    'SUMMARY'];
+  for (const el of document.querySelectorAll('header *, main *, dialog[open] *')) {
+    if (skip(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const name = `${el.tagName}.${el.className}`;
+    if (r.right > W + 1 || r.left < -1) {
+      out.push(`${name} x ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    const cut = el.scrollWidth > el.clientWidth + 2 && el.clientWidth > 0;
+    if (cut && getComputedStyle(el).overflowX === 'visible' && texts.includes(el.tagName)) {
+      const text = el.textContent.slice(0, 30);
+      out.push(`${name} text ${el.scrollWidth} > ${el.clientWidth}: ${text}`);
+    }
+  }
+  return out;
+}"""
+
+#: JavaScript: the visible elements matching a selector smaller than a size.
+SMALL = """([sel, least]) => [...document.querySelectorAll(sel)].flatMap((el) => {
+  const r = el.getBoundingClientRect();
+  if (!r.width || !r.height || (r.width >= least && r.height >= least)) return [];
+  return [`${el.tagName}#${el.id}.${el.getAttribute('class')} ${r.width}x${r.height}`];
+})"""
+
+
+def overflow(page: Any) -> list[str]:
+    """Everything that sticks out (sideways scrolling, text wider than its box)."""
+    found: list[str] = page.evaluate(OVERFLOW)
+    return found
+
+
+def small_targets(page: Any, selector: str, least: float = 44) -> list[str]:
+    """The visible elements matching ``selector`` smaller than ``least`` CSS pixels."""
+    found: list[str] = page.evaluate(SMALL, [selector, least])
+    return found
+
+
+def axe_problems(page: Any) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [", ".join(map(str, n["target"])) for n in v["nodes"][:5]]
+            bad.append(f"{v['id']} ({v['impact']}): {v['help']} -> {targets}")
+    return bad

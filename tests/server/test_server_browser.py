@@ -56,7 +56,7 @@ def browser() -> Iterator[Any]:
 def new_page(browser: Any) -> tuple[Any, Any, list[str], FrameLog]:
     """A fresh browser context and page; its errors, and every frame the server sends it
     (the page itself gets state messages without ``legal``: see FrameLog)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -71,7 +71,7 @@ def start_game(page: Any, base: str, game: str, mode: str, seats: list[dict[str,
     page.select_option("#mode", mode)
     page.select_option("#players", str(len(seats)))
     for i, seat in enumerate(seats):
-        row = f"tr.seat-row[data-seat='{i}']"
+        row = f".seat-row[data-seat='{i}']"
         page.select_option(f"{row} select.kind", seat["kind"])
         page.fill(f"{row} input.name", seat["name"])
         if seat["kind"] == "bot":
@@ -181,11 +181,16 @@ def test_quadropolis_against_a_bot_by_clicks(server: ServerProcess, browser: Any
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('0')")
     assert position(page) == 0
     assert log_keys(page) == {"game_started", "round_started", "site_revealed"}  # the set-up
+    # a replay is nobody's turn: no "you" badge, no rematch, no winner yet
+    assert page.query_selector(".seat-list .badge") is None
+    assert page.query_selector("#rematch") is None and page.query_selector("#winner") is None
     page.click("#replay-next")
     wait_position(page, "=== 1")
     assert "architect_placed" in log_keys(page)
     page.click("#replay-end")
     wait_position(page, "=== 32")
+    page.wait_for_selector("#winner")
+    assert page.query_selector(".seat-list .badge") is not None
     # rematch: a fresh game with the same seats, this browser holding the same seat
     page.click("#rematch")
     page.wait_for_function(f"() => !location.hash.includes('{gid}')")
@@ -320,7 +325,7 @@ def test_language_switch(server: ServerProcess, browser: Any) -> None:
     )
     page.wait_for_selector("#site")
     assert "Baustelle" in page.inner_text("#board")
-    assert "Expertenspiel" in page.inner_text(".game-head")
+    assert "Expertenspiel" in page.inner_text(".table-head")
     assert any(line.startswith("Runde 1 beginnt") for line in log_lines(page))
     page.select_option("#lang", "it")
     board_says = "() => document.querySelector('#board').innerText.includes('{}')"

@@ -1,16 +1,28 @@
-// Metropolys in the browser: the board drawn from the game's client data; click a highlighted
-// field, choose a value, or pass. Every field, value and the pass button come from the
-// server's choices ({fields: [{field, values: [{value, move}]}], pass}), each with the move
-// text to send back: this module draws and never works out a rule or writes notation.
+// Metropolys in the browser: the board drawn from the game's client data; choose a highlighted
+// neighbourhood, then one of the values offered, or pass. Every field, value and the pass come
+// from the server's choices ({fields: [{field, values: [{value, move}]}], pass}), each with the
+// move text to send back: this module draws and never works out a rule or writes notation.
+// The board is cropped to the districts in play and turned upright on a narrow screen, so its
+// neighbourhoods stay large enough to read and to tap.
 import { h, s } from "/static/js/dom.js";
+import { roving } from "/static/js/roving.js";
+import { inkOn } from "/static/js/players.js";
 
-export const PLAYER_COLOURS = ["#2f6fd6", "#d23c3c", "#f4f4f4", "#7d7d7d"];
+// Blue, vermillion, white, grey (the box's colours, made safe for colour-blind players; every
+// seat also has a shape of its own).
+export const PLAYER_COLOURS = ["#0072B2", "#D55E00", "#FFFFFF", "#7A7A7A"];
+// Each seat's secret cards stay on its own screen: a hot-seat table hands the device over.
+export const PRIVATE_VIEWS = true;
 
-const FIELD_COLOURS = { gray: "#9a9a9a", orange: "#ef9a2f", green: "#58b05a", red: "#d64f4a", blue: "#4a7bd0" };
+// Field colours: a strong ring and a pale fill, and an icon per type, so no field is told by
+// its colour alone and the players' pieces stand out against every field.
+const FIELD_RING = { gray: "#6f6f6f", orange: "#d97a00", green: "#2f8f3a", red: "#c0392b", blue: "#2f5fb3" };
+const FIELD_FILL = { gray: "#e6e6e6", orange: "#fde3c0", green: "#d6f0d2", red: "#f8d7d3", blue: "#d7e3f7" };
 const DISTRICT_TINTS = { center: "#f3ead7", north: "#e4efe0", east: "#e2eaf4", south: "#f4e4e4", west: "#efe6f4" };
-const TOKEN_SYMBOL = { chic: "★", metro: "M", archaeology: "A" };
+const TOKEN_FILL = { chic: "#f2c200", metro: "#1b3b8a", archaeology: "#8a5a2b" };
 const CARD_NAMES = { metro: "metroCard", archaeology: "archaeologyCard" };
-const W = 795, H = 553;
+const R = 19; // a neighbourhood's radius, in board pixels (the closest two are 41 apart)
+const MARGIN = 46;
 
 export function progress(view, t) {
   if (view.terminal) return t("finished");
@@ -18,75 +30,319 @@ export function progress(view, t) {
   return t("progress", { built });
 }
 
-// The game's client data: fields {id, district, colour, adjacent, x, y}, districts (names),
-// statues, lakes and bridges {id, fields, x, y}, in pixels of a 795x553 board.
-function pos(board, id) {
-  const f = board.fields[id];
-  return [f.x, f.y];
+// -- geometry: crop to what is in play, turn upright on a narrow screen --------------------------
+function frame(ctx) {
+  const { board, view } = ctx;
+  const inPlay = new Set(view.fields.filter((f) => f.in_play).map((f) => f.id));
+  const pts = board.fields.filter((f) => inPlay.has(f.id));
+  const x0 = Math.min(...pts.map((f) => f.x)) - MARGIN, x1 = Math.max(...pts.map((f) => f.x)) + MARGIN;
+  const y0 = Math.min(...pts.map((f) => f.y)) - MARGIN, y1 = Math.max(...pts.map((f) => f.y)) + MARGIN;
+  const bw = x1 - x0, bh = y1 - y0;
+  const w = ctx.size?.w ?? 800, maxH = (ctx.size?.h ?? 800) * 0.7;
+  const flat = Math.min(w / bw, maxH / bh), upright = Math.min(w / bh, maxH / bw);
+  const turn = w < 700 && upright > flat * 1.08;
+  const P = turn ? (x, y) => [y1 - y, x - x0] : (x, y) => [x - x0, y - y0];
+  return { P, turn, width: turn ? bh : bw, height: turn ? bw : bh, inPlay };
 }
 
-// The choices of the field clicked (its values), or null.
+export function layoutKey(size, ctx) {
+  return ctx ? String(frame({ ...ctx, size }).turn) : "";
+}
+
+function fieldXY(ctx, fr, id) {
+  const f = ctx.board.fields[id];
+  return fr.P(f.x, f.y);
+}
+
+// -- pictures -----------------------------------------------------------------------------------
+function place(x, y, size, children) {
+  return s("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`, "aria-hidden": "true" }, children);
+}
+
+// The type of a neighbourhood: industry (gear), park (tree), lodgings (house), mall (bag),
+// administration (columns).
+function fieldIcon(colour, x, y, size) {
+  const ink = { fill: FIELD_RING[colour] };
+  let parts;
+  switch (colour) {
+    case "gray":
+      parts = [s("circle", { cx: 12, cy: 12, r: 7, fill: "none", stroke: FIELD_RING.gray, "stroke-width": 4, "stroke-dasharray": "3.2 2.3" }),
+        s("circle", { cx: 12, cy: 12, r: 3, ...ink })];
+      break;
+    case "orange":
+      parts = [s("circle", { cx: 12, cy: 9, r: 6.5, ...ink }), s("rect", { x: 10.8, y: 13, width: 2.4, height: 8, ...ink })];
+      break;
+    case "green":
+      parts = [s("path", { d: "M3 12 L12 4 L21 12 Z", ...ink }), s("rect", { x: 6, y: 12, width: 12, height: 9, ...ink })];
+      break;
+    case "red":
+      parts = [s("path", { d: "M5 9 H19 L18 21 H6 Z", ...ink }), s("path", { d: "M9 9 V7 Q12 2 15 7 V9", fill: "none", stroke: FIELD_RING.red, "stroke-width": 2 })];
+      break;
+    default:
+      parts = [s("path", { d: "M3 8 L12 3 L21 8 Z", ...ink }), s("rect", { x: 5, y: 9, width: 2.5, height: 9, ...ink }),
+        s("rect", { x: 10.75, y: 9, width: 2.5, height: 9, ...ink }), s("rect", { x: 16.5, y: 9, width: 2.5, height: 9, ...ink }),
+        s("rect", { x: 3, y: 18.5, width: 18, height: 2.5, ...ink })];
+  }
+  return place(x, y, size, parts);
+}
+
+function tokenBadge(token, x, y, r) {
+  const parts = [s("circle", { cx: x, cy: y, r, fill: TOKEN_FILL[token], stroke: "#111", "stroke-width": 1.5 })];
+  if (token === "chic") {
+    const pts = [];
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.38 : r * 0.8;
+      pts.push(`${(x + rr * Math.cos(a)).toFixed(1)},${(y + rr * Math.sin(a)).toFixed(1)}`);
+    }
+    parts.push(s("polygon", { points: pts.join(" "), fill: "#fff" }));
+  } else if (token === "metro") {
+    parts.push(s("path", { d: `M${x - r * 0.55} ${y + r * 0.5} V${y - r * 0.5} L${x} ${y + r * 0.1} L${x + r * 0.55} ${y - r * 0.5} V${y + r * 0.5}`,
+      fill: "none", stroke: "#fff", "stroke-width": r * 0.28, "stroke-linejoin": "round" }));
+  } else {
+    // an amphora
+    parts.push(s("path", { d: `M${x - r * 0.25} ${y - r * 0.6} H${x + r * 0.25} L${x + r * 0.2} ${y - r * 0.35} Q${x + r * 0.65} ${y} ${x + r * 0.2} ${y + r * 0.6} H${x - r * 0.2} Q${x - r * 0.65} ${y} ${x - r * 0.2} ${y - r * 0.35} Z`, fill: "#fff" }));
+  }
+  return s("g", { "aria-hidden": "true" }, parts);
+}
+
+// A player's building: its colour, its value, its size (small 1-5, medium 6-9, large 10-13),
+// the player's shape in the corner; a bid of this round has a dashed edge.
+function buildingPiece(ctx, x, y, b, isLast) {
+  const half = b.value <= 5 ? 11 : b.value <= 9 ? 13 : 15.5;
+  const colour = ctx.colours[b.player];
+  return s("g", { class: `piece${b.built ? " built" : " bid"}${isLast ? " last" : ""}`, "aria-hidden": "true" }, [
+    s("rect", { x: x - half, y: y - half, width: 2 * half, height: 2 * half, rx: b.built ? 3 : 8, fill: colour, class: "piece-body" }),
+    s("text", { x, y: y + 5, "text-anchor": "middle", class: "piece-value", fill: inkOn(colour), text: b.value }),
+    ctx.marker(b.player, x - half, y - half, 5.5),
+  ]);
+}
+
+// -- words ----------------------------------------------------------------------------------------
+function fieldWords(ctx, f, t) {
+  const parts = [t("field", { n: f.id }), t(`district.${f.district}`), t(`colour.${f.colour}`)];
+  if (!f.in_play) parts.push(t("unused"));
+  if (f.token) parts.push(t(`token.${f.token}`));
+  if (f.building) {
+    const who = ctx.names[f.building.player];
+    parts.push(t(f.building.built ? "builtBy" : "bidBy", { value: f.building.value, name: who }));
+  }
+  return parts.join(", ");
+}
+
+function cardText(kind, card, mode, t) {
+  if (kind === "area") return `${t(`area.${card}`)} — ${t(`help.area.${mode}.${card}`)}`;
+  return `${t("neighbourhood", { colour: t(`colour.${card}`) })} — ${t("help.neighbourhood")}`;
+}
+
+// -- the board ----------------------------------------------------------------------------------
 function chosenField(ctx) {
   return ctx.choices?.fields.find((f) => f.field === ctx.selection.field) ?? null;
 }
 
+function lastField(ctx) {
+  for (const e of [...ctx.lastEvents].reverse()) if (e.params.field !== undefined) return e.params.field;
+  return null;
+}
+
 export function render(ctx, t) {
-  const { view, board, selection, colours } = ctx;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "metro-board", id: "metro-board", width: W, height: H });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, fill: "#cfe3ef", rx: 10 }));
+  const { view, board, selection } = ctx;
+  const fr = frame(ctx);
+  const svg = s("svg", { viewBox: `0 0 ${fr.width} ${fr.height}`, class: `metro-board${fr.turn ? " upright" : ""}`, id: "metro-board",
+    role: "group", "aria-label": t("boardName") });
+  svg.append(s("rect", { x: 0, y: 0, width: fr.width, height: fr.height, class: "water", rx: 10 }));
   const unused = new Set(view.unused_districts);
-  // districts: soft discs round each field, tinted per district (grey when unused)
   for (const f of board.fields) {
-    const [x, y] = pos(board, f.id);
-    svg.append(s("circle", { cx: x, cy: y, r: 44, fill: unused.has(f.district) ? "#c8c8c8" : DISTRICT_TINTS[f.district], class: "district-bg" }));
-  }
-  for (const name of board.districts) {
-    const pts = board.fields.filter((f) => f.district === name).map((f) => pos(board, f.id));
-    const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length, cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
-    svg.append(s("text", { x: cx, y: cy, "text-anchor": "middle", class: `district-name${unused.has(name) ? " unused" : ""}`, text: t(`district.${name}`) + (unused.has(name) ? ` (${t("unused")})` : "") }));
+    if (!fr.inPlay.has(f.id)) continue;
+    const [x, y] = fieldXY(ctx, fr, f.id);
+    svg.append(s("circle", { cx: x, cy: y, r: 44, fill: DISTRICT_TINTS[f.district], class: "district-bg" }));
   }
   for (const lake of board.lakes) {
-    svg.append(s("ellipse", { cx: lake.x, cy: lake.y, rx: 30, ry: 16, fill: "#5aa9d6", opacity: 0.85, class: "lake" }, s("title", { text: t("lake") })));
+    if (!lake.fields.some((id) => fr.inPlay.has(id))) continue;
+    const [x, y] = fr.P(lake.x, lake.y);
+    svg.append(s("ellipse", { cx: x, cy: y, rx: fr.turn ? 16 : 30, ry: fr.turn ? 30 : 16, class: "lake", role: "img", "aria-label": t("lake"), dataset: { tip: `${t("lake")}` } }));
   }
-  // land borders as thin links, bridges as planks
   const bridged = new Set(board.bridges.map((b) => [...b.fields].sort((a, c) => a - c).join(" ")));
   for (const f of board.fields) {
-    for (const n of f.adjacent) if (n > f.id && !bridged.has(`${f.id} ${n}`)) {
-      const [x1, y1] = pos(board, f.id), [x2, y2] = pos(board, n);
-      svg.append(s("line", { x1, y1, x2, y2, stroke: "#b8ab8f", "stroke-width": 2, opacity: 0.7 }));
+    for (const n of f.adjacent) {
+      if (n < f.id || bridged.has(`${f.id} ${n}`) || !fr.inPlay.has(f.id) || !fr.inPlay.has(n)) continue;
+      const [x1, y1] = fieldXY(ctx, fr, f.id), [x2, y2] = fieldXY(ctx, fr, n);
+      svg.append(s("line", { x1, y1, x2, y2, class: "street" }));
     }
   }
   for (const b of board.bridges) {
-    const [x1, y1] = pos(board, b.fields[0]), [x2, y2] = pos(board, b.fields[1]);
-    svg.append(s("line", { x1, y1, x2, y2, stroke: "#7a4e24", "stroke-width": 5, "stroke-dasharray": "2 3", class: "bridge" }, s("title", { text: t("bridge") })));
+    if (!b.fields.every((id) => fr.inPlay.has(id))) continue;
+    const [x1, y1] = fieldXY(ctx, fr, b.fields[0]), [x2, y2] = fieldXY(ctx, fr, b.fields[1]);
+    svg.append(s("line", { x1, y1, x2, y2, class: "bridge", role: "img", "aria-label": t("bridge"), dataset: { tip: t("bridge") } }));
   }
   for (const st of board.statues) {
-    svg.append(s("g", { class: "statue" }, [s("title", { text: t("statue") }),
-      s("polygon", { points: `${st.x},${st.y - 8} ${st.x + 7},${st.y + 6} ${st.x - 7},${st.y + 6}`, fill: "#eee", stroke: "#555" })]));
+    if (!st.fields.some((id) => fr.inPlay.has(id))) continue;
+    const [x, y] = fr.P(st.x, st.y);
+    svg.append(s("polygon", { points: `${x},${y - 8} ${x + 7},${y + 6} ${x - 7},${y + 6}`, class: "statue", role: "img", "aria-label": t("statue"), dataset: { tip: t("statue") } }));
   }
-  const offered = new Set((ctx.choices?.fields ?? []).map((f) => f.field));
-  const bid = view.bid;
+  for (const name of board.districts) {
+    if (unused.has(name)) continue;
+    const pts = board.fields.filter((f) => f.district === name).map((f) => fieldXY(ctx, fr, f.id));
+    const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length, cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+    svg.append(s("text", { x: cx, y: cy, "text-anchor": "middle", class: "district-name", "aria-hidden": "true", text: t(`district.${name}`) }));
+  }
+  // the bids of this round, joined in the order they were made
+  const chain = s("g", { class: "chain", "aria-hidden": "true" });
+  for (let i = 1; i < view.bids.length; i++) {
+    const [x1, y1] = fieldXY(ctx, fr, view.bids[i - 1].field), [x2, y2] = fieldXY(ctx, fr, view.bids[i].field);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const ax = x2 - ux * (R + 4), ay = y2 - uy * (R + 4);
+    chain.append(s("line", { x1: x1 + ux * R, y1: y1 + uy * R, x2: ax, y2: ay, class: "chain-line" }),
+      s("polygon", { points: `${ax + ux * 2},${ay + uy * 2} ${ax - ux * 10 - uy * 6},${ay - uy * 10 + ux * 6} ${ax - ux * 10 + uy * 6},${ay - uy * 10 - ux * 6}`, class: "chain-head" }));
+  }
+  const layer = s("g", { id: "neighbours-layer", "aria-hidden": "true" });
+  const offered = new Map((ctx.choices?.fields ?? []).map((f) => [f.field, f]));
+  const last = lastField(ctx);
+  const fieldsLayer = s("g", {});
   for (const f of view.fields) {
-    const [x, y] = pos(board, f.id);
-    const isLegal = offered.has(f.id);
-    const g = s("g", { class: `field${isLegal ? " legal" : ""}${f.in_play ? "" : " out"}${selection.field === f.id ? " chosen" : ""}`, dataset: { field: f.id } });
-    g.append(s("title", { text: `${t("field", { n: f.id })} · ${t(`colour.${f.colour}`)}` }));
-    g.append(s("circle", { cx: x, cy: y, r: 18, fill: FIELD_COLOURS[f.colour], stroke: isLegal ? "#ffd400" : "#333", "stroke-width": isLegal ? 4 : 1, opacity: f.in_play ? 1 : 0.35 }));
-    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", class: "field-id", text: f.id }));
-    if (f.token) {
-      g.append(s("circle", { cx: x + 15, cy: y - 14, r: 8, class: `token ${f.token}` }, s("title", { text: t(`token.${f.token}`) })));
-      g.append(s("text", { x: x + 15, y: y - 10.5, "text-anchor": "middle", class: "token-sym", text: TOKEN_SYMBOL[f.token] }));
+    if (!f.in_play) continue;
+    const [x, y] = fieldXY(ctx, fr, f.id);
+    const entry = offered.get(f.id);
+    const picked = selection.field === f.id;
+    const g = s("g", {
+      class: ["field", entry ? "legal" : "", picked ? "chosen" : "", last === f.id ? "last" : ""].filter(Boolean).join(" "),
+      role: entry ? "button" : "img", "aria-label": fieldWords(ctx, f, t) + (entry ? ` — ${t("canBid")}` : ""),
+      "aria-pressed": entry ? String(picked) : null,
+      dataset: { field: f.id, focusKey: `field-${f.id}`, preferred: entry && (picked || selection.field === undefined) ? "" : null, tip: fieldWords(ctx, f, t) },
+    });
+    g.append(s("circle", { cx: x, cy: y, r: R + 6, class: "hit" }));
+    g.append(s("circle", { cx: x, cy: y, r: R + 5, class: "legal-ring" }));
+    g.append(s("circle", { cx: x, cy: y, r: R, fill: FIELD_FILL[f.colour], stroke: FIELD_RING[f.colour], class: "field-disc" }));
+    if (!f.building) g.append(fieldIcon(f.colour, x, y - 1, 20));
+    g.append(s("text", { x, y: y + R + 13, "text-anchor": "middle", class: "field-id", text: f.id }));
+    if (f.token) g.append(tokenBadge(f.token, x + R - 3, y - R + 3, 8.5));
+    if (f.building) g.append(buildingPiece(ctx, x, y, f.building, last === f.id));
+    g.append(s("circle", { cx: x, cy: y, r: R + 8, class: "focus-ring" }));
+    if (entry) {
+      g.addEventListener("click", () => ctx.select({ field: f.id }, ".values button.value"));
     }
-    if (f.building) {
-      const b = f.building;
-      const last = bid && bid.field === f.id;
-      g.append(s("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: b.built ? 2 : 12, fill: colours[b.player], stroke: last ? "#ffd400" : "#111", "stroke-width": last ? 4 : 1.5, "stroke-dasharray": b.built ? null : "3 2", class: b.built ? "built" : "bid" }));
-      g.append(s("text", { x, y: y + 5, "text-anchor": "middle", class: `building-value p${b.player}`, text: b.value }));
-    }
-    if (isLegal) g.addEventListener("click", () => ctx.select({ field: f.id }));
-    svg.append(g);
+    const show = () => neighbours(svg, ctx, fr, f.id);
+    const hide = () => neighbours(svg, ctx, fr, selection.field);
+    g.addEventListener("pointerenter", show);
+    g.addEventListener("focus", show);
+    g.addEventListener("pointerleave", hide);
+    g.addEventListener("blur", hide);
+    fieldsLayer.append(g);
   }
+  svg.append(layer, chain, fieldsLayer);
+  if (selection.field !== undefined) queueMicrotask(() => neighbours(svg, ctx, fr, selection.field));
+  roving(svg, ".field");
   return h("div", { class: "m-wrap" }, svg);
+}
+
+// Show the neighbours of a field (where the next bid could go after a bid there).
+function neighbours(svg, ctx, fr, id) {
+  const layer = svg.querySelector("#neighbours-layer");
+  if (!layer) return;
+  while (layer.firstChild) layer.firstChild.remove();
+  for (const el of svg.querySelectorAll(".field.neighbour")) el.classList.remove("neighbour");
+  if (id === undefined || id === null) return;
+  const [x, y] = fieldXY(ctx, fr, id);
+  for (const n of ctx.board.fields[id].adjacent) {
+    if (!fr.inPlay.has(n)) continue;
+    const [x2, y2] = fieldXY(ctx, fr, n);
+    layer.append(s("line", { x1: x, y1: y, x2, y2, class: "neighbour-line" }));
+    svg.querySelector(`.field[data-field="${n}"]`)?.classList.add("neighbour");
+  }
+}
+
+// -- the action bar ------------------------------------------------------------------------------
+function cardBox(kind, card, mode, t, extra) {
+  return h("div", { class: `card ${kind}`, dataset: { tip: cardText(kind, card, mode, t) } }, [
+    h("strong", { text: kind === "area" ? t(`area.${card}`) : t("neighbourhood", { colour: t(`colour.${card}`) }) }),
+    h("span", { class: "hint", text: kind === "area" ? t(`help.area.${mode}.${card}`) : t("help.neighbourhood") }),
+    extra ?? "",
+  ]);
+}
+
+function tokenIcon(token, size = 20) {
+  return s("svg", { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" }, tokenBadge(token, 12, 12, 10));
+}
+
+// Beside the board: this seat's secret cards and every player's supply, tokens and cards.
+export function info(ctx, t) {
+  const { view } = ctx;
+  const out = [];
+  if (view.area_card) {
+    out.push(h("div", { class: "secret", id: "my-cards" }, [h("h3", { text: t("yourCards") }), h("div", { class: "cards" }, [
+      cardBox("area", view.area_card, view.mode, t),
+      view.neighbourhood_card ? cardBox("neighbourhood", view.neighbourhood_card, view.mode, t) : ""])]));
+  }
+  out.push(suppliesTable(ctx, t));
+  return out;
+}
+
+export function controls(ctx, t) {
+  const { view, choices, selection, names } = ctx;
+  const out = [];
+  if (view.area_card && choices) {
+    const goals = [t(`area.${view.area_card}`)];
+    if (view.neighbourhood_card) goals.push(t("neighbourhood", { colour: t(`colour.${view.neighbourhood_card}`) }));
+    out.push(h("p", { class: "my-goal", dataset: { tip: cardText("area", view.area_card, view.mode, t) } }, [t("yourGoal"), " ", h("strong", { text: goals.join(" · ") })]));
+  }
+  if (view.bid) {
+    out.push(h("p", { id: "current-bid" }, [ctx.markerHtml(view.bid.player),
+      t("currentBid", { name: names[view.bid.player], value: view.bid.value, field: view.bid.field })]));
+    if (view.bids.length > 1) {
+      out.push(h("p", { class: "hint", id: "bid-chain", text: `${t("chain")}: ${view.bids.map((b) => `${b.value} (${names[b.player]}, ${t("fieldShort", { n: b.field })})`).join(" → ")}` }));
+    }
+  }
+  if (!choices) return out;
+  const field = chosenField(ctx);
+  let step = view.bid ? t("chooseRaise", { value: view.bid.value, field: view.bid.field }) : t("chooseOpen");
+  if (!choices.fields.length) step = t("mustPass");
+  if (field) step = t("chooseValue", { n: field.field });
+  out.push(h("p", { class: "step", id: "prompt", text: step }));
+  if (field) {
+    out.push(h("div", { class: "values", role: "group", "aria-label": t("valueFor", { n: field.field }) },
+      field.values.map((v) => h("button", { class: "value", dataset: { value: v.value, focusKey: `value-${v.value}` },
+        "aria-label": t("valueLabel", { value: v.value, n: field.field }),
+        on: { click: () => ctx.move(v.move, t("label.bid", { value: v.value, n: field.field })) }, text: v.value }))));
+  } else if (choices.fields.length && choices.fields.length <= 6) {
+    out.push(h("div", { class: "field-list", role: "group", "aria-label": t("fieldsOffered") }, choices.fields.map((f) => {
+      const where = view.fields[f.field];
+      return h("button", { class: "field-choice", dataset: { field: f.field, focusKey: `fc-${f.field}` }, on: { click: () => ctx.select({ field: f.field }, ".values button.value") } },
+        [h("strong", { text: f.field }), ` ${t(`district.${where.district}`)} · ${t(`colour.${where.colour}`)}`]);
+    })));
+  }
+  const bar = h("div", { class: "row" });
+  if (choices.pass) bar.append(h("button", { id: "pass", text: t("pass"), on: { click: () => ctx.move(choices.pass, t("label.pass")) } }));
+  if (selection.field !== undefined) bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}, "#metro-board .field.legal") } }));
+  out.push(bar);
+  return out;
+}
+
+function suppliesTable(ctx, t) {
+  const { view, names } = ctx;
+  const table = h("table", { class: "supplies" }, [
+    h("caption", { class: "visually-hidden", text: t("supplies") }),
+    h("tr", {}, [h("th", { scope: "col", text: t("player") }), h("th", { scope: "col", text: t("supply") }), h("th", { scope: "col", text: t("tokens") })])]);
+  view.supplies.forEach((sup, p) => {
+    const tok = view.tokens_collected[p];
+    const passed = view.passed.includes(p);
+    table.append(h("tr", { class: passed ? "passed" : "", dataset: { seat: p } }, [
+      h("th", { scope: "row" }, [ctx.markerHtml(p), names[p], passed ? h("span", { class: "badge", text: t("passed") }) : ""]),
+      h("td", { class: "supply" }, sup.map((v) => h("span", { class: "chip", text: v }))),
+      h("td", { class: "tokens-cell" }, [
+        ...["chic", "metro", "archaeology"].map((k) => h("span", { class: "tok", role: "img", "aria-label": `${t(`token.${k}`)}: ${tok[k]}`, dataset: { tip: `${t(`token.${k}`)}: ${tok[k]}` } },
+          [tokenIcon(k, 18), h("span", { text: tok[k] })])),
+        view.metro_card === p ? h("span", { class: "card small", dataset: { tip: t("help.metroCard") }, text: t("metroCard") }) : "",
+        view.archaeology_card === p ? h("span", { class: "card small", dataset: { tip: t("help.archaeologyCard") }, text: t("archaeologyCard") }) : "",
+      ]),
+    ]));
+  });
+  return h("div", { class: "scroll-x" }, table);
+}
+
+// -- the log -------------------------------------------------------------------------------------
+export function eventKind(event) {
+  if (event.key === "round_started") return "round";
+  if (event.key === "bid_won" || event.key === "game_ended") return "win";
+  return "";
 }
 
 function cardsText(area, colour, t) {
@@ -95,43 +351,6 @@ function cardsText(area, colour, t) {
   return parts.join(", ");
 }
 
-export function controls(ctx, t) {
-  const { view, choices, selection, colours, names } = ctx;
-  const out = [];
-  if (view.area_card) {
-    out.push(h("div", { class: "secret", id: "my-cards" }, [h("strong", { text: t("yourCards") }), " ",
-      h("span", { class: "card", text: t(`area.${view.area_card}`) }),
-      view.neighbourhood_card ? h("span", { class: "card", style: `border-color:${FIELD_COLOURS[view.neighbourhood_card]}`, text: t("neighbourhood", { colour: t(`colour.${view.neighbourhood_card}`) }) }) : ""]));
-  }
-  if (view.bid) out.push(h("p", { id: "current-bid", text: t("currentBid", { name: names[view.bid.player], value: view.bid.value, field: view.bid.field }) }));
-  if (choices) {
-    out.push(h("p", { class: "step", text: view.bid ? t("chooseRaise") : t("chooseOpen") }));
-    const field = chosenField(ctx);
-    if (field) {
-      out.push(h("div", { class: "values" }, [t("valueFor", { n: field.field }), " ",
-        ...field.values.map((v) => h("button", { class: "value", dataset: { value: v.value }, text: v.value, on: { click: () => ctx.move(v.move) } }))]));
-    }
-    const bar = h("div", { class: "row" });
-    if (choices.pass) bar.append(h("button", { id: "pass", text: t("pass"), on: { click: () => ctx.move(choices.pass) } }));
-    if (selection.field !== undefined) bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}) } }));
-    out.push(bar);
-  }
-  const table = h("table", { class: "supplies" }, [h("tr", {}, [h("th", {}), h("th", { text: t("supply") }), h("th", { text: t("tokens") })])]);
-  view.supplies.forEach((sup, p) => {
-    const tok = view.tokens_collected[p];
-    table.append(h("tr", { class: view.passed.includes(p) ? "passed" : "" }, [
-      h("td", {}, [h("span", { class: "dot", style: `background:${colours[p]}` }), " ", names[p], view.passed.includes(p) ? ` (${t("passed")})` : ""]),
-      h("td", { class: "supply" }, sup.map((v) => h("span", { class: "chip", text: v }))),
-      h("td", {}, [`★${tok.chic} M${tok.metro} A${tok.archaeology}`,
-        view.metro_card === p ? h("span", { class: "card small", text: t("metroCard") }) : "",
-        view.archaeology_card === p ? h("span", { class: "card small", text: t("archaeologyCard") }) : ""]),
-    ]));
-  });
-  out.push(table);
-  return out;
-}
-
-// One log line from one engine event.
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
@@ -142,28 +361,80 @@ export function describe(event, ctx, t) {
       return t("event.cards_dealt", { name, cards: cardsText(p.area_card, p.neighbourhood_card, t) });
     case "bid_raised":
       return t("event.bid_raised", { name, value: p.value, field: p.field, over: p.over_value, overField: p.over_field });
+    case "bid_won": {
+      let line = t("event.bid_won", { name, value: p.value, field: p.field, reason: t(`reason.${p.reason}`) });
+      const back = [...new Set(p.returned.map((r) => ctx.names[r.player]))];
+      if (back.length) line += ` ${t("returned", { names: back.join(", ") })}`;
+      return line;
+    }
     case "token_collected":
       return t("event.token_collected", { name, token: t(`token.${p.token}`) });
     case "card_changed_hands":
-      return t("event.card_changed_hands", { name, card: t(CARD_NAMES[p.card] ?? p.card) });
-    case "game_ended":
-      return t("event.game_ended", { names: p.ranking[0].map((q) => ctx.names[q]).join(", ") });
-    default: // round_started, player_passed, bid_placed, bid_won, round_ended
+      return t(p.from === null || p.from === undefined ? "event.card_changed_hands" : "event.card_taken_from",
+        { name, card: t(CARD_NAMES[p.card] ?? p.card), from: ctx.names[p.from] ?? "" });
+    case "game_ended": {
+      const best = p.ranking[0];
+      const cards = (p.cards ?? []).map((c) => `${ctx.names[c.player]}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`).join("; ");
+      const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: best.map((q) => ctx.names[q]).join(", "), score: p.scores[best[0]] });
+      return cards ? `${head} ${t("cardsRevealed", { cards })}` : head;
+    }
+    default: // round_started, player_passed, bid_placed, round_ended
       return t(`event.${event.key}`, { ...p, name });
   }
 }
 
+// -- the end ---------------------------------------------------------------------------------------
 const CATS = ["chic", "metro", "metro_card", "archaeology", "archaeology_card", "area", "neighbourhood", "highest"];
 
 export function scorePad(ctx, t) {
-  const { result, names, colours } = ctx;
+  const { result, names, view } = ctx;
   const reports = result.players;
-  const cats = ctx.view.mode === "expert" ? CATS : CATS.slice(0, 6);
+  const cats = view.mode === "expert" ? CATS : CATS.slice(0, 6);
   const table = h("table", { class: "scorepad", id: "scorepad" });
-  table.append(h("tr", {}, [h("th", {}), ...names.map((n, i) => h("th", { style: `border-bottom:3px solid ${colours[i]}`, text: n }))]));
-  for (const c of cats) table.append(h("tr", {}, [h("td", { text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.breakdown[c] }))]));
-  table.append(h("tr", { class: "total" }, [h("td", { text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
-  table.append(h("tr", { class: "tie" }, [h("td", { text: t("tie.built") }), ...reports.map((r) => h("td", { text: r.built }))]));
-  const ranking = h("ol", { class: "ranking" }, result.ranking.map((group) => h("li", { text: group.map((q) => names[q]).join(" = ") })));
-  return h("div", {}, [table, ranking]);
+  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
+  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, [ctx.markerHtml(i), n]))]));
+  for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.breakdown[c] }))]));
+  table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
+  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.built") }), ...reports.map((r) => h("td", { text: r.built }))]));
+  const out = [table];
+  // every secret card, revealed beside the points it gave
+  if (view.cards) {
+    const list = h("ul", { class: "revealed", id: "revealed-cards" });
+    view.cards.forEach((c, p) => {
+      const breakdown = reports[p].breakdown;
+      list.append(h("li", { dataset: { seat: p } }, [ctx.markerHtml(p), h("strong", { text: names[p] }), h("div", { class: "cards" }, [
+        cardBox("area", c.area_card, view.mode, t, h("span", { class: "card-score", text: t("cardScored", { n: breakdown.area }) })),
+        c.neighbourhood_card ? cardBox("neighbourhood", c.neighbourhood_card, view.mode, t, h("span", { class: "card-score", text: t("cardScored", { n: breakdown.neighbourhood }) })) : "",
+      ])]));
+    });
+    out.push(h("h3", { text: t("cardsTitle") }), list);
+  }
+  return h("div", {}, out);
+}
+
+// -- help --------------------------------------------------------------------------------------------
+export function legend(ctx, t) {
+  const item = (pic, title, text) => h("div", { class: "legend-item" }, [
+    s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
+    h("div", {}, [h("strong", { text: title }), text ? h("br") : "", text ? h("span", { class: "hint", text }) : ""])]);
+  const rows = ["gray", "orange", "green", "red", "blue"].map((c) => item([
+    s("circle", { cx: 24, cy: 24, r: 19, fill: FIELD_FILL[c], stroke: FIELD_RING[c], "stroke-width": 4 }), fieldIcon(c, 24, 23, 22)], t(`colour.${c}`), t("help.fieldType")));
+  rows.push(
+    item(tokenBadge("chic", 24, 24, 16), t("token.chic"), t("help.chic")),
+    item(tokenBadge("metro", 24, 24, 16), t("token.metro"), t("help.metro")),
+    item(tokenBadge("archaeology", 24, 24, 16), t("token.archaeology"), t("help.archaeology")),
+    item([s("rect", { x: 10, y: 10, width: 28, height: 28, rx: 8, fill: ctx.colours[0], stroke: "#111", "stroke-width": 2, "stroke-dasharray": "5 3" }),
+      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "piece-value", fill: inkOn(ctx.colours[0]), text: "7" })], t("legend.bid"), t("help.bid")),
+    item([s("rect", { x: 10, y: 10, width: 28, height: 28, rx: 3, fill: ctx.colours[1], stroke: "#111", "stroke-width": 2.5 }),
+      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "piece-value", fill: inkOn(ctx.colours[1]), text: "12" })], t("legend.built"), t("help.built")),
+    item([s("line", { x1: 4, y1: 24, x2: 44, y2: 24, class: "bridge" })], t("bridge"), ""),
+    item([s("ellipse", { cx: 24, cy: 24, rx: 20, ry: 11, class: "lake" })], t("lake"), ""),
+    item([s("polygon", { points: "24,12 34,34 14,34", class: "statue" })], t("statue"), ""),
+  );
+  return h("div", { class: "legend" }, rows);
+}
+
+export function rules(ctx, t) {
+  const lines = t("rules.text").split("\n");
+  return h("div", { class: "rules-text" }, [h("ul", {}, lines.map((line) => h("li", { text: line })))]);
 }

@@ -1,35 +1,59 @@
 // Quadropolis in the browser: construction site, architects, Urbanist, cities.
-// A move is three clicks (architect, spot, square of the city), all offered by the server's
-// choices ({architects: [{architect, spots: [{spot, square, targets: {square: move},
-// discard, nothing}]}]}): this module draws and never works out a rule or writes notation.
+// A move is three choices (architect, spot, square of the city), all offered by the server's
+// choices ({architects: [{architect, spots: [{spot, square, site, tile, targets: {square:
+// move}, discard, nothing}]}]}): this module draws and never works out a rule or writes
+// notation. Pointing at a spot (hover, focus or tap) marks the site square it takes and the
+// squares of the city where that building may go, before anything is chosen.
 import { h, s } from "/static/js/dom.js";
+import { roving } from "/static/js/roving.js";
+import { inkOn } from "/static/js/players.js";
 
-export const PLAYER_COLOURS = ["#2f6fd6", "#d23c3c", "#2e9d4a", "#e0a21b"];
+// Blue, vermillion, bluish green, yellow: told apart with any colour vision (Okabe & Ito),
+// and every seat has a shape of its own besides.
+export const PLAYER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#F0E442"];
 
+export const TYPES = ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"];
 export const TYPE_COLOURS = {
-  tower_block: "#3f6fcf", shop: "#e3b23c", public_service: "#8a63c2", park: "#4caf50",
-  factory: "#8d6e63", harbor: "#26a0c2", office_tower: "#d9534f", monument: "#b8b8b8",
+  tower_block: "#8fb3ea", shop: "#f3cf6b", public_service: "#c3aee6", park: "#97d38f",
+  factory: "#c7b1a5", harbor: "#8fd3e6", office_tower: "#f0a8a0", monument: "#d9d9d9",
 };
+const INK = "#1d1d1d";
+const MEEPLE = "#1f4e9c";
+const BARREL = "#c62828";
 const CLASSIC_TINTS = { NW: "#eef3fb", NE: "#fbf1e6", SW: "#eef8ee", SE: "#f8eef6" };
-const EXPERT_TINTS = { 1: "#ece4f7", 2: "#e0f1f4", 3: "#f9e3ec", 4: "#ececec", 5: "#fbe9d8" };
-const CELL = 64, EDGE = 40, CITY = 54, SITE = 5;
+const EXPERT_TINTS = { 1: "#ece4f7", 2: "#dff0f4", 3: "#f9e3ec", 4: "#ececec", 5: "#fbe9d8" };
+const CELL = 64, EDGE = 52, CITY = 60, GUTTER = 16, SITE = 5;
 // view.spots lists the spots side by side (left ends of the rows, right ends, tops of the
 // columns, bottoms), five per side: a spot's index says where it is drawn.
 const SIDES = ["L", "R", "T", "B"];
 
-// The label of a city square (view docs: "r<row>c<col>"), the key the choices name targets by.
+// -- small facts from names ------------------------------------------------------------------
 const squareLabel = (row, col) => `r${row}c${col}`;
-
+function parseSquare(name) {
+  const m = /^r(\d+)c(\d+)$/.exec(name ?? "");
+  return m ? { row: +m[1], col: +m[2] } : null;
+}
+function squareWords(name, t) {
+  const p = parseSquare(name);
+  return p ? t("square", p) : name;
+}
 function spotPlace(index) {
   return { side: SIDES[Math.floor(index / SITE)], n: (index % SITE) + 1 };
 }
-
-// "left of line 3": where a spot (by name, as events and choices give it) is.
 function spotWhere(view, name, t) {
   const index = view.spots.findIndex((sp) => sp.spot === name);
   if (index < 0) return name;
   const { side, n } = spotPlace(index);
   return t(`spot.${side}`, { n });
+}
+function spotXY(index) {
+  const { side, n } = spotPlace(index);
+  const along = EDGE + (n - 0.5) * CELL, far = EDGE + SITE * CELL + EDGE / 2;
+  return { L: [EDGE / 2, along], R: [far, along], T: [along, EDGE / 2], B: [along, far] }[side];
+}
+function siteXY(name) {
+  const p = parseSquare(name);
+  return [EDGE + (p.col - 0.5) * CELL, EDGE + (p.row - 0.5) * CELL];
 }
 
 // Tile id -> kind of every building built so far (the log tells each one).
@@ -47,167 +71,443 @@ function chosen(ctx) {
   return { architect, spot };
 }
 
+function typeName(type, variant, t) {
+  return variant === "playground" ? t("type.playground") : t(`type.${type}`);
+}
+
 export function progress(view, t) {
   if (view.finished) return t("finished");
   return t("progress", { round: view.round, rounds: view.rounds, turn: view.turn });
 }
 
-function tileGroup(tile, x, y, w, t) {
+export function layoutKey() {
+  return 0;
+}
+
+// -- pictures --------------------------------------------------------------------------------
+// Each icon is drawn in a 24 x 24 box and placed with a transform.
+function place(x, y, size, children, attrs = {}) {
+  return s("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`, "aria-hidden": "true", ...attrs }, children);
+}
+
+export function typeIcon(type, variant, x, y, size) {
+  const ink = { fill: INK };
+  const white = { fill: "#fff" };
+  let parts;
+  switch (variant === "playground" ? "playground" : type) {
+    case "tower_block":
+      parts = [s("rect", { x: 6, y: 2, width: 12, height: 20, rx: 1, ...ink })];
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 2; c++) parts.push(s("rect", { x: 8.5 + c * 4.5, y: 4.5 + r * 4.2, width: 2.5, height: 2.5, ...white }));
+      break;
+    case "shop":
+      parts = [s("rect", { x: 3, y: 10, width: 18, height: 12, ...ink }), s("path", { d: "M2 10 L4 4 H20 L22 10 Z", ...ink }),
+        s("path", { d: "M7 4 L6 10 M12 4 V10 M17 4 L18 10", stroke: "#fff", "stroke-width": 1.2 }),
+        s("rect", { x: 10, y: 14, width: 4, height: 8, ...white })];
+      break;
+    case "public_service":
+      parts = [s("path", { d: "M2 8 L12 2 L22 8 Z", ...ink }), s("rect", { x: 4, y: 9, width: 3, height: 10, ...ink }),
+        s("rect", { x: 10.5, y: 9, width: 3, height: 10, ...ink }), s("rect", { x: 17, y: 9, width: 3, height: 10, ...ink }),
+        s("rect", { x: 2, y: 19.5, width: 20, height: 2.5, ...ink })];
+      break;
+    case "park":
+      parts = [s("circle", { cx: 12, cy: 9, r: 7, ...ink }), s("rect", { x: 10.8, y: 14, width: 2.4, height: 7, ...ink }),
+        s("rect", { x: 4, y: 21, width: 16, height: 1.5, ...ink })];
+      break;
+    case "playground":
+      parts = [s("path", { d: "M4 4 H20 M5 4 L2 22 M19 4 L22 22 M9 4 V15 M15 4 V15", stroke: INK, "stroke-width": 2, fill: "none" }),
+        s("rect", { x: 7.5, y: 15, width: 9, height: 2.5, ...ink })];
+      break;
+    case "factory":
+      parts = [s("path", { d: "M2 22 V11 L8 15 V11 L14 15 V11 L21 15 V22 Z", ...ink }), s("rect", { x: 16, y: 3, width: 3.5, height: 10, ...ink }),
+        s("rect", { x: 5, y: 17, width: 3, height: 3, ...white }), s("rect", { x: 11, y: 17, width: 3, height: 3, ...white })];
+      break;
+    case "harbor":
+      parts = [s("circle", { cx: 12, cy: 4.5, r: 2.4, fill: "none", stroke: INK, "stroke-width": 2 }),
+        s("path", { d: "M12 7 V21 M7 10 H17 M4 14 Q5 21 12 21 Q19 21 20 14", fill: "none", stroke: INK, "stroke-width": 2.2 })];
+      break;
+    case "office_tower":
+      parts = [s("path", { d: "M7 22 V7 L12 1.5 L17 7 V22 Z", ...ink }), s("path", { d: "M10 9 V20 M14 9 V20", stroke: "#fff", "stroke-width": 1.3 })];
+      break;
+    case "monument":
+      parts = [s("path", { d: "M10 19 L10.8 6 L12 3 L13.2 6 L14 19 Z", ...ink }), s("rect", { x: 6, y: 19, width: 12, height: 3, ...ink })];
+      break;
+    default:
+      parts = [s("rect", { x: 4, y: 4, width: 16, height: 16, ...ink })];
+  }
+  return place(x, y, size, parts);
+}
+
+export function meeple(x, y, size, colour = MEEPLE) {
+  return place(x, y, size, [s("circle", { cx: 12, cy: 5, r: 4, fill: colour }),
+    s("path", { d: "M3 23 L6.5 11 Q12 8 17.5 11 L21 23 H14.5 L12 17 L9.5 23 Z", fill: colour })]);
+}
+
+export function barrel(x, y, size, colour = BARREL) {
+  return place(x, y, size, [s("rect", { x: 5, y: 2, width: 14, height: 20, rx: 4, fill: colour }),
+    s("path", { d: "M5.5 8 H18.5 M5.5 16 H18.5", stroke: "#fff", "stroke-width": 1.3, opacity: 0.8 })]);
+}
+
+function star(x, y, r, attrs) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.45 : r;
+    pts.push(`${(x + rr * Math.cos(a)).toFixed(1)},${(y + rr * Math.sin(a)).toFixed(1)}`);
+  }
+  return s("polygon", { points: pts.join(" "), ...attrs });
+}
+
+function crown(x, y, size) {
+  return place(x, y, size, [s("path", { d: "M2 19 L4 6 L9 12 L12 4 L15 12 L20 6 L22 19 Z", fill: "#ffd400", stroke: INK, "stroke-width": 1.5 })]);
+}
+
+function urbanistPiece(x, y) {
+  return s("g", { class: "urbanist-piece", "aria-hidden": "true" }, [
+    s("ellipse", { cx: x, cy: y + 13, rx: 13, ry: 4, fill: "#0004" }),
+    s("path", { d: `M${x - 10} ${y + 13} L${x - 5} ${y - 2} H${x + 5} L${x + 10} ${y + 13} Z`, fill: "#222", stroke: "#fff", "stroke-width": 2 }),
+    s("circle", { cx: x, cy: y - 8, r: 7, fill: "#222", stroke: "#fff", "stroke-width": 2 }),
+  ]);
+}
+
+// An architect on a spot: the player's colour, the number, and the player's shape beside.
+function architectPiece(ctx, x, y, k, player) {
+  const colour = ctx.colours[player] ?? "#999";
+  return s("g", { class: "architect-piece", "aria-hidden": "true" }, [
+    s("rect", { x: x - 15, y: y - 15, width: 30, height: 30, rx: 7, fill: colour, stroke: "#111", "stroke-width": 2 }),
+    s("text", { x, y: y + 6, "text-anchor": "middle", class: "arch-num", fill: inkOn(colour), text: k }),
+    player !== null ? ctx.marker(player, x + 14, y - 14, 6) : null,
+  ]);
+}
+
+// What a face-up tile says, in words (tooltips, screen readers).
+function tileWords(tile, t) {
+  const parts = [typeName(tile.type, tile.variant, t)];
+  const gives = [];
+  if (tile.gives?.inhabitants) gives.push(t("res.inhabitants", { n: tile.gives.inhabitants }));
+  if (tile.gives?.energy) gives.push(t("res.energy", { n: tile.gives.energy }));
+  if (gives.length) parts.push(t("gives", { what: gives.join(", ") }));
+  if (tile.vp) parts.push(t("printedVp", { n: tile.vp }));
+  if (tile.mayor) parts.push(t("mayorTile"));
+  return parts.join("; ");
+}
+
+function tileTip(tile, t) {
+  return `${tileWords(tile, t)}\n${t(`help.${tile.variant === "playground" ? "playground" : tile.type}`)}`;
+}
+
+// A face-up tile: its type's colour and icon, resources it gives, printed points, Mayor.
+export function tileGroup(tile, x, y, w) {
   const g = s("g", { class: `tile ${tile.type}` });
-  g.append(s("title", { text: `${t(`type.${tile.type}`)}${tile.variant === "playground" ? ` (${t("playground")})` : ""}` }));
-  g.append(s("rect", { x: x + 3, y: y + 3, width: w - 6, height: w - 6, rx: 6, fill: TYPE_COLOURS[tile.type], stroke: "#333", "stroke-width": 1 }));
-  g.append(s("text", { x: x + w / 2, y: y + w / 2 + 6, "text-anchor": "middle", class: "tile-code", text: tile.variant === "playground" ? "p" : tile.code }));
-  let gx = x + 8;
+  g.append(s("rect", { x: x + 3, y: y + 3, width: w - 6, height: w - 6, rx: 7, fill: TYPE_COLOURS[tile.type], stroke: "#333", "stroke-width": 1.2 }));
+  g.append(typeIcon(tile.type, tile.variant, x + w / 2, y + w / 2 + 4, w * 0.46));
+  let gx = x + 12;
   if (tile.gives?.inhabitants) {
-    g.append(s("circle", { cx: gx + 5, cy: y + 13, r: 7, fill: "#1f4e9c" }), s("text", { x: gx + 5, y: y + 17, class: "res", "text-anchor": "middle", text: tile.gives.inhabitants }));
-    gx += 16;
+    g.append(meeple(gx, y + 13, 13), s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.inhabitants }));
+    gx += 20;
   }
   if (tile.gives?.energy) {
-    g.append(s("rect", { x: gx, y: y + 6, width: 11, height: 14, rx: 2, fill: "#c62828" }), s("text", { x: gx + 5.5, y: y + 17, class: "res", "text-anchor": "middle", text: tile.gives.energy }));
+    g.append(barrel(gx, y + 13, 13), s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.energy }));
   }
-  if (tile.vp) g.append(s("text", { x: x + w - 8, y: y + w - 9, "text-anchor": "end", class: "vp", text: `★${tile.vp}` }));
-  if (tile.marking) g.append(s("text", { x: x + w - 7, y: y + 15, "text-anchor": "end", class: "marking", text: tile.marking }));
-  if (tile.mayor) g.append(s("text", { x: x + 9, y: y + w - 8, class: "mayor-sym", text: "♛" }, s("title", { text: t("mayorTile") })));
+  if (tile.vp) {
+    g.append(star(x + w - 14, y + w - 14, 10, { fill: "#ffd400", stroke: INK, "stroke-width": 1 }),
+      s("text", { x: x + w - 14, y: y + w - 10.5, "text-anchor": "middle", class: "vp-n", text: tile.vp }));
+  }
+  if (tile.mayor) g.append(crown(x + w - 14, y + 14, 16));
+  if (tile.marking) g.append(s("text", { x: x + 8, y: y + w - 8, class: "marking", text: tile.marking }));
   return g;
 }
 
-function siteSvg(ctx, t) {
-  const { view, selection, colours } = ctx;
-  const size = SITE * CELL + 2 * EDGE;
-  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "site", id: "site", width: size, height: size });
-  svg.append(s("rect", { x: EDGE, y: EDGE, width: SITE * CELL, height: SITE * CELL, fill: "#d9d2c3", rx: 6 }));
-  view.site.forEach((sq, q) => {
-    const x = EDGE + (q % SITE) * CELL, y = EDGE + Math.floor(q / SITE) * CELL;
-    const g = s("g", { dataset: { square: sq.square } });
-    g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "#efe9dc", stroke: "#b9ae98" }));
-    if (sq.state === "face-up") g.append(tileGroup(sq.tile, x, y, CELL, t));
-    else if (sq.state === "face-down") {
-      g.append(s("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 6, fill: "#5b5246", class: "face-down" }, s("title", { text: t("faceDown") })));
-      const [num, ...rest] = sq.back.split(" ");
-      g.append(s("text", { x: x + CELL / 2, y: y + CELL / 2 + (rest.length ? 0 : 5), "text-anchor": "middle", class: "back", text: num }));
-      if (rest.length) g.append(s("text", { x: x + CELL / 2, y: y + CELL / 2 + 13, "text-anchor": "middle", class: "back small", text: rest.join(" ") }));
-    }
-    svg.append(g);
-  });
-  const at = view.site.findIndex((sq) => sq.square === view.urbanist);
-  if (at >= 0) {
-    const x = EDGE + ((at % SITE) + 0.5) * CELL, y = EDGE + (Math.floor(at / SITE) + 0.5) * CELL;
-    svg.append(s("g", { id: "urbanist" }, [s("title", { text: t("urbanist") }),
-      s("circle", { cx: x, cy: y, r: 13, fill: "#222", stroke: "#fff", "stroke-width": 2 }),
-      s("text", { x, y: y + 5, "text-anchor": "middle", class: "urbanist", text: "U" })]));
+// -- the construction site --------------------------------------------------------------------
+function siteSquareLabel(sq, t) {
+  const where = squareWords(sq.square, t);
+  if (sq.state === "face-up") return `${where}: ${tileWords(sq.tile, t)}`;
+  if (sq.state === "face-down") return `${where}: ${t("faceDown")}`;
+  return `${where}: ${t("emptySquare")}`;
+}
+
+// What an architect would take from a spot, in words.
+function takesWords(entry, view, t) {
+  if (!entry) return "";
+  if (entry.site === "face-up") {
+    const tile = view.site.find((sq) => sq.square === entry.square)?.tile;
+    return t("takes", { what: tile ? typeName(tile.type, tile.variant, t) : entry.tile, square: squareWords(entry.square, t) });
   }
-  // spots: those the chosen architect may use are highlighted
-  const offered = new Set((chosen(ctx).architect?.spots ?? []).map((sp) => sp.spot));
-  view.spots.forEach((spot, index) => {
-    const { side, n } = spotPlace(index);
-    const along = EDGE + (n - 0.5) * CELL, far = EDGE + SITE * CELL + EDGE / 2;
-    const [x, y] = { L: [EDGE / 2, along], R: [far, along], T: [along, EDGE / 2], B: [along, far] }[side];
-    const isLegal = offered.has(spot.spot);
-    const picked = selection.spot === spot.spot;
-    const g = s("g", { class: `spot${isLegal ? " legal" : ""}${spot.blocked ? " blocked" : ""}${picked ? " chosen" : ""}`, dataset: { spot: spot.spot } });
-    g.append(s("title", { text: t(`spot.${side}`, { n }) + (spot.blocked ? ` — ${t("blocked")}` : "") }));
-    if (spot.architect) {
-      g.append(s("rect", { x: x - 13, y: y - 13, width: 26, height: 26, rx: 5, fill: colours[spot.player] || "#999", stroke: "#222" }));
-      g.append(s("text", { x, y: y + 5, "text-anchor": "middle", class: "arch-num", text: spot.architect }));
-    } else {
-      g.append(s("circle", { cx: x, cy: y, r: 11, class: "spot-free", fill: spot.blocked ? "#c9c1b4" : "#fff", stroke: "#8a7f6a", "stroke-dasharray": spot.blocked ? "3 2" : null }));
-      if (spot.blocked) g.append(s("text", { x, y: y + 4, "text-anchor": "middle", class: "blocked-x", text: "×" }));
+  return t(entry.site === "face-down" ? "takesFaceDown" : "takesEmpty", { square: squareWords(entry.square, t) });
+}
+
+function siteSvg(ctx, t) {
+  const { view, selection } = ctx;
+  const size = SITE * CELL + 2 * EDGE;
+  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "site", id: "site", role: "group", "aria-label": t("site") });
+  svg.append(s("rect", { x: EDGE - 4, y: EDGE - 4, width: SITE * CELL + 8, height: SITE * CELL + 8, class: "site-bg", rx: 8 }));
+  const fresh = ctx.lastEvents.some((e) => e.key === "site_revealed");
+  const taken = ctx.lastEvents.find((e) => e.key === "architect_placed")?.params.square;
+  view.site.forEach((sq) => {
+    const [cx, cy] = siteXY(sq.square);
+    const x = cx - CELL / 2, y = cy - CELL / 2;
+    const g = s("g", { class: `sq${fresh ? " fresh" : ""}${taken === sq.square ? " last" : ""}`, role: "img", "aria-label": siteSquareLabel(sq, t),
+      dataset: { square: sq.square, tile: sq.tile?.id ?? "", focusKey: `site-${sq.square}`, tip: sq.state === "face-up" ? tileTip(sq.tile, t) : siteSquareLabel(sq, t) } });
+    g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "sq-bg" }));
+    if (sq.state === "face-up") g.append(tileGroup(sq.tile, x, y, CELL));
+    else if (sq.state === "face-down") {
+      g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 7, class: "face-down" }));
+      g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "back", text: sq.back.split(" ")[0] }));
     }
-    if (isLegal) g.addEventListener("click", () => ctx.select({ ...selection, spot: spot.spot }));
+    g.append(s("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: "focus-ring" }));
+    g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 7, class: "mark-ring" }));
     svg.append(g);
   });
+  const at = view.site.find((sq) => sq.square === view.urbanist);
+  if (at) {
+    const [x, y] = siteXY(at.square);
+    svg.append(s("g", { id: "urbanist", role: "img", "aria-label": t("urbanistAt", { square: squareWords(at.square, t) }) }, urbanistPiece(x + 18, y + 14)));
+  }
+  // the path from the pointed spot to the square it takes (drawn on hover, focus or choice)
+  const layer = s("g", { id: "preview-layer", "aria-hidden": "true" });
+  svg.append(layer);
+  const { architect, spot: chosenSpot } = chosen(ctx);
+  const offered = new Map((architect?.spots ?? []).map((sp) => [sp.spot, sp]));
+  const placed = ctx.lastEvents.find((e) => e.key === "architect_placed")?.params.spot;
+  view.spots.forEach((spot, index) => {
+    const [x, y] = spotXY(index);
+    const entry = offered.get(spot.spot);
+    const picked = selection.spot === spot.spot;
+    const cls = ["spot", entry ? "legal" : "", spot.blocked ? "blocked" : "", picked ? "chosen" : "", placed === spot.spot ? "last" : ""].filter(Boolean).join(" ");
+    let label = spotWhere(view, spot.spot, t);
+    if (spot.architect) label += ` — ${t("spotTaken", { k: spot.architect, name: ctx.names[spot.player] ?? "" })}`;
+    else if (spot.blocked) label += ` — ${t("blocked")}`;
+    if (entry) label += ` — ${takesWords(entry, view, t)}`;
+    const g = s("g", { class: cls, role: "button", "aria-label": label, "aria-disabled": entry ? null : "true", "aria-pressed": entry ? String(picked) : null,
+      dataset: { spot: spot.spot, focusKey: `spot-${spot.spot}`, preferred: entry && (picked || !selection.spot) ? "" : null, tip: label } });
+    const horizontal = index < 2 * SITE;
+    const [hw, hh] = horizontal ? [EDGE, CELL] : [CELL, EDGE];
+    g.append(s("rect", { x: x - hw / 2, y: y - hh / 2, width: hw, height: hh, class: "hit" }));
+    if (spot.architect) g.append(architectPiece(ctx, x, y, spot.architect, spot.player));
+    else {
+      g.append(s("circle", { cx: x, cy: y, r: 13, class: "spot-free" }));
+      if (spot.blocked) g.append(s("path", { d: `M${x - 6} ${y - 6} L${x + 6} ${y + 6} M${x + 6} ${y - 6} L${x - 6} ${y + 6}`, class: "blocked-x" }));
+    }
+    g.append(s("rect", { x: x - hw / 2 + 2, y: y - hh / 2 + 2, width: hw - 4, height: hh - 4, rx: 6, class: "focus-ring" }));
+    if (entry) {
+      g.addEventListener("click", () => {
+        const focus = Object.keys(entry.targets).length ? "#my-city .cell.legal" : entry.discard ? "#discard" : "#take-nothing";
+        ctx.select({ ...selection, spot: spot.spot }, focus);
+      });
+      const show = () => preview(svg, ctx, entry, spot.spot, t);
+      const hide = () => preview(svg, ctx, chosenSpot, selection.spot, t);
+      g.addEventListener("pointerenter", show);
+      g.addEventListener("focus", show);
+      g.addEventListener("pointerleave", hide);
+      g.addEventListener("blur", hide);
+    }
+    svg.append(g);
+  });
+  if (chosenSpot) queueMicrotask(() => preview(svg, ctx, chosenSpot, selection.spot, t));
   return svg;
+}
+
+// Mark the site square a spot's architect takes, the path to it, and (in the player's city)
+// where that building may go; with no entry, clear the marks.
+function preview(svg, ctx, entry, spotName, t) {
+  const layer = svg.querySelector("#preview-layer");
+  if (!layer) return;
+  while (layer.firstChild) layer.firstChild.remove();
+  for (const el of svg.querySelectorAll(".sq.marked")) el.classList.remove("marked", "takes", "nothing");
+  const root = svg.closest(".q-wrap") ?? document;
+  for (const el of root.querySelectorAll(".cell.preview")) el.classList.remove("preview");
+  const note = document.getElementById("takes-note");
+  if (!entry) {
+    if (note) note.textContent = "";
+    return;
+  }
+  const index = ctx.view.spots.findIndex((sp) => sp.spot === spotName);
+  const [x1, y1] = spotXY(index);
+  const [x2, y2] = siteXY(entry.square);
+  const takes = entry.site === "face-up";
+  layer.append(s("line", { x1, y1, x2, y2, class: `take-path${takes ? "" : " nothing"}` }));
+  const square = svg.querySelector(`.sq[data-square="${entry.square}"]`);
+  square?.classList.add("marked", takes ? "takes" : "nothing");
+  if (!takes) layer.append(s("text", { x: x2, y: y2 + 6, "text-anchor": "middle", class: "nothing-mark", text: "∅" }));
+  for (const name of Object.keys(entry.targets)) root.querySelector(`#my-city .cell[data-target="${name}"]`)?.classList.add("preview");
+  if (note) note.textContent = takesWords(entry, ctx.view, t);
+}
+
+// -- the cities --------------------------------------------------------------------------------
+function cellLabel(ctx, p, name, b, type, move, t) {
+  let text = squareWords(name, t);
+  if (b) {
+    text += `: ${typeName(type, b.code === "p" ? "playground" : null, t)}`;
+    if (b.floors > 1) text += `, ${t("floors", { n: b.floors })}`;
+  } else text += `: ${t("emptySquare")}`;
+  if (move) text += ` — ${t("buildHere")}`;
+  return text;
 }
 
 function citySvg(ctx, p, kinds, t) {
   const { view, board } = ctx;
   const mats = board[view.mode];
   const rows = mats.size.rows, cols = mats.size.cols;
-  const svg = s("svg", { viewBox: `0 0 ${cols * CITY + 8} ${rows * CITY + 8}`, class: "city-grid", width: cols * CITY + 8, height: rows * CITY + 8 });
+  const expert = view.mode === "expert";
+  const W = GUTTER + cols * CITY + 4, H = GUTTER + rows * CITY + 4;
+  const mine = p === ctx.seat;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "city-grid", id: mine ? "my-city" : `city-${p}`, role: "group",
+    "aria-label": t("cityOf", { name: ctx.names[p] }) });
   const alloc = ctx.result?.players?.[p]?.allocation;
   const inactive = new Set(alloc?.inactive || []);
-  const targets = new Map();
-  const spot = chosen(ctx).spot;
-  if (p === ctx.seat && spot) for (const [square, move] of Object.entries(spot.targets)) targets.set(square, move);
+  const spot = mine ? chosen(ctx).spot : null;
+  const targets = new Map(spot ? Object.entries(spot.targets) : []);
+  const built = ctx.lastEvents.find((e) => e.key === "building_built" && e.params.player === p)?.params.city_square;
   const city = view.cities[p];
-  const tints = view.mode === "expert" ? EXPERT_TINTS : CLASSIC_TINTS;
+  const tints = expert ? EXPERT_TINTS : CLASSIC_TINTS;
+  // line and column numbers (Classic: architect k builds in line k or column k)
+  if (!expert) {
+    for (let c = 1; c <= cols; c++) svg.append(s("text", { x: GUTTER + (c - 0.5) * CITY, y: 12, "text-anchor": "middle", class: "axis", text: c }));
+    for (let r = 1; r <= rows; r++) svg.append(s("text", { x: 7, y: GUTTER + (r - 0.5) * CITY + 4, "text-anchor": "middle", class: "axis", text: r }));
+  }
+  const districtShown = new Set();
   for (const sq of mats.squares) {
     const name = squareLabel(sq.row, sq.col);
-    const x = 4 + (sq.col - 1) * CITY, y = 4 + (sq.row - 1) * CITY;
+    const x = GUTTER + (sq.col - 1) * CITY, y = GUTTER + (sq.row - 1) * CITY;
     const move = targets.get(name);
-    const g = s("g", { class: `cell${move ? " legal" : ""}`, dataset: { target: name, player: p } });
-    g.append(s("rect", { x, y, width: CITY, height: CITY, fill: tints[sq.district], stroke: "#bbb" }));
-    if (view.mode === "expert") g.append(s("text", { x: x + 4, y: y + 12, class: "sqnum", text: sq.square_number }));
     const b = city.squares[(sq.row - 1) * cols + (sq.col - 1)];
-    if (b) {
-      const type = kinds[b.tiles[b.tiles.length - 1]];
-      g.append(s("rect", { x: x + 5, y: y + 5, width: CITY - 10, height: CITY - 10, rx: 5, fill: TYPE_COLOURS[type] ?? "#999", stroke: "#333", opacity: inactive.has(name) ? 0.35 : 1 }, type ? s("title", { text: t(`type.${type}`) }) : null));
-      g.append(s("text", { x: x + CITY / 2, y: y + CITY / 2 + 6, "text-anchor": "middle", class: "tile-code", text: b.code }));
-      if (b.floors > 1) g.append(s("text", { x: x + CITY - 8, y: y + 16, "text-anchor": "end", class: "floors", text: `${b.floors}▲` }));
-      if (inactive.has(name)) g.append(s("text", { x: x + CITY / 2, y: y + CITY - 8, "text-anchor": "middle", class: "inactive", text: t("inactive") }));
-      const cust = alloc?.customers?.[name];
-      if (cust) g.append(s("text", { x: x + 8, y: y + CITY - 8, class: "alloc", text: `●${cust}` }, s("title", { text: t("customers", { n: cust }) })));
-      if (alloc?.park_energy?.includes(name)) g.append(s("text", { x: x + 8, y: y + CITY - 8, class: "alloc energy", text: "▮1" }, s("title", { text: t("parkEnergy") })));
+    const type = b ? kinds[b.tiles[b.tiles.length - 1]] : null;
+    const pending = move && ctx.pending?.text === move;
+    const g = s("g", { class: `cell${move ? " legal" : ""}${built === name ? " last" : ""}${pending ? " pending" : ""}`,
+      role: move ? "button" : "img", "aria-label": cellLabel(ctx, p, name, b, type, move, t),
+      dataset: { target: name, player: p, focusKey: `city-${p}-${name}`, preferred: move ? "" : null,
+        tip: b ? `${typeName(type, b.code === "p" ? "playground" : null, t)}${b.floors > 1 ? ` · ${t("floors", { n: b.floors })}` : ""}\n${t(`help.${b.code === "p" ? "playground" : type}`)}` : null } });
+    g.append(s("rect", { x, y, width: CITY, height: CITY, fill: tints[sq.district], class: "cell-bg" }));
+    if (expert) {
+      g.append(s("text", { x: x + 5, y: y + 13, class: "sqnum", text: sq.square_number }));
+      if (!districtShown.has(sq.district)) {
+        districtShown.add(sq.district);
+        g.append(s("text", { x: x + CITY - 4, y: y + CITY - 5, "text-anchor": "end", class: "district-n", text: t("districtShort", { n: sq.district }) }));
+      }
     }
-    if (move) g.addEventListener("click", () => ctx.move(move));
+    if (b) {
+      const off = inactive.has(name);
+      g.append(s("g", { class: off ? "inactive-b" : "" }, [
+        s("rect", { x: x + 5, y: y + 5, width: CITY - 10, height: CITY - 10, rx: 6, fill: TYPE_COLOURS[type] ?? "#bbb", stroke: "#333", "stroke-width": 1.2 }),
+        typeIcon(type, b.code === "p" ? "playground" : null, x + CITY / 2 - 4, y + CITY / 2, CITY * 0.5),
+      ]));
+      // floors: one bar each, stacked up the right-hand side
+      for (let f = 0; f < b.floors; f++) g.append(s("rect", { x: x + CITY - 14, y: y + CITY - 13 - f * 8, width: 7, height: 6, rx: 1, class: "floor" }));
+      if (b.floors > 1) g.append(s("text", { x: x + CITY - 10.5, y: y + 16, "text-anchor": "middle", class: "floors-n", text: b.floors }));
+      if (off) g.append(s("text", { x: x + CITY / 2, y: y + CITY - 7, "text-anchor": "middle", class: "inactive", text: t("inactive") }));
+      const cust = alloc?.customers?.[name];
+      if (cust) g.append(meeple(x + 12, y + CITY - 13, 12), s("text", { x: x + 19, y: y + CITY - 8, class: "res-n", text: `×${cust}` }));
+      if (alloc?.park_energy?.includes(name)) g.append(barrel(x + 12, y + CITY - 13, 12));
+    }
+    g.append(s("rect", { x: x + 3, y: y + 3, width: CITY - 6, height: CITY - 6, rx: 6, class: "target-ring" }));
+    g.append(s("rect", { x: x + 2, y: y + 2, width: CITY - 4, height: CITY - 4, rx: 6, class: "focus-ring" }));
+    if (move) g.addEventListener("click", () => ctx.move(move, moveLabel(ctx, spot, name, t)));
     svg.append(g);
   }
   return svg;
 }
 
+function moveLabel(ctx, entry, target, t) {
+  const k = ctx.selection.architect;
+  const where = spotWhere(ctx.view, entry.spot, t);
+  if (target === "discard") return t("label.discard", { k, where, what: takesWords(entry, ctx.view, t) });
+  if (target === "nothing") return t("label.nothing", { k, where });
+  return t("label.build", { k, where, what: takesWords(entry, ctx.view, t), square: squareWords(target, t) });
+}
+
+function resources(view, p, t) {
+  return h("span", { class: "res-line", role: "img", "aria-label": t("resources", { inh: view.inhabitants[p], en: view.energy[p] }),
+    dataset: { tip: t("resources", { inh: view.inhabitants[p], en: view.energy[p] }) } }, [
+    iconSvg(meeple(12, 12, 22)), h("span", { text: view.inhabitants[p] }),
+    iconSvg(barrel(12, 12, 22)), h("span", { text: view.energy[p] }),
+  ]);
+}
+
+function iconSvg(child, size = 20) {
+  return s("svg", { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" }, child);
+}
+
 export function render(ctx, t) {
-  const { view, colours, names } = ctx;
+  const { view, names } = ctx;
   const kinds = builtKinds(ctx.log);
-  const wrap = h("div", { class: "q-wrap" });
-  wrap.append(h("div", { class: "site-box" }, [h("h3", { text: t("site") }), siteSvg(ctx, t)]));
+  // once over, the cities are what counts: drawn large, the empty site left out
+  const wrap = h("div", { class: `q-wrap${view.finished ? " ended" : ""}` });
+  const fresh = ctx.lastEvents.find((e) => e.key === "site_revealed");
+  if (!view.finished) wrap.append(h("div", { class: "site-box" }, [
+    h("h3", { text: t("site") }),
+    fresh ? h("p", { class: "round-note", role: "note", text: t("siteRefilled", { round: fresh.params.round }) }) : "",
+    siteSvg(ctx, t),
+  ]));
+  const order = [...Array(view.players).keys()];
+  if (ctx.seat !== null && ctx.seat !== undefined) order.sort((a, b) => (a === ctx.seat ? -1 : b === ctx.seat ? 1 : a - b));
   const cities = h("div", { class: "cities" });
-  for (let p = 0; p < view.players; p++) {
+  for (const p of order) {
     const report = ctx.result?.players?.[p];
-    cities.append(h("div", { class: `city${p === ctx.seat ? " mine" : ""}`, dataset: { player: p } }, [
+    const mine = p === ctx.seat;
+    cities.append(h("div", { class: `city${mine ? " mine" : ""}${view.current_player === p ? " to-move" : ""}`, dataset: { player: p } }, [
       h("div", { class: "city-head" }, [
-        h("span", { class: "dot", style: `background:${colours[p]}` }), " ", h("strong", { text: names[p] }),
-        view.mayor === p ? h("span", { class: "mayor", title: t("mayor"), text: " ♛" }) : "",
-        h("span", { class: "res-line", text: ` ● ${view.inhabitants[p]}  ▮ ${view.energy[p]}`, title: t("resources", { inh: view.inhabitants[p], en: view.energy[p] }) }),
-        report ? h("span", { class: "total", text: ` = ${report.total} ${t("score.vp")}` }) : "",
+        ctx.markerHtml(p), h("strong", { text: names[p] }),
+        view.mayor === p ? h("span", { class: "mayor", role: "img", "aria-label": t("mayor"), dataset: { tip: t("mayor") } }, iconSvg(crown(12, 12, 22))) : "",
+        resources(view, p, t),
+        report ? h("span", { class: "total", text: `${report.total} ${t("score.vp")}` }) : "",
       ]),
       citySvg(ctx, p, kinds, t),
-      view.architects ? h("div", { class: "arch-left" }, [t("architectsLeft"), " ", view.architects[p].map((k) => h("span", { class: "arch-chip", style: `background:${colours[p]}`, text: k }))]) : "",
+      view.architects && !view.finished ? h("div", { class: "arch-left" }, [t("architectsLeft"), " ",
+        view.architects[p].map((k) => h("span", { class: "arch-chip", "aria-label": t("architect", { n: k }), text: k }))]) : "",
     ]));
   }
   wrap.append(cities);
+  for (const svg of wrap.querySelectorAll("svg.site, svg.city-grid")) roving(svg, svg.id === "site" ? ".spot, .sq" : ".cell");
   return wrap;
 }
 
 export function controls(ctx, t) {
-  const { view, choices, selection, colours } = ctx;
+  const { view, choices, selection } = ctx;
   const out = [];
-  if (view.pool) {
-    out.push(h("p", {}, [t("pool"), " ", ...Object.entries(view.pool).map(([k, n]) => h("span", { class: "arch-chip pool", text: `${k}×${n}` }))]));
+  const pool = view.pool ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n])) : null;
+  if (!choices) {
+    if (pool) out.push(h("p", { class: "pool" }, [t("pool"), " ", ...Object.entries(pool).map(([k, n]) => h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }))]));
+    return out;
   }
-  if (!choices) return out;
-  out.push(h("p", { class: "step", text: selection.architect ? (selection.spot ? t("chooseTarget") : t("chooseSpot")) : t("chooseArchitect") }));
-  out.push(h("div", { class: "architects" }, choices.architects.map(({ architect: k }) => h("button", {
-    class: `architect${selection.architect === k ? " chosen" : ""}`, dataset: { architect: k },
-    style: view.pool ? null : `border-color:${colours[ctx.seat]}`, text: t("architect", { n: k }),
-    on: { click: () => ctx.select({ architect: k }) },
-  }))));
-  const spot = chosen(ctx).spot;
-  if (spot) {
+  const { architect, spot } = chosen(ctx);
+  let step;
+  if (!architect) step = t("chooseArchitect");
+  else if (!spot) step = t("chooseSpot");
+  else if (Object.keys(spot.targets).length) step = spot.discard ? t("chooseTarget") : t("chooseTargetOnly");
+  else if (spot.discard) step = t("onlyDiscard");
+  else step = t(spot.site === "face-down" ? "onlyNothingFaceDown" : "onlyNothing");
+  out.push(h("p", { class: "step", id: "prompt", text: step }));
+  out.push(h("div", { class: "architects", role: "group", "aria-label": t("architects") }, choices.architects.map(({ architect: k }) => {
+    const colour = pool ? "#8a8a8a" : ctx.colours[ctx.seat];
+    const label = pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k });
+    const b = h("button", { class: `architect${selection.architect === k ? " chosen" : ""}`, dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
+      "aria-pressed": String(selection.architect === k), "aria-label": label,
+      on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") } }, [
+      h("span", { class: "arch-face", text: k }), pool ? h("span", { class: "arch-left-n", "aria-hidden": "true", text: `×${pool[k]}` }) : ""]);
+    b.querySelector(".arch-face").style.background = colour;
+    b.querySelector(".arch-face").style.color = inkOn(colour);
+    return b;
+  })));
+  out.push(h("p", { class: "takes-note", id: "takes-note", text: spot ? takesWords(spot, view, t) : "" }));
+  if (architect) {
     const bar = h("div", { class: "row" });
-    if (spot.discard) bar.append(h("button", { id: "discard", text: t("discard"), on: { click: () => ctx.move(spot.discard) } }));
-    if (spot.nothing) bar.append(h("button", { id: "take-nothing", class: "primary", text: t("takeNothing"), on: { click: () => ctx.move(spot.nothing) } }));
-    bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}) } }));
+    if (spot?.discard) bar.append(h("button", { id: "discard", text: t("discard"), on: { click: () => ctx.move(spot.discard, moveLabel(ctx, spot, "discard", t)) } }));
+    if (spot?.nothing) bar.append(h("button", { id: "take-nothing", class: "primary", text: t("takeNothing"), on: { click: () => ctx.move(spot.nothing, moveLabel(ctx, spot, "nothing", t)) } }));
+    bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}, "button.architect") } }));
     out.push(bar);
-    if (Object.keys(spot.targets).length) out.push(h("p", { class: "hint", text: t("targetHint") }));
   }
   return out;
 }
 
-// One log line from one engine event.
+// -- the log -----------------------------------------------------------------------------------
+export function eventKind(event) {
+  if (event.key === "round_started") return "round";
+  if (event.key === "game_ended" || event.key === "mayor_moved") return "win";
+  return "";
+}
+
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
-  const tile = p.kind ? t(`type.${p.kind}`) : "";
+  const tile = p.kind ? typeName(p.kind, p.code === "p" ? "playground" : null, t) : "";
   switch (event.key) {
     case "game_started":
       return t("event.game_started", { mode: t(`mode.${p.mode}`), players: p.players, name: ctx.names[p.first_player] ?? "?" });
@@ -217,31 +517,67 @@ export function describe(event, ctx, t) {
       return t("event.site_revealed", { round: p.round, n: p.layout.filter((id) => id !== null).length });
     case "architect_placed":
       return t("event.architect_placed", { name, k: p.architect, where: spotWhere(ctx.view, p.spot, t) });
+    case "urbanist_moved":
+      return t("event.urbanist_moved", { square: squareWords(p.square, t) });
     case "nothing_taken":
       return t("event.nothing_taken", { name, reason: t(`reason.${p.reason}`) });
     case "building_built":
-      return t("event.building_built", { name, tile, square: p.city_square, floors: p.floors });
+      return t("event.building_built", { name, tile, square: squareWords(p.city_square, t), floors: p.floors });
     case "tile_discarded":
       return t("event.tile_discarded", { name, tile });
-    case "game_ended":
-      return t("event.game_ended", { names: p.ranking[0].map((q) => ctx.names[q]).join(", ") });
-    default: // urbanist_moved, mayor_moved, round_ended: the parameters speak for themselves
+    case "mayor_moved":
+      return t("event.mayor_moved", { name });
+    case "game_ended": {
+      const best = p.ranking[0];
+      return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: best.map((q) => ctx.names[q]).join(", "), score: p.scores[best[0]] });
+    }
+    default: // round_ended
       return t(`event.${event.key}`, { ...p, name });
   }
 }
 
+// -- the end -----------------------------------------------------------------------------------
 const CATS = ["tower_blocks", "shops", "public_services", "parks", "factories", "harbors", "office_towers", "monuments", "inhabitants_penalty", "energy_penalty"];
 
 export function scorePad(ctx, t) {
-  const { result, names, colours } = ctx;
+  const { result, names } = ctx;
   const reports = result.players;
   const cats = ctx.view.mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
   const table = h("table", { class: "scorepad", id: "scorepad" });
-  table.append(h("tr", {}, [h("th", {}), ...names.map((n, i) => h("th", { style: `border-bottom:3px solid ${colours[i]}`, text: n }))]));
-  for (const c of cats) table.append(h("tr", {}, [h("td", { text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.categories[c] }))]));
-  table.append(h("tr", { class: "total" }, [h("td", { text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
-  table.append(h("tr", { class: "tie" }, [h("td", { text: t("tie.inhabitants") }), ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings }))]));
-  table.append(h("tr", { class: "tie" }, [h("td", { text: t("tie.empty") }), ...reports.map((r) => h("td", { text: r.empty_squares }))]));
-  const ranking = h("ol", { class: "ranking" }, result.ranking.map((group) => h("li", { text: group.map((q) => names[q]).join(" = ") })));
-  return h("div", {}, [table, ranking]);
+  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
+  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, [ctx.markerHtml(i), n]))]));
+  for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.categories[c] }))]));
+  table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
+  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.inhabitants") }), ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings }))]));
+  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.empty") }), ...reports.map((r) => h("td", { text: r.empty_squares }))]));
+  return table;
+}
+
+// -- help ----------------------------------------------------------------------------------------
+export function legend(ctx, t) {
+  const expert = ctx.view.mode === "expert";
+  const types = TYPES.filter((ty) => expert || (ty !== "office_tower" && ty !== "monument"));
+  const item = (pic, title, text) => h("div", { class: "legend-item" }, [
+    s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
+    h("div", {}, [h("strong", { text: title }), h("br"), h("span", { class: "hint", text })])]);
+  const rows = types.map((ty) => item([s("rect", { x: 2, y: 2, width: 44, height: 44, rx: 7, fill: TYPE_COLOURS[ty], stroke: "#333" }),
+    typeIcon(ty, null, 24, 25, 28)], t(`type.${ty}`), t(`help.${ty}`)));
+  rows.splice(4, 0, item([s("rect", { x: 2, y: 2, width: 44, height: 44, rx: 7, fill: TYPE_COLOURS.park, stroke: "#333" }),
+    typeIcon("park", "playground", 24, 25, 28)], t("type.playground"), t("help.playground")));
+  rows.push(
+    item(meeple(24, 24, 34), t("res.inhabitant"), t("help.inhabitant")),
+    item(barrel(24, 24, 34), t("res.energyUnit"), t("help.energy")),
+    item([star(24, 24, 18, { fill: "#ffd400", stroke: INK }), s("text", { x: 24, y: 29, "text-anchor": "middle", class: "vp-n", text: "2" })], t("legend.vp"), t("help.vp")),
+    item(crown(24, 24, 36), t("mayor"), t("help.mayor")),
+    item(urbanistPiece(24, 26), t("urbanist"), t("help.urbanist")),
+    item([s("rect", { x: 6, y: 6, width: 36, height: 36, rx: 6, class: "face-down" }), s("text", { x: 24, y: 29, "text-anchor": "middle", class: "back", text: "#2" })], t("faceDownTitle"), t("help.faceDown")),
+    item([s("rect", { x: 9, y: 9, width: 30, height: 30, rx: 7, fill: ctx.colours[0], stroke: "#111", "stroke-width": 2 }),
+      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "arch-num", fill: inkOn(ctx.colours[0]), text: "3" })], t("architects"), t("help.architect")),
+  );
+  return h("div", { class: "legend" }, rows);
+}
+
+export function rules(ctx, t) {
+  const lines = t("rules.text").split("\n");
+  return h("div", { class: "rules-text" }, [h("ul", {}, lines.map((line) => h("li", { text: line })))]);
 }

@@ -7,6 +7,8 @@ export class SeatConnection {
     this.state = null;
     this.closed = false;
     this.retry = 0;
+    this.seat = undefined; // the seat the server bound this connection to (null: spectator)
+    this.refusal = null;
     this.open();
   }
 
@@ -27,6 +29,8 @@ export class SeatConnection {
         return;
       }
       if (msg.type === "state") this.state = msg;
+      else if (msg.type === "welcome") this.seat = msg.seat;
+      else if (msg.type === "error" && !this.state) this.refusal = msg; // why a hello was refused
       this.handlers.message(this, msg);
     };
     ws.onclose = (ev) => {
@@ -34,6 +38,7 @@ export class SeatConnection {
       if (this.closed) return;
       if (ev.code === 4403 || ev.code === 4404 || ev.code === 4400) {
         this.closed = true; // wrong token / no such game: retrying will not help
+        this.handlers.refused?.(this, ev.code, this.refusal);
         return;
       }
       const delay = Math.min(5000, 300 * 2 ** this.retry++);

@@ -1,0 +1,161 @@
+// The lobby: a form to start a game (seats as cards that wrap on a phone) and the recent
+// games, each saying whose turn it is.
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { markerHtml } from "./players.js";
+import { heldTokens, holdToken } from "./tokens.js";
+import { api, toast, copyField } from "./ui.js";
+
+// env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
+export function lobby(env) {
+  const { root, meta, clients, names, gameTitle, modeName } = env;
+  const form = { game: names[0], mode: null, players: 2, seats: [] };
+  const defaults = (i) => ({ kind: i === 0 ? "human" : "bot", level: "easy", name: "", here: true });
+  for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
+  const panel = h("section", { class: "panel", id: "new-game", "aria-labelledby": "new-game-title" });
+  const recentBox = h("section", { class: "panel", id: "recent", "aria-labelledby": "recent-title" });
+  let invitesShown = false;
+  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), panel, recentBox);
+
+  function seatRow(i) {
+    const seat = form.seats[i];
+    const colour = clients[form.game].PLAYER_COLOURS[i];
+    const kind = h("select", { class: "kind", on: { change: (e) => { seat.kind = e.target.value; draw(); } } }, [
+      h("option", { value: "human", selected: seat.kind === "human", text: t("lobby.human") }),
+      h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") })]);
+    const name = h("input", { class: "name", value: seat.name, maxlength: 40, autocomplete: "off",
+      placeholder: seat.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 }),
+      on: { input: (e) => (seat.name = e.target.value) } });
+    const parts = [
+      h("span", { class: "seat-no" }, [markerHtml(i, colour), `${i + 1}`]),
+      h("label", { class: "name-label" }, [t("lobby.name"), name]),
+      h("label", {}, [t("lobby.kind"), kind]),
+    ];
+    if (seat.kind === "bot") {
+      parts.push(h("label", {}, [t("lobby.level"), h("select", { class: "level", on: { change: (e) => (seat.level = e.target.value) } },
+        meta.levels.map((l) => h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) })))]));
+    } else {
+      parts.push(h("label", { class: "inline", title: t("lobby.hereHelp") }, [
+        h("input", { type: "checkbox", class: "here", checked: seat.here, on: { change: (e) => (seat.here = e.target.checked) } }),
+        t("lobby.here")]));
+    }
+    return h("div", { class: "seat-row", role: "group", "aria-label": t("lobby.seat", { n: i + 1 }), dataset: { seat: i } }, parts);
+  }
+
+  function draw() {
+    if (invitesShown) return;
+    clear(panel);
+    panel.append(h("h2", { id: "new-game-title", text: t("lobby.new") }));
+    if (!form.game) {
+      panel.append(h("p", { class: "error", text: t("error.noClient") }));
+      return;
+    }
+    const g = meta.games[form.game];
+    if (!g.modes.includes(form.mode)) form.mode = g.modes[0];
+    form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
+    const gameSel = h("select", { id: "game", on: { change: (e) => { form.game = e.target.value; draw(); } } },
+      names.map((n) => h("option", { value: n, selected: n === form.game, text: gameTitle(n) })));
+    const modeSel = h("select", { id: "mode", on: { change: (e) => { form.mode = e.target.value; } } },
+      g.modes.map((m) => h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) })));
+    const counts = [];
+    for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
+    const countSel = h("select", { id: "players", on: { change: (e) => { form.players = +e.target.value; draw(); } } },
+      counts.map((n) => h("option", { value: n, selected: n === form.players, text: String(n) })));
+    panel.append(h("div", { class: "row" }, [
+      h("label", {}, [t("lobby.game"), " ", gameSel]),
+      h("label", {}, [t("lobby.mode"), " ", modeSel]),
+      h("label", {}, [t("lobby.players"), " ", countSel]),
+    ]));
+    const seats = h("div", { class: "seats" });
+    for (let i = 0; i < form.players; i++) {
+      while (form.seats.length <= i) form.seats.push(defaults(i));
+      seats.append(seatRow(i));
+    }
+    panel.append(seats, h("p", { class: "hint", text: t("lobby.hint") }));
+    panel.append(h("button", { id: "create", class: "primary", text: t("lobby.create"), on: { click: create } }));
+  }
+
+  async function create() {
+    const chosen = form.seats.slice(0, form.players);
+    const seats = chosen.map((s, i) => ({
+      name: s.name.trim() || (s.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 })),
+      kind: s.kind,
+      level: s.kind === "bot" ? s.level : null,
+    }));
+    const humans = chosen.filter((s) => s.kind === "human");
+    const hotSeat = humans.length > 1 && humans.every((s) => s.here);
+    let data;
+    try {
+      data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat }) });
+    } catch (err) {
+      toast(err.message);
+      return;
+    }
+    const invites = [];
+    for (const seat of data.seats) {
+      if (!seat.token) continue;
+      if (form.seats[seat.seat].here) holdToken(data.id, seat.seat, seat.token);
+      else invites.push(seat);
+    }
+    if (!invites.length) {
+      location.hash = `#/game/${data.id}`;
+      return;
+    }
+    invitesShown = true;
+    clear(panel);
+    panel.append(h("h2", { id: "new-game-title", text: t("lobby.invites") }), h("p", { text: t("lobby.invitesHelp") }));
+    for (const seat of invites) {
+      panel.append(h("div", {}, [h("strong", { text: seat.name }),
+        copyField(seat.invite, { class: "invite-link", dataset: { seat: seat.seat }, "aria-label": t("lobby.inviteFor", { name: seat.name }) })]));
+    }
+    panel.append(h("p", {}, h("button", { id: "enter", class: "primary", text: t("lobby.enter"),
+      on: { click: () => (location.hash = `#/game/${data.id}`) } })));
+  }
+
+  // Whose turn it is in a game: asked of the server for the games this browser plays and a
+  // few others (each answer loads that game on the server).
+  async function turnNote(g, held, li) {
+    try {
+      const summary = await api(`/api/games/${encodeURIComponent(g.id)}`);
+      const cur = summary.current_player;
+      if (cur === undefined || cur < 0) return;
+      const mine = Object.keys(held).map(Number).includes(cur);
+      const who = summary.seats[cur]?.name ?? "";
+      li.append(h("span", { class: `turn-note${mine ? " mine" : ""}`,
+        text: mine ? t("lobby.yourTurn", { name: who }) : t("lobby.turnOf", { name: who }) }));
+    } catch {
+      // the list stays as it is
+    }
+  }
+
+  async function drawRecent() {
+    const { games } = await api("/api/games");
+    clear(recentBox).append(h("h2", { id: "recent-title", text: t("lobby.recent") }));
+    if (!games.length) {
+      recentBox.append(h("p", { class: "muted", text: t("lobby.none") }));
+      return;
+    }
+    const list = h("ul", { class: "recent-list" });
+    let asked = 0;
+    for (const g of games) {
+      const held = heldTokens(g.id);
+      const mine = Object.keys(held).length > 0;
+      const li = h("li", { dataset: { game: g.id } }, [
+        h("a", { href: `#/game/${g.id}`, text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.join(", ")}` }),
+        h("span", { class: "muted", text: g.finished ? t("lobby.finished") : t("lobby.moves", { n: g.position }) }),
+        mine ? h("span", { class: "badge", text: t("lobby.yours") }) : "",
+      ]);
+      list.append(li);
+      if (!g.finished && (mine || asked < 5)) {
+        if (!mine) asked++;
+        turnNote(g, held, li);
+      }
+    }
+    recentBox.append(list);
+  }
+
+  draw();
+  drawRecent().catch(() => {});
+  return { render: () => { draw(); drawRecent().catch(() => {}); }, destroy() {} };
+}

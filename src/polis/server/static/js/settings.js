@@ -1,0 +1,69 @@
+// The player's settings, kept in this browser: colour theme, confirming moves (on touch
+// screens by default), notifications and sound on your turn.
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+
+const KEY = "polis:prefs";
+const coarse = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
+const defaults = () => ({ theme: "auto", confirm: coarse(), notify: false, sound: false });
+
+function load() {
+  try {
+    return { ...defaults(), ...JSON.parse(localStorage.getItem(KEY) || "{}") };
+  } catch {
+    return defaults();
+  }
+}
+
+export const prefs = load();
+const listeners = [];
+
+// Call fn(key, value) on every change; returns the function that stops it.
+export function onPrefs(fn) {
+  listeners.push(fn);
+  return () => listeners.splice(listeners.indexOf(fn), 1);
+}
+
+export function setPref(key, value) {
+  prefs[key] = value;
+  localStorage.setItem(KEY, JSON.stringify(prefs));
+  applyTheme();
+  for (const fn of listeners) fn(key, value);
+}
+
+export function applyTheme() {
+  const root = document.documentElement;
+  if (prefs.theme === "light" || prefs.theme === "dark") root.dataset.theme = prefs.theme;
+  else delete root.dataset.theme;
+}
+
+// The settings panel (in the page header), drawn again on a language switch.
+export function drawSettings() {
+  const panel = document.getElementById("settings-panel");
+  if (!panel) return;
+  const check = (key, label, onTick) => h("label", {}, [
+    h("input", { type: "checkbox", id: `pref-${key}`, checked: prefs[key], on: { change: (e) => {
+      setPref(key, e.target.checked);
+      onTick?.(e.target.checked, e.target);
+    } } }),
+    label,
+  ]);
+  const theme = h("select", { id: "pref-theme", on: { change: (e) => setPref("theme", e.target.value) } },
+    ["auto", "light", "dark"].map((v) => h("option", { value: v, selected: prefs.theme === v, text: t(`settings.theme.${v}`) })));
+  clear(panel).append(
+    h("label", {}, [t("settings.theme"), " ", theme]),
+    check("confirm", t("settings.confirm")),
+    check("notify", t("settings.notify"), async (on, box) => {
+      if (!on || !("Notification" in window)) return;
+      const answer = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+      if (answer !== "granted") {
+        setPref("notify", false);
+        box.checked = false;
+      }
+    }),
+    check("sound", t("settings.sound")),
+    h("p", { class: "hint", text: t("settings.hint") }),
+  );
+}
+
+applyTheme();

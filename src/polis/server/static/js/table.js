@@ -1,0 +1,459 @@
+// The table: one WebSocket per seat this browser holds (or one to watch), and a screen drawn
+// in parts (heading, seats, board, action bar, end, log) that are each redrawn only when what
+// they show has changed: a player coming online redraws the seat list, never the board under
+// a finger. The game's client module draws the board and the action bar (see app.js).
+import { h, clear } from "./dom.js";
+import { t, translator, language } from "./i18n.js";
+import { SeatConnection } from "./conn.js";
+import { markerHtml, markerSvg } from "./players.js";
+import { heldTokens, holdToken, seatLink } from "./tokens.js";
+import { api, toast, copyField } from "./ui.js";
+import { announce, setTitle, yourTurn } from "./notify.js";
+import { prefs, onPrefs } from "./settings.js";
+import { endPanel } from "./endgame.js";
+import { messagePage } from "./pages.js";
+import { hideTip } from "./tooltip.js";
+
+// Which input the player used last: focus follows a move made by keyboard, not by pointer.
+let keyboard = false;
+document.addEventListener("keydown", (e) => {
+  if (["Tab", "Enter", " ", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) keyboard = true;
+}, true);
+document.addEventListener("pointerdown", () => (keyboard = false), true);
+
+// env: {root, mod, game, summary, board, gameTitle(name), modeName(name, mode), reroute()}
+export function tableScreen(gameId, env) {
+  const { root, mod, summary, board } = env;
+  const tg = translator(summary.game);
+  const conns = [];
+  const ui = {
+    selection: {}, replay: null, lastError: null, pending: null, focusNext: null, revealed: null,
+    drawn: {}, log: { key: null, count: 0 }, announcedPosition: null, wasMyTurn: false, refused: false,
+  };
+  const dom = {
+    title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
+    tools: h("div", { class: "tools" }), seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
+    status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }),
+    board: h("section", { id: "board", class: `board ${summary.game}` }),
+    controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
+    side: h("aside", { class: "side" }), end: h("div", { id: "end-slot" }), links: h("div", { id: "links-slot" }),
+    info: h("section", { id: "info", class: "box info", hidden: true }),
+    logBox: h("section", { class: "box", id: "log-box" }), log: h("ol", { id: "log", class: "log", tabindex: "0" }),
+  };
+  dom.side.append(dom.end, dom.info, dom.logBox, dom.links);
+  clear(root).append(h("div", { class: "table", id: "table" }, [
+    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools]), dom.seats, dom.status, dom.banners]),
+    dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
+  ]));
+
+  // -- connections ---------------------------------------------------------------------------
+  function onMessage(conn, msg) {
+    if (msg.type === "state") {
+      if (msg.position !== ui.drawn.position) {
+        ui.selection = {};
+        ui.pending = null;
+        ui.lastError = null;
+      }
+      update();
+    } else if (msg.type === "welcome") {
+      if (conn.token && msg.seat !== null && msg.seat !== undefined) holdToken(gameId, msg.seat, conn.token);
+    } else if (msg.type === "seats") {
+      if (conn.state) conn.state.seats = msg.seats;
+      drawSeats();
+    } else if (msg.type === "error") {
+      if (!conn.state) return; // a refused hello: see refused()
+      ui.lastError = msg.message;
+      toast(`${t("error.prefix")}: ${msg.message}`);
+      ui.selection = {};
+      ui.pending = null;
+      ui.drawn.board = null;
+      update();
+    } else if (msg.type === "rematch") {
+      for (const c of conns) if (c.state) c.state.rematch_id = msg.game_id;
+      update();
+    }
+  }
+
+  function refused(conn, code, why) {
+    if (ui.refused) return;
+    ui.refused = true;
+    for (const c of conns) c.close();
+    const token = conn.token;
+    if (code === 4404) {
+      messagePage(root, { title: t("page.noGame"), text: t("page.noGameText"), gameId, token });
+    } else if (code === 4403 && token) {
+      messagePage(root, { title: t("page.badLink"), text: t("page.badLinkText"), gameId, token, watch: true, detail: why?.message });
+    } else {
+      messagePage(root, { title: t("page.refused"), text: why?.message ?? "", gameId, token, watch: false });
+    }
+  }
+
+  const handlers = { message: onMessage, status: () => drawBanners(), refused };
+  setTimeout(() => {
+    ui.waitedEnough = true;
+    update();
+  }, 3000);
+  const held = heldTokens(gameId);
+  if (Object.keys(held).length) {
+    for (const token of new Set(Object.values(held))) conns.push(new SeatConnection(gameId, token, handlers));
+  } else {
+    conns.push(new SeatConnection(gameId, null, handlers));
+  }
+
+  // The connection whose messages are shown: the seat to move if this browser holds it, else
+  // the seat shown last (a hot-seat table keeps showing who just played), else any held seat.
+  function display() {
+    const live = conns.filter((c) => c.state);
+    // several seats held: wait (a moment at most) for all of them, so the seat shown first is
+    // the one to move
+    const waiting = conns.length > 1 && !ui.waitedEnough && live.length < conns.filter((c) => !c.closed).length;
+    if (!live.length || waiting) return null;
+    const cur = live[0].state.current_player;
+    return live.find((c) => c.state.seat !== null && c.state.seat === cur)
+      || live.find((c) => c.state.seat !== null && c.state.seat === ui.revealed)
+      || live.find((c) => c.state.seat !== null) || live[0];
+  }
+
+  function heldSeats() {
+    return conns.filter((c) => c.state && c.state.seat !== null).map((c) => c.state.seat);
+  }
+
+  function names(msg) {
+    return msg.seats.map((s) => (s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
+  }
+
+  // -- the parts of the screen -----------------------------------------------------------------
+  function context() {
+    const conn = display();
+    if (!conn) return null;
+    const msg = conn.state;
+    const replaying = ui.replay !== null;
+    const view = replaying ? ui.replay.view : msg.view;
+    const position = replaying ? ui.replay.position : msg.position;
+    const mine = heldSeats();
+    const myTurn = !replaying && msg.seat !== null && !msg.finished && msg.current_player === msg.seat;
+    const log = replaying ? ui.replay.log : msg.log;
+    const shown = log.filter((e) => e.move === null || e.move < position);
+    const lastMove = position > 0 ? position - 1 : null;
+    const colours = mod.PLAYER_COLOURS;
+    const ctx = {
+      conn, view, msg, board, colours, names: names(msg), seat: replaying ? null : msg.seat, heldSeats: mine, myTurn,
+      choices: myTurn ? msg.choices : null, selection: ui.selection, log: shown, position, lastMove,
+      lastEvents: shown.filter((e) => e.move === lastMove && lastMove !== null),
+      result: replaying ? ui.replay.result : msg.result, finished: replaying ? !!ui.replay.result : msg.finished, replaying,
+      pending: ui.pending, lang: language(), size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
+      marker: (seat, x, y, r, attrs) => markerSvg(seat, x, y, r, colours[seat], attrs),
+      markerHtml: (seat) => markerHtml(seat, colours[seat]),
+      select: (sel, focus) => {
+        ui.selection = sel;
+        ui.pending = null;
+        ui.focusNext = focus ?? null;
+        update();
+      },
+      move: (text, label) => {
+        if (prefs.confirm) {
+          ui.pending = { text, label: label ?? text };
+          ui.focusNext = "#confirm-move";
+          update();
+        } else send(conn, text);
+      },
+    };
+    return ctx;
+  }
+
+  function send(conn, text) {
+    ui.selection = {};
+    ui.pending = null;
+    ui.focusNext = "#status";
+    if (!conn.move(text)) toast(t("error.offline"));
+    ui.drawn.board = null;
+    update();
+  }
+
+  function drawTitle(ctx) {
+    const key = [ctx.lang, ctx.position, ctx.finished].join("|");
+    if (ui.drawn.title === key) return;
+    ui.drawn.title = key;
+    dom.title.textContent = `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`;
+    dom.progress.textContent = mod.progress(ctx.view, tg);
+    clear(dom.tools);
+    if (mod.rules) dom.tools.append(h("button", { id: "rules-button", text: t("table.rules"), on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) } }));
+    if (mod.legend) dom.tools.append(h("button", { id: "legend-button", text: t("table.legend"), on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) } }));
+  }
+
+  function drawSeats() {
+    const ctx = context();
+    if (!ctx) return;
+    const key = JSON.stringify([ctx.lang, ctx.msg.seats, ctx.view.current_player, ctx.heldSeats, ctx.replaying]);
+    if (ui.drawn.seats === key) return;
+    ui.drawn.seats = key;
+    clear(dom.seats);
+    dom.seats.setAttribute("aria-label", t("seat.list"));
+    ctx.msg.seats.forEach((s, i) => {
+      const current = ctx.view.current_player === i;
+      const you = !ctx.replaying && ctx.heldSeats.includes(i);
+      dom.seats.append(h("li", { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } }, [
+        ctx.markerHtml(i), ctx.names[i],
+        h("span", { class: `conn ${s.connected ? "on" : "off"}`, role: "img", "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
+          title: s.connected ? t("seat.online") : t("seat.offline") }),
+        you ? h("span", { class: "badge", text: t("seat.you") }) : "",
+        current ? h("span", { class: "visually-hidden", text: t("seat.toMove") }) : "",
+      ]));
+    });
+  }
+
+  function drawStatus(ctx) {
+    const msg = ctx.msg;
+    let status;
+    if (ctx.replaying) status = t("replay.at", { n: ui.replay.position, total: ui.replay.total });
+    else if (msg.finished) status = t("status.over");
+    else if (ctx.myTurn) status = ctx.heldSeats.length > 1 ? t("status.yourTurnAs", { name: ctx.names[msg.seat] }) : t("status.yourTurn");
+    else status = t("status.waiting", { name: ctx.names[msg.current_player] ?? "" });
+    dom.status.textContent = status;
+    dom.status.className = ctx.myTurn ? "your-turn" : "";
+    const title = `${env.gameTitle(summary.game)} – polis`;
+    setTitle(ctx.myTurn ? `${t("status.titleTurn")} · ${title}` : title);
+    if (ctx.myTurn && !ui.wasMyTurn) yourTurn(t("status.titleTurn"), `${env.gameTitle(summary.game)}: ${status}`);
+    ui.wasMyTurn = ctx.myTurn;
+  }
+
+  function drawBanners() {
+    const ctx = context();
+    clear(dom.banners);
+    if (!conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN) && !ui.refused) {
+      dom.banners.append(h("p", { class: "banner offline", role: "status", text: t("status.reconnecting") }));
+    }
+    if (!ctx) return;
+    if (!ctx.heldSeats.length && !ctx.replaying) {
+      dom.banners.append(h("p", { class: "banner", id: "spectator", text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator") }));
+    }
+  }
+
+  // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on.
+  function handover(ctx) {
+    if (!mod.PRIVATE_VIEWS || ctx.replaying || ctx.msg.finished) return null;
+    const humans = ctx.heldSeats;
+    if (humans.length < 2) return null;
+    const seat = ctx.msg.seat;
+    if (seat === ui.revealed) return null;
+    return h("div", { class: "box handover", id: "handover" }, [
+      h("p", { text: t("handover.pass", { name: ctx.names[seat] }) }),
+      h("p", { class: "hint", text: t("handover.hint", { name: ctx.names[seat] }) }),
+      h("button", { id: "handover-ok", class: "primary", text: t("handover.show", { name: ctx.names[seat] }), on: { click: () => {
+        ui.revealed = seat;
+        ui.focusNext = "#controls button, #board [tabindex='0']";
+        ui.drawn = {};
+        update();
+      } } }),
+    ]);
+  }
+
+  function drawBoard(ctx, covered) {
+    const key = JSON.stringify([ctx.lang, ctx.position, ctx.msg.seat, ctx.selection, ctx.pending?.text, ctx.replaying, ctx.finished,
+      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0]);
+    if (ui.drawn.board === key) return false;
+    ui.drawn.board = key;
+    hideTip();
+    if (covered) {
+      clear(dom.board).append(covered);
+      clear(dom.controls);
+      clear(dom.info).hidden = true;
+      return true;
+    }
+    const info = mod.info ? [mod.info(ctx, tg)].flat().filter(Boolean) : [];
+    clear(dom.info).append(...info);
+    dom.info.hidden = !info.length;
+    dom.info.setAttribute("aria-label", t("table.info"));
+    dom.board.setAttribute("aria-label", t("table.board"));
+    clear(dom.board).append(mod.render(ctx, tg));
+    const parts = [];
+    if (ctx.pending) {
+      parts.push(h("div", { class: "confirm-box", id: "confirm" }, [
+        h("p", { class: "step", text: t("confirm.ask", { move: ctx.pending.label }) }),
+        h("div", { class: "row" }, [
+          h("button", { id: "confirm-move", class: "primary", text: t("confirm.ok"), on: { click: () => send(ctx.conn, ctx.pending.text) } }),
+          h("button", { id: "confirm-cancel", text: t("confirm.change"), on: { click: () => ctx.select(ui.selection) } }),
+        ]),
+      ]));
+    }
+    parts.push(...[mod.controls(ctx, tg)].flat());
+    if (ui.lastError && ctx.myTurn) parts.push(h("p", { id: "error", class: "error", text: `${t("error.prefix")}: ${ui.lastError}` }));
+    clear(dom.controls).append(...parts);
+    dom.controls.setAttribute("aria-label", ctx.myTurn ? t("table.yourMove") : t("table.info"));
+    return true;
+  }
+
+  function drawEnd(ctx) {
+    const key = JSON.stringify([ctx.lang, ctx.msg.finished, ctx.replaying && ui.replay.position, ctx.msg.rematch_id]);
+    if (ui.drawn.end === key) return;
+    ui.drawn.end = key;
+    clear(dom.end);
+    if (!ctx.msg.finished) return;
+    const tokens = [...new Set(Object.values(heldTokens(gameId)))];
+    dom.end.append(endPanel({ gameId, msg: ctx.msg, ctx, mod, tg, replay: ui.replay, tokens, goto, leaveReplay, rematch: () => rematch(tokens) }));
+  }
+
+  function drawLinks(ctx) {
+    const key = JSON.stringify([ctx.lang, ctx.heldSeats, ctx.msg.finished]);
+    if (ui.drawn.links === key) return;
+    ui.drawn.links = key;
+    clear(dom.links);
+    const box = h("details", { class: "box links", id: "links" }, h("summary", { text: t("links.title") }));
+    for (const c of conns) {
+      if (!c.state || c.state.seat === null || !c.token) continue;
+      box.append(h("p", { class: "hint", text: t("links.seat", { name: ctx.names[c.state.seat] }) }),
+        copyField(seatLink(gameId, c.token), { class: "seat-link", "aria-label": t("links.seat", { name: ctx.names[c.state.seat] }) }));
+    }
+    box.append(h("p", { class: "hint", text: t("links.watch") }),
+      copyField(`${location.origin}/#/game/${encodeURIComponent(gameId)}`, { class: "watch-link", "aria-label": t("links.watch") }));
+    dom.links.append(box);
+  }
+
+  // The log: appended to as moves come; drawn again on a language switch or a replay.
+  function drawLog(ctx, covered) {
+    const key = JSON.stringify([ctx.lang, ctx.msg.seat, ctx.replaying && ui.replay.position, !!covered]);
+    const events = ctx.log;
+    let fresh = [];
+    if (ui.log.key !== key || events.length < ui.log.count || covered) {
+      ui.log = { key, count: 0 };
+      clear(dom.logBox).append(h("h3", { id: "log-title", text: t("log.title") }), dom.log);
+      dom.log.setAttribute("aria-labelledby", "log-title");
+      clear(dom.log);
+      dom.log.dataset.position = ctx.position;
+      if (covered) return []; // the log holds the seat's secrets too
+    } else {
+      fresh = events.slice(ui.log.count);
+    }
+    let previous = ui.log.count ? events[ui.log.count - 1].move : undefined;
+    for (const event of events.slice(ui.log.count)) {
+      const first = event.move !== previous;
+      previous = event.move;
+      const kind = mod.eventKind?.(event) ?? "";
+      dom.log.append(h("li", { class: `${first ? "move-start" : ""} ${kind}`, dataset: { move: event.move ?? "setup", key: event.key } },
+        mod.describe(event, ctx, tg)));
+    }
+    ui.log.count = events.length;
+    dom.log.dataset.position = ctx.position;
+    for (const li of dom.log.querySelectorAll("li.last")) li.classList.remove("last");
+    if (ctx.lastMove !== null) for (const li of dom.log.querySelectorAll(`li[data-move="${ctx.lastMove}"]`)) li.classList.add("last");
+    requestAnimationFrame(() => (dom.log.scrollTop = dom.log.scrollHeight));
+    return fresh;
+  }
+
+  // After a redraw: focus where the keyboard player goes next (the piece to choose now), else
+  // the piece that had focus, drawn anew.
+  function restoreFocus(had) {
+    const wanted = ui.focusNext;
+    ui.focusNext = null;
+    let el = null;
+    if (wanted && keyboard) el = document.querySelector(wanted);
+    if (!el && had && document.activeElement === document.body) el = document.querySelector(`[data-focus-key="${CSS.escape(had)}"]`);
+    if (!el) return;
+    if (el.matches("svg *")) {
+      // the board's Tab stop moves to the piece focused (see roving.js)
+      for (const other of el.closest("svg").querySelectorAll('[tabindex="0"]')) other.setAttribute("tabindex", "-1");
+      el.setAttribute("tabindex", "0");
+    }
+    el.focus();
+  }
+
+  function update() {
+    if (ui.refused || ui.destroyed) return;
+    const ctx = context();
+    if (!ctx) return;
+    const had = document.activeElement?.dataset?.focusKey;
+    const focusWasHere = dom.board.contains(document.activeElement) || dom.controls.contains(document.activeElement);
+    const turnStarts = ctx.myTurn && !ui.wasMyTurn;
+    ui.drawn.position = ctx.msg.position;
+    drawTitle(ctx);
+    drawSeats();
+    drawStatus(ctx);
+    drawBanners();
+    const covered = handover(ctx);
+    drawBoard(ctx, covered);
+    const fresh = drawLog(ctx, covered);
+    drawEnd(ctx);
+    drawLinks(ctx);
+    // what happened since the last update, read out (not on the first draw, nor in a replay)
+    if (!ctx.replaying && ui.announcedPosition !== null && ctx.msg.position !== ui.announcedPosition && !covered) {
+      const lines = fresh.slice(-6).map((e) => mod.describe(e, ctx, tg));
+      if (ctx.myTurn) lines.push(dom.status.textContent);
+      announce(lines);
+    }
+    if (!ctx.replaying) ui.announcedPosition = ctx.msg.position;
+    restoreFocus(had);
+    // a keyboard player never loses focus to the page: it goes to the action bar on their
+    // turn, else to the status line
+    const lost = document.activeElement === document.body || document.activeElement === null;
+    if (keyboard && ((lost && focusWasHere) || (turnStarts && (lost || document.activeElement === dom.status)))) {
+      const target = ctx.myTurn ? dom.controls.querySelector("button") : null;
+      (target ?? dom.status).focus();
+    }
+  }
+
+  function openDialog(id, title, body) {
+    document.getElementById(`dialog-${id}`)?.remove();
+    const dialog = h("dialog", { id: `dialog-${id}`, "aria-labelledby": `dialog-${id}-title` }, [
+      h("button", { class: "close", text: "✕", "aria-label": t("ui.close"), on: { click: () => dialog.close() } }),
+      h("h2", { id: `dialog-${id}-title`, text: title }), body,
+    ]);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  async function goto(n) {
+    const total = display()?.state.position ?? 0;
+    n = Math.max(0, Math.min(total, n));
+    try {
+      ui.replay = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${n}`);
+    } catch (err) {
+      toast(err.message);
+    }
+    ui.drawn = {};
+    update();
+  }
+
+  function leaveReplay() {
+    ui.replay = null;
+    ui.drawn = {};
+    update();
+  }
+
+  async function rematch(tokens) {
+    try {
+      const data = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST",
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }) });
+      for (const [seat, token] of Object.entries(data.tokens)) holdToken(data.id, seat, token);
+      location.hash = `#/game/${data.id}`;
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  // the board fits its box: a game that lays out by size is drawn again when that changes
+  let resizeTimer = null;
+  const observer = new ResizeObserver(() => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => mod.layoutKey && update(), 120);
+  });
+  observer.observe(dom.board);
+  const unsubscribe = onPrefs(() => {
+    ui.drawn.board = null;
+    update();
+  });
+
+  return {
+    render() {
+      ui.drawn = {};
+      ui.log.key = null;
+      update();
+    },
+    destroy() {
+      ui.destroyed = true;
+      observer.disconnect();
+      unsubscribe();
+      for (const c of conns) c.close();
+    },
+  };
+}

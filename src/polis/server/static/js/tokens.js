@@ -1,0 +1,46 @@
+// The seat tokens this browser holds, per game: localStorage "polis:tokens:<game id>" maps a
+// seat number (or "?n" until the server says which seat a token is) to its token.
+const key = (gameId) => `polis:tokens:${gameId}`;
+
+export function heldTokens(gameId) {
+  try {
+    const held = JSON.parse(localStorage.getItem(key(gameId)) || "{}");
+    return held && typeof held === "object" ? held : {};
+  } catch {
+    return {};
+  }
+}
+
+function store(gameId, held) {
+  if (Object.keys(held).length) localStorage.setItem(key(gameId), JSON.stringify(held));
+  else localStorage.removeItem(key(gameId));
+}
+
+export function holdToken(gameId, seat, token) {
+  const held = heldTokens(gameId);
+  for (const [k, v] of Object.entries(held)) if (v === token) delete held[k];
+  held[seat] = token;
+  store(gameId, held);
+}
+
+// An invite link's token, before the server has said which seat it is.
+export function holdUnknownSeat(gameId, token) {
+  const held = heldTokens(gameId);
+  if (!Object.values(held).includes(token)) held[`?${Object.keys(held).length}`] = token;
+  store(gameId, held);
+}
+
+export function forgetToken(gameId, token) {
+  const held = heldTokens(gameId);
+  for (const [k, v] of Object.entries(held)) if (v === token) delete held[k];
+  store(gameId, held);
+}
+
+export function forgetGame(gameId) {
+  localStorage.removeItem(key(gameId));
+}
+
+// The seat link that lets this seat be played on another device (it carries the token).
+export function seatLink(gameId, token) {
+  return `${location.origin}/#/game/${encodeURIComponent(gameId)}/${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,60 @@
+// Small page-wide helpers: messages (toasts), the JSON API, copying a link with a visible
+// confirmation.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function toast(text, kind = "error") {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.className = kind;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), kind === "error" ? 6000 : 2500);
+}
+
+export class ApiError extends Error {
+  constructor(message, status, code) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, options) {
+  const resp = await fetch(path, options);
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) {
+    const message = data?.error?.message || (data.detail ? JSON.stringify(data.detail) : resp.statusText);
+    throw new ApiError(message, resp.status, data?.error?.code);
+  }
+  return data;
+}
+
+async function writeClipboard(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // no clipboard access (an insecure origin, or no permission): select the text instead
+    if (input) {
+      input.focus();
+      input.select();
+    }
+    return false;
+  }
+}
+
+// A read-only field with the link and a Copy button that says when the link was copied.
+export function copyField(link, attrs = {}) {
+  const input = h("input", { readonly: true, value: link, ...attrs, "aria-label": attrs["aria-label"] ?? t("links.link"),
+    on: { focus: (e) => e.target.select() } });
+  const button = h("button", { class: "copy", type: "button", text: t("lobby.copy") });
+  button.addEventListener("click", async () => {
+    const done = await writeClipboard(link, input);
+    button.textContent = done ? `✓ ${t("lobby.copied")}` : t("lobby.copyManual");
+    toast(done ? t("lobby.copiedToast") : t("lobby.copyManual"), "info");
+    clearTimeout(button.timer);
+    button.timer = setTimeout(() => (button.textContent = t("lobby.copy")), 2500);
+  });
+  return h("div", { class: "invite" }, [input, button]);
+}

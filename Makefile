@@ -4,7 +4,7 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-TEST_EXTRAS := dev,server,arena,rl,openspiel
+TEST_EXTRAS := dev,server,arena,rl,openspiel,rl-train
 PLAY_EXTRAS := server
 
 .PHONY: play test test-pg lint bench clean

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from typing import Any
 
 import pytest
@@ -18,7 +19,14 @@ HUMANS2 = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 def create(client: TestClient, seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     resp = client.post(
         "/api/games",
-        json={"game": "counting", "mode": "basic", "seats": seats or HUMANS2, "seed": 5},
+        # the test holds every seat: a hot-seat game, where a chosen seed is allowed
+        json={
+            "game": "counting",
+            "mode": "basic",
+            "seats": seats or HUMANS2,
+            "seed": 5,
+            "hot_seat": True,
+        },
     )
     assert resp.status_code == 200, resp.text
     return resp.json()
@@ -257,26 +265,28 @@ def test_bot_game_resumes_after_restart(db_url: str) -> None:
 
 
 def test_a_thinking_bot_does_not_block_other_games(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    """While one game's bot is stuck thinking (in its worker thread), another game plays on."""
-    import threading
-
+    """While one game's bot is stuck thinking (in its worker process), another game plays on."""
+    from polis.bots import Budget
     from polis.server import bot_driver
 
-    release = threading.Event()
-    thinking = threading.Event()
+    from .agents import GateAgent
 
-    def slow_decide(seat: Any, state: Any) -> Any:
-        thinking.set()
-        release.wait(30)
-        return state.parse_move("1")
-
-    monkeypatch.setattr(bot_driver, "decide", slow_decide)
+    release = tmp_path / "release"
+    thinking = tmp_path / "thinking"
+    monkeypatch.setattr(
+        bot_driver,
+        "make_agent",
+        lambda spec, seed: (GateAgent(thinking, release), Budget(iterations=1)),
+    )
     slow = create(
         client, [{"name": "Bot", "kind": "bot", "level": "hard"}, {"name": "Ada", "kind": "human"}]
     )
-    assert thinking.wait(10)
+    deadline = time.monotonic() + 30
+    while not thinking.exists():
+        assert time.monotonic() < deadline, "the bot never started thinking"
+        time.sleep(0.02)
     other = create(client)
     try:
         with client.websocket_connect(f"/ws/{other['id']}") as ws:
@@ -285,7 +295,7 @@ def test_a_thinking_bot_does_not_block_other_games(
             assert next_of(ws, "state")["position"] == 1
         assert client.get(f"/api/games/{slow['id']}").json()["position"] == 0
     finally:
-        release.set()
+        release.touch()
     with client.websocket_connect(f"/ws/{slow['id']}") as ws:
         state = hello(ws, slow["seats"][1]["token"])
         while state["position"] < 1:

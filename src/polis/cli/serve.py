@@ -7,6 +7,7 @@ on stderr with exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 import threading
@@ -106,14 +107,51 @@ def check_database(url: str) -> str:
     return shown
 
 
-def start_app(create_app: Any, url: str, shown: str, bot_delay: float) -> Any:
+def check_redis(url: str) -> str:
+    """Reach the Redis server at ``url`` once; return the URL with the password hidden."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        raise InputError(f"--redis {url!r} is not a Redis URL (redis://host:6379/0)") from None
+    try:
+        import redis
+    except ModuleNotFoundError:
+        raise InputError(
+            "--redis needs the server extras (redis is missing): pip install -e '.[server]'"
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=CONNECT_TIMEOUT)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # any failure to reach Redis is the URL's, told in one line
+        raise InputError(f"cannot reach Redis at {shown}: {_first_line(exc, None)}") from None
+    return shown
+
+
+def start_app(create_app: Any, url: str, shown: str, bot_delay: float, config: Any = None) -> Any:
     """The web app on ``url``; creating its tables can still fail (a read-only file)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     try:
-        return create_app(url, bot_delay=bot_delay)
+        if config is None:
+            return create_app(url, bot_delay=bot_delay)
+        return create_app(url, bot_delay=bot_delay, config=config)
     except SQLAlchemyError as exc:
         raise InputError(f"cannot use the database {shown}: {_first_line(exc, None)}") from None
+
+
+def guard_socket(sock: socket.socket) -> None:
+    """Connections accepted on ``sock`` are aborted by the kernel when sent data stays
+    unacknowledged (a client that stopped reading) for a minute (Linux only)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if option is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, option, 60_000)
 
 
 def _open_when_ready(server: Any, url: str) -> None:
@@ -146,6 +184,36 @@ def serve(
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the address in the web browser.")
     ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address people use (https://polis.example.org): invite links use it.",
+            show_default="the address each request reached, or $POLIS_PUBLIC_URL",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://host:6379/0 shared by several polis serve processes on one "
+            "PostgreSQL database.",
+            show_default="none (one process), or $POLIS_REDIS_URL",
+        ),
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="Where bots think: process or ray.", show_default="process"),
+    ] = None,
+    bot_workers: Annotated[
+        int | None, typer.Option(min=1, help="Bot worker processes.", show_default="2")
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Address (or network) of a reverse proxy whose X-Forwarded-* headers are "
+            "believed; repeat for several.",
+            show_default="127.0.0.1 and ::1",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web app: open the printed address in a browser.
 
@@ -166,11 +234,24 @@ def serve(
                 f"the web app needs the server extras ({exc.name} is missing): "
                 "pip install -e '.[server]'"
             ) from None
+        from polis.server.config import ServerConfig
+
+        config = ServerConfig.from_env(
+            public_url=public_url,
+            redis_url=redis,
+            bot_backend=bots,
+            bot_workers=bot_workers,
+            bot_delay=bot_delay,
+            trusted_proxies=tuple(trusted_proxy) if trusted_proxy else None,
+            tune_gc=True,
+        )
         sock = listen(host, port)
         try:
             url = db or default_db_url()
             shown = check_database(url)
-            application = start_app(create_app, url, shown, bot_delay)
+            if config.redis_url:
+                check_redis(config.redis_url)
+            application = start_app(create_app, url, shown, bot_delay, config)
         except BaseException:
             sock.close()
             raise
@@ -178,8 +259,25 @@ def serve(
     address = f"http://{f'[{shown_host}]' if ':' in shown_host else shown_host}:{port}/"
     typer.echo(f"polis: games are kept in {shown}")
     typer.echo(f"polis: open {address} in your browser (Ctrl+C stops)")
-    config = uvicorn.Config(application, log_level="warning", ws_max_size=64 * 1024)
-    server = uvicorn.Server(config)
+    from polis.server.httpguard import guarded_protocol
+
+    guard_socket(sock)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            application,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            # X-Forwarded-* are read by the app, from the trusted proxies only
+            proxy_headers=False,
+            http=guarded_protocol(config.limits.header_timeout),
+            timeout_keep_alive=5,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            # no compression: CPU per message matters more than bytes for a table's moves
+            ws_per_message_deflate=False,
+            timeout_graceful_shutdown=5,
+        )
+    )
     if open_browser:
         _open_when_ready(server, address)
     try:

@@ -10,6 +10,11 @@ STATUS = {
     "bad_token": 403,
     "not_finished": 409,
     "bad_request": 400,
+    "too_large": 413,
+    "rate_limited": 429,
+    "full": 429,
+    "unavailable": 503,
+    "internal": 500,
 }
 
 

@@ -11,28 +11,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from polis.core.events import Event
 from polis.core.protocol import Game, GameState
 
+#: One event as the server keeps it: (the move it belongs to, ``None`` for the set-up; who may
+#: see it, ``None`` for everyone; its message ``{"move", "key", "params"}`` serialized once).
+#: A plain tuple of a number, a tuple of numbers and a string: a live server holds every
+#: event of every loaded game, and the garbage collector stops tracking such tuples, so its
+#: pauses do not grow with them (an object per event would be scanned at every collection).
+LoggedEvent = tuple[int | None, tuple[int, ...] | None, str]
 
-@dataclass(frozen=True, slots=True)
-class LoggedEvent:
-    """One event, the move it belongs to (``None``: the set-up) and its message form."""
 
-    move: int | None
-    event: Event
-    #: ``{"move", "key", "params"}``: what a client receives (never who may see it).
-    json: Mapping[str, Any]
-    #: ``json``, serialized.
-    text: str
+def logged(move: int | None, event: Event) -> LoggedEvent:
+    data = {"move": move, **event.to_json()}
+    to = None if event.to is None else tuple(event.to)
+    return (move, to, json.dumps(data, separators=(",", ":")))
 
-    @classmethod
-    def of(cls, move: int | None, event: Event) -> LoggedEvent:
-        data = {"move": move, **event.to_json()}
-        return cls(move, event, data, json.dumps(data, separators=(",", ":")))
+
+def visible(entry: LoggedEvent, seat: int | None) -> bool:
+    """Same rule as :meth:`Event.visible_to`: public, or addressed to ``seat``."""
+    to = entry[1]
+    return to is None or (seat is not None and seat in to)
 
 
 class EventLog:
@@ -48,23 +49,21 @@ class EventLog:
     def extend(self, move: int | None, events: Iterable[Event]) -> None:
         """File ``events`` under ``move`` (``None``: the set-up)."""
         for event in events:
-            entry = LoggedEvent.of(move, event)
+            entry = logged(move, event)
             self.entries.append(entry)
             for seat, texts in self._texts.items():
-                if event.visible_to(seat):
-                    texts.append(entry.text)
+                if visible(entry, seat):
+                    texts.append(entry[2])
 
     def for_seat(self, seat: int | None) -> list[Mapping[str, Any]]:
         """The events ``seat`` may see, as messages."""
-        return [entry.json for entry in self.entries if entry.event.visible_to(seat)]
+        return [json.loads(entry[2]) for entry in self.entries if visible(entry, seat)]
 
     def json_for(self, seat: int | None) -> str:
         """:meth:`for_seat`, serialized (a JSON array)."""
         texts = self._texts.get(seat)
         if texts is None:
-            texts = self._texts[seat] = [
-                entry.text for entry in self.entries if entry.event.visible_to(seat)
-            ]
+            texts = self._texts[seat] = [entry[2] for entry in self.entries if visible(entry, seat)]
         return "[" + ",".join(texts) + "]"
 
 
@@ -73,7 +72,7 @@ def replay(
     mode: str,
     players: int,
     *,
-    seed: int | None,
+    seed: int | str | None,
     setup: Mapping[str, Any] | None,
     options: Mapping[str, Any] | None,
     moves: Sequence[str],

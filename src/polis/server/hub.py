@@ -1,9 +1,12 @@
-"""The rooms of one server: find (or rebuild) a game's room, create games and rematches,
-resume unfinished games after a restart.
+"""The rooms of one server process: find (or rebuild) a game's room, create games and
+rematches, and keep the rooms in step with the store and the other processes.
 
-A room is rebuilt from the store by replaying its moves (:func:`polis.server.history.replay`),
-so a server killed at any moment comes back with exactly the moves it ever confirmed, and
-the same event log.
+A room is rebuilt from the store by replaying its moves (:func:`polis.server.history.replay`)
+when someone needs it, so a server killed at any moment comes back with exactly the moves it
+ever confirmed, and the same event log. Nothing is replayed at start-up: bots that were to
+move are found in the store and resumed in the background (:mod:`~polis.server.upkeep`),
+rooms nobody uses leave memory, and a process that missed moves made by another one catches
+up from the store.
 """
 
 from __future__ import annotations
@@ -11,38 +14,66 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from typing import Any
 
 from polis.core.errors import PolisError
 from polis.core.protocol import Game, GameState
+from polis.server.botpool import BotPool, ThreadPool, process_pool, ray_pool
+from polis.server.bus import PRESENCE_TTL, LocalBus
+from polis.server.config import ServerConfig
+from polis.server.deals import new_seed
 from polis.server.errors import ServerError
+from polis.server.faults import patiently
+from polis.server.guards import Guards
 from polis.server.history import EventLog, replay
+from polis.server.inputs import is_token
 from polis.server.room import Room
 from polis.server.seats import hash_token, new_game_id, new_token
-from polis.server.store import SeatInfo, Store, StoredGame
+from polis.server.store import SeatInfo, Seed, Store, StoredGame
+from polis.server.writer import MoveWriter
 
 log = logging.getLogger("polis.server")
 
 
+def make_pool(config: ServerConfig) -> BotPool:
+    """The bot workers the configuration asks for."""
+    if config.bot_backend == "ray":
+        return ray_pool(config.bot_workers, config.bot_nice, config.ray_address)
+    return process_pool(config.bot_workers, config.bot_nice)
+
+
 class Hub:
-    """All rooms of one server, the store, the games it serves and the bot workers."""
+    """All rooms of one server process, the store, the games it serves and the bot workers."""
 
     def __init__(
         self,
         store: Store,
         games: Mapping[str, Game],
-        executor: Executor,
-        bot_delay: float = 0.0,
+        bots: BotPool | Executor | None = None,
+        bot_delay: float | None = None,
+        *,
+        config: ServerConfig | None = None,
+        bus: LocalBus | None = None,
     ) -> None:
+        config = config or ServerConfig()
+        if bot_delay is not None:
+            from dataclasses import replace
+
+            config = replace(config, bot_delay=bot_delay)
+        self.config = config
         self.store = store
         self.games = games
-        self.executor = executor
-        self.bot_delay = bot_delay
+        if isinstance(bots, Executor):
+            bots = ThreadPool(bots)
+        self.pool: BotPool = bots if bots is not None else make_pool(config)
+        self.writer = MoveWriter(store, inline=store.engine.dialect.name == "sqlite")
+        self.bus = bus or LocalBus(config.instance)
+        self.guards = Guards(config.limits)
         self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     def game(self, name: str) -> Game:
         """A game this server serves; ServerError otherwise."""
@@ -51,81 +82,123 @@ class Hub:
             raise ServerError("bad_request", f"unknown game {name!r}")
         return found
 
-    def _room(self, stored: StoredGame, game: Game, state: GameState, events: EventLog) -> Room:
-        room = Room(
-            self.store,
-            stored,
-            game,
-            state,
-            events,
-            executor=self.executor,
-            bot_delay=self.bot_delay,
-        )
-        self.rooms[stored.id] = room
-        return room
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run ``coro`` in the background, kept until it ends (errors are logged)."""
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
 
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def patiently(self, call: Any, what: str) -> Any:
+        """A store read in a thread, tried again while the store is unreachable."""
+        return await patiently(lambda: asyncio.to_thread(call), self.config.store_patience, what)
+
+    async def write(self, call: Any, what: str) -> Any:
+        """A store write, in the writing thread (:mod:`~polis.server.writer`), tried again
+        while the store is unreachable."""
+        return await patiently(lambda: self.writer.call(call), self.config.store_patience, what)
+
+    # -- rooms --------------------------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
         """The live room of a game, rebuilding it from the store if needed."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
-        if len(game_id) > 32:
+        if len(game_id) > 32 or not is_token(game_id):
             raise ServerError("not_found", "no such game")
-        async with self._loading:
-            room = self.rooms.get(game_id)
-            if room is not None:
-                return room
-            stored = await asyncio.to_thread(self.store.load, game_id)
-            if stored is None:
-                raise ServerError("not_found", f"no game with id {game_id!r}")
-            game = self.games.get(stored.game)
-            if game is None:
-                raise ServerError("not_found", f"this server does not serve {stored.game!r}")
-            state, events = await asyncio.to_thread(
-                replay,
-                game,
-                stored.mode,
-                stored.players,
-                seed=stored.seed,
-                setup=stored.setup,
-                options=stored.options,
-                moves=stored.moves,
-            )
-            return self._room(stored, game, state, events)
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            room = await self._load(game_id)
+        except BaseException as exc:
+            if isinstance(exc, Exception):
+                future.set_exception(exc)
+                future.exception()  # marked as retrieved: only the waiters care
+            else:
+                future.cancel()
+            raise
+        finally:
+            del self._loading[game_id]
+        future.set_result(room)
+        return room
+
+    async def _load(self, game_id: str) -> Room:
+        stored: StoredGame | None = await self.patiently(
+            lambda: self.store.load(game_id), f"loading game {game_id}"
+        )
+        if stored is None:
+            raise ServerError("not_found", f"no game with id {game_id!r}")
+        game = self.games.get(stored.game)
+        if game is None:
+            raise ServerError("not_found", f"this server does not serve {stored.game!r}")
+        state, events = await asyncio.to_thread(
+            replay,
+            game,
+            stored.mode,
+            stored.players,
+            seed=stored.seed,
+            setup=stored.setup,
+            options=stored.options,
+            moves=stored.moves,
+        )
+        room = self._room(stored, game, state, events)
+        if stored.bot_turn is None and not stored.finished:
+            bot_turn = room._bot_turn(state)
+            with contextlib.suppress(Exception):
+                await self.writer.call(lambda: self.store.set_bot_turn(game_id, bot_turn))
+        return room
+
+    def _room(self, stored: StoredGame, game: Game, state: GameState, events: EventLog) -> Room:
+        room = Room(self, stored, game, state, events)
+        self.rooms[stored.id] = room
+        return room
+
+    def evict(self, room: Room) -> None:
+        """Let an idle room leave memory (it is rebuilt from the store when needed again)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+            room.bots.cancel()
+            room.bots.forget()
 
     async def resume_all(self) -> int:
-        """Rebuild every unfinished game and restart its bots; returns how many."""
-        ids = await asyncio.to_thread(self.store.unfinished_ids)
-        count = 0
-        for game_id in ids:
-            try:
-                room = await self.room(game_id)
-            except Exception:
-                log.exception("cannot resume game %s", game_id)
-                continue
-            room.bots.schedule()
-            count += 1
-        return count
+        """Resume the bots of every game waiting for one (at once: tests and tools; the
+        server does it in the background, :mod:`~polis.server.upkeep`); returns how many."""
+        from polis.server.upkeep import resume_bots
 
+        return await resume_bots(self, quiet_for=0.0, limit=None)
+
+    # -- creating -----------------------------------------------------------------------------
     async def create(
         self,
         name: str,
         mode: str,
         seats: list[dict[str, Any]],
         *,
-        seed: int | None = None,
+        seed: Seed = None,
+        seed_chosen: bool = False,
         options: dict[str, Any] | None = None,
         rematch_of: str | None = None,
         claim_later: bool = False,
     ) -> tuple[Room, dict[int, str]]:
         """Create and store a game; returns the room and the token of each human seat.
 
-        With ``claim_later`` human seats get no token yet (a rematch: each old seat holder
-        claims the new seat with the old token).
+        Without a ``seed`` the deal comes from a fresh secret seed (:mod:`~polis.server.deals`);
+        a given seed is recorded as chosen. With ``claim_later`` human seats get no token yet
+        (a rematch: each old seat holder claims the new seat with the old token).
         """
         game = self.game(name)
         if seed is None:
-            seed = secrets.randbelow(2**31 - 1)
+            seed = new_seed()
+        else:
+            seed_chosen = True
         try:
             state = game.new_game(mode, len(seats), seed=seed, options=options or None)
         except PolisError as exc:
@@ -148,11 +221,13 @@ class Hub:
             options=state.options(),
             seats=infos,
             rematch_of=rematch_of,
+            seed_chosen=seed_chosen,
         )
-        await asyncio.to_thread(self.store.create_game, stored)
-        log = EventLog()
-        log.extend(None, state.opening_events())
-        room = self._room(stored, game, state, log)
+        stored.bot_turn = stored.seats[state.current_player()].kind == "bot"
+        await self.write(lambda: self.store.create_game(stored), "creating a game")
+        events = EventLog()
+        events.extend(None, state.opening_events())
+        room = self._room(stored, game, state, events)
         room.bots.schedule()
         return room, tokens
 
@@ -180,10 +255,15 @@ class Hub:
                     rematch_of=game_id,
                     claim_later=True,
                 )
-                if await asyncio.to_thread(self.store.set_rematch, game_id, new_room.id):
+                linked = await self.write(
+                    lambda: self.store.set_rematch(game_id, new_room.id), "linking a rematch"
+                )
+                if linked:
                     room.stored.rematch_id = new_room.id
-                else:  # pragma: no cover - another server process won the race
-                    reloaded = await asyncio.to_thread(self.store.load, game_id)
+                else:  # another server process won the race
+                    reloaded = await self.patiently(
+                        lambda: self.store.load(game_id), f"loading game {game_id}"
+                    )
                     assert reloaded is not None
                     room.stored.rematch_id = reloaded.rematch_id
             rematch_id = room.stored.rematch_id
@@ -192,15 +272,80 @@ class Hub:
         given: dict[int, str] = {}
         for seat in held:
             token = new_token()
-            if await asyncio.to_thread(self.store.claim_seat, rematch_id, seat, hash_token(token)):
+            claimed = await self.write(
+                lambda seat=seat, token=token: self.store.claim_seat(
+                    rematch_id, seat, hash_token(token)
+                ),
+                "claiming a rematch seat",
+            )
+            if claimed:
                 old = new_room.stored.seats[seat]
                 new_room.stored.seats[seat] = SeatInfo(
                     seat, old.name, "human", None, hash_token(token)
                 )
                 given[seat] = token
-        await room.notify({"type": "rematch", "game_id": rematch_id})
+        self.announce_rematch(room, rematch_id)
+        self.bus.publish({"t": "rematch", "g": game_id, "r": rematch_id})
         return rematch_id, given
+
+    @staticmethod
+    def announce_rematch(room: Room, rematch_id: str) -> None:
+        room.stored.rematch_id = rematch_id
+        room.notify({"type": "rematch", "game_id": rematch_id})
+        room.broadcast()
+
+    # -- other processes ----------------------------------------------------------------------
+    def on_bus(self, message: dict[str, Any]) -> None:
+        """A message from another process (see :mod:`~polis.server.bus`)."""
+        kind = message.get("t")
+        origin = str(message.get("o"))
+        if kind == "bye":
+            for each in list(self.rooms.values()):
+                if each.presence.set_remote(origin, frozenset(), 0):
+                    each.presence_changed()
+            return
+        room = self.rooms.get(str(message.get("g")))
+        if room is None:
+            return
+        if kind == "move" and isinstance(message.get("i"), int):
+            if room.idle:
+                # nobody here follows this game (it was created here and is played through
+                # another process): let it go rather than replay every move of it
+                self.evict(room)
+            else:
+                self.spawn(room.remote_move(message["i"], str(message.get("m"))))
+        elif kind == "seats" and isinstance(message.get("s"), list):
+            seats = frozenset(s for s in message["s"] if isinstance(s, int))
+            if room.presence.set_remote(origin, seats, PRESENCE_TTL):
+                room.presence_changed()
+        elif kind == "rematch" and isinstance(message.get("r"), str):
+            self.announce_rematch(room, message["r"])
+
+    def on_bus_connect(self) -> None:
+        """The bus (re)connected: messages may have been missed, so check every room."""
+        from polis.server.upkeep import sync_rooms
+
+        self.spawn(sync_rooms(self))
+        for room in self.rooms.values():
+            if room.presence.local_online:
+                room.publish_presence()
+
+    # -- life ---------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen to the other processes and start the upkeep (nothing is replayed here)."""
+        from polis.server.upkeep import upkeep
+
+        self.bus.start(self.on_bus, self.on_bus_connect)
+        self.spawn(upkeep(self))
 
     async def close(self) -> None:
         for room in self.rooms.values():
             room.bots.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        await self.bus.close()
+        await self.pool.close()
+        await asyncio.to_thread(self.writer.close)

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from polis.server.inputs import is_token, text_problem
+
 #: Largest accepted client message, in characters (a move is a dozen).
 MAX_MESSAGE = 2048
 #: Longest accepted move text / token.
@@ -60,8 +62,10 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     kind = data.get("type")
     if kind == "hello":
         token = data.get("token")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
-            raise BadMessage("malformed", "'token' must be a short string")
+        if token is not None and (
+            not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN or not is_token(token)
+        ):
+            raise BadMessage("malformed", "'token' must be a seat token (letters, digits, - _)")
         _only(data, {"type", "token"})
         return Hello(token)
     if kind == "move":
@@ -69,6 +73,9 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         position = data.get("position")
         if not isinstance(move, str) or not 0 < len(move) <= MAX_MOVE:
             raise BadMessage("malformed", "'move' must be a move in notation")
+        problem = text_problem(move)
+        if problem:
+            raise BadMessage("malformed", f"'move' cannot be used: {problem}")
         if not isinstance(position, int) or isinstance(position, bool) or position < 0:
             raise BadMessage("malformed", "'position' must be the position counter (an integer)")
         _only(data, {"type", "move", "position"})

@@ -5,25 +5,42 @@ the text is parsed once (``state.parse_move``), played on a clone (``play`` chec
 returns the events), stored, and only then swapped in and announced. A refused move leaves
 everything as it was. Connections (:mod:`~polis.server.presence`) and bot seats
 (:mod:`~polis.server.bot_driver`) are separate parts the room uses.
+
+Announcing never waits for a client: each connection is handed its seat's message
+(:meth:`Connection.put`) and sends it in its own time. A move stored by another process (the
+store said this room was behind, or the bus told) is applied by :meth:`Room.catch_up` /
+:meth:`Room.remote_move` and announced the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import Executor
-from typing import Any
+import logging
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from polis.core.errors import InputError, PolisError
+from polis.core.events import Event
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.server.bot_driver import BotDriver
 from polis.server.errors import ServerError
+from polis.server.faults import patiently, transient
 from polis.server.history import EventLog
 from polis.server.presence import Connection, Presence, seats_public
 from polis.server.seats import token_matches
 from polis.server.snapshots import Choices, Snapshots
-from polis.server.store import StaleMove, Store, StoredGame
+from polis.server.store import Append, Store, StoredGame
+
+if TYPE_CHECKING:
+    from polis.server.hub import Hub
+
+log = logging.getLogger("polis.server")
+
+#: Seconds presence changes are gathered before one ``seats`` message tells them all.
+PRESENCE_COALESCE = 0.05
 
 
 def choices_of(game: Game) -> Choices | None:
@@ -40,16 +57,14 @@ class Room:
 
     def __init__(
         self,
-        store: Store,
+        hub: Hub,
         stored: StoredGame,
         game: Game,
         state: GameState,
         log: EventLog,
-        *,
-        executor: Executor,
-        bot_delay: float,
     ) -> None:
-        self.store = store
+        self.hub = hub
+        self.store: Store = hub.store
         self.stored = stored
         self.game = game
         self.state = state
@@ -58,7 +73,15 @@ class Room:
         self.lock = asyncio.Lock()
         self.presence = Presence()
         self.snapshots = Snapshots(stored, choices_of(game))
-        self.bots = BotDriver(self, executor, bot_delay)
+        config = hub.config
+        self.bots = BotDriver(self, hub.pool, config.bot_delay, config.bot_grace)
+        #: When something last happened here (a move, a connection): idle rooms leave memory.
+        self.touched = time.monotonic()
+        #: Connections being greeted (not yet joined): the room is not idle meanwhile.
+        self.pending = 0
+        self._announce: asyncio.TimerHandle | None = None
+        self._announced = ""
+        self._published: frozenset[int] = frozenset()
 
     @property
     def id(self) -> str:
@@ -72,12 +95,39 @@ class Room:
     def finished(self) -> bool:
         return self.state.is_terminal()
 
+    @property
+    def idle(self) -> bool:
+        """Nobody connected here and no bot thinking: the room may leave memory."""
+        return (
+            len(self.presence) == 0
+            and self.pending == 0
+            and not self.bots.thinking
+            and not self.lock.locked()
+        )
+
     # -- seats --------------------------------------------------------------------------------
     def seat_for_token(self, token: str) -> int:
         for seat in self.stored.seats:
             if seat.kind == "human" and token_matches(token, seat.token_hash):
                 return seat.seat
         raise ServerError("bad_token", "this seat token does not belong to this game")
+
+    async def seat_for(self, token: str) -> int:
+        """:meth:`seat_for_token`, looking at the store again before refusing (another process
+        may have given a rematch seat its token)."""
+        try:
+            return self.seat_for_token(token)
+        except ServerError:
+            if not any(s.kind == "human" and s.token_hash is None for s in self.stored.seats):
+                raise
+        seats = await patiently(
+            lambda: asyncio.to_thread(self.store.seats, self.id),
+            self.hub.config.store_patience,
+            f"seats of game {self.id}",
+        )
+        if seats:
+            self.stored.seats = seats
+        return self.seat_for_token(token)
 
     def seats_public(self) -> list[dict[str, Any]]:
         return seats_public(self.stored.seats, self.presence.online)
@@ -87,30 +137,50 @@ class Room:
         """The state message for ``seat``, shared by all its connections."""
         return self.snapshots.text(seat, self.state, self.log, self.presence.online)
 
-    async def broadcast(self) -> None:
-        """Send every connection its seat's state message (one build per seat)."""
+    def broadcast(self) -> None:
+        """Hand every connection its seat's state message (one build per seat)."""
         for seat, conns in self.presence.groups():
             text = self.snapshot_text(seat)
             for conn in conns:
-                await self.presence.send(conn, text)
+                conn.put(text, state=True)
 
-    async def notify(self, message: dict[str, Any]) -> None:
+    def notify(self, message: dict[str, Any]) -> None:
         """Send one public message (no seat data) to every connection."""
-        await self.presence.send_all(json.dumps(message))
+        self.presence.send_all(json.dumps(message))
 
     async def join(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
         changed = self.presence.add(conn)
-        await self.presence.send(conn, self.snapshot_text(conn.seat))
+        conn.put(self.snapshot_text(conn.seat), state=True)
         if changed:
-            await self._announce_presence(skip=conn)
+            self.presence_changed()
 
     async def leave(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
         if self.presence.remove(conn):
-            await self._announce_presence(skip=None)
+            self.presence_changed()
 
-    async def _announce_presence(self, skip: Connection | None) -> None:
+    def presence_changed(self) -> None:
+        """Tell everyone who is online, once for all the changes of the next moment (a
+        thousand joins cost one message per connection, not one per join), and tell the
+        other processes which seats are online here."""
+        local = self.presence.local_online
+        if local != self._published:
+            self._published = local
+            self.publish_presence()
+        if self._announce is None:
+            loop = asyncio.get_running_loop()
+            self._announce = loop.call_later(PRESENCE_COALESCE, self._announce_seats)
+
+    def publish_presence(self) -> None:
+        self.hub.bus.publish({"t": "seats", "g": self.id, "s": sorted(self._published)})
+
+    def _announce_seats(self) -> None:
+        self._announce = None
         text = self.presence.seats_message(self.stored.seats, self.presence.online)
-        await self.presence.send_all(text, skip=skip)
+        if text != self._announced:
+            self._announced = text
+            self.presence.send_all(text)
 
     # -- moves --------------------------------------------------------------------------------
     async def submit(self, seat: int | None, move: str | Move, position: int) -> None:
@@ -141,16 +211,122 @@ class Room:
                 events = trial.play(move)
             except PolisError as exc:
                 raise ServerError("illegal", exc.message, exc.rule) from None
-            result = trial.result().to_json() if trial.is_terminal() else None
             index = self.position
+            item = Append(
+                self.id,
+                index,
+                move.text,
+                trial.result().to_json() if trial.is_terminal() else None,
+                bot_turn=self._bot_turn(trial),
+            )
+            won = await self._store(item)
+            if won:
+                self._advance(index, move.text, events, trial)
+            else:
+                caught_up = await self._catch_up_locked()
+        if not won:
+            if caught_up:  # another process's move: everyone here is told
+                self.broadcast()
+                self.after_move()
+            raise ServerError(
+                "stale", f"another move was made at position {index} first (the game moved on)"
+            )
+        self.broadcast()
+        self.hub.bus.publish({"t": "move", "g": self.id, "i": index, "m": item.text})
+        self.after_move()
+
+    def _bot_turn(self, state: GameState) -> bool:
+        if state.is_terminal():
+            return False
+        return self.stored.seats[state.current_player()].kind == "bot"
+
+    async def _store(self, item: Append) -> bool:
+        """Store ``item`` (trying again while the store is unreachable); False when another
+        move took its position first."""
+        uncertain = False
+
+        async def attempt() -> bool:
+            nonlocal uncertain
             try:
-                await asyncio.to_thread(self.store.append_move, self.id, index, move.text, result)
-            except StaleMove as exc:
-                raise ServerError("stale", str(exc)) from None
-            self.stored.moves.append(move.text)
-            self.log.extend(index, events)
-            self.state = trial
-            if result is not None:
-                self.stored.finished = True
-        await self.broadcast()
-        self.bots.schedule()
+                stored = await self.hub.writer.append(item)
+            except Exception as exc:
+                uncertain = uncertain or transient(exc)
+                raise
+            if not stored and uncertain:
+                # a try whose answer was lost may have been committed: then it is this move
+                found = await asyncio.to_thread(self.store.move_at, item.game_id, item.index)
+                return found == item.text
+            return stored
+
+        return await patiently(
+            attempt, self.hub.config.store_patience, f"move {item.index} of game {self.id}"
+        )
+
+    def _advance(self, index: int, text: str, events: Sequence[Event], state: GameState) -> None:
+        """Make a stored move part of the room."""
+        self.stored.moves.append(text)
+        self.log.extend(index, events)
+        self.state = state
+        self.touched = time.monotonic()
+        if state.is_terminal():
+            self.stored.finished = True
+
+    def after_move(self) -> None:
+        """What follows a move, wherever it was made: the next bot, or the end's clean-up."""
+        if self.finished:
+            self.bots.forget()
+        else:
+            self.bots.schedule()
+
+    async def remote_move(self, index: int, text: str) -> None:
+        """Another process stored move ``index``: apply it (or catch up, if more were missed)."""
+        applied = False
+        async with self.lock:
+            if index == self.position:
+                trial = self.state.clone()
+                try:
+                    events = trial.play(trial.parse_move(text))
+                except PolisError:
+                    log.exception("move %d of game %s from the bus does not play", index, self.id)
+                else:
+                    self._advance(index, text, events, trial)
+                    applied = True
+            elif index > self.position:
+                applied = await self._catch_up_locked()
+        if applied:
+            self.broadcast()
+            self.after_move()
+
+    async def catch_up(self) -> bool:
+        """Apply the moves other processes stored since this room's position; True if any."""
+        async with self.lock:
+            applied = await self._catch_up_locked()
+        if applied:
+            self.broadcast()
+            self.after_move()
+        return applied
+
+    async def _catch_up_locked(self) -> bool:
+        start = self.position
+        texts = await patiently(
+            lambda: asyncio.to_thread(self.store.moves_from, self.id, start),
+            self.hub.config.store_patience,
+            f"moves of game {self.id}",
+        )
+        if not texts:
+            return False
+        trial = self.state.clone()
+        played: list[Sequence[Event]] = []
+        try:
+            for text in texts:
+                played.append(trial.play(trial.parse_move(text)))
+        except PolisError:  # a stored move that does not play: nothing is applied
+            log.exception("stored move %d of game %s does not play", start + len(played), self.id)
+            return False
+        for offset, (text, events) in enumerate(zip(texts, played, strict=True)):
+            self.stored.moves.append(text)
+            self.log.extend(start + offset, events)
+        self.state = trial
+        self.touched = time.monotonic()
+        self.stored.finished = trial.is_terminal()
+        return True

@@ -39,10 +39,13 @@ class Snapshots:
         self._stored = stored
         self._choices = choices
         self._position = -1
-        self._bodies: dict[int | None, dict[str, Any]] = {}
+        #: Per seat: the body serialized, without its braces (text, not dicts: a live server
+        #: keeps one per seat of every game, and fewer objects mean shorter GC pauses).
+        self._bodies: dict[int | None, str] = {}
         self._legal: MoveList[Move] | None = None
         self._result: dict[str, Any] | None = None
         self._texts_key: tuple[int, frozenset[int], str | None] | None = None
+        self._tail = ""
         self._texts: dict[int | None, str] = {}
 
     def text(
@@ -63,19 +66,18 @@ class Snapshots:
         if key != self._texts_key:
             self._texts_key = key
             self._texts.clear()
+            seats = json.dumps(seats_public(self._stored.seats, online), separators=(",", ":"))
+            rematch = json.dumps(self._stored.rematch_id)
+            self._tail = f',"seats":{seats},"rematch_id":{rematch}}}'
         text = self._texts.get(seat)
         if text is None:
             body = self._bodies.get(seat)
             if body is None:
-                body = self._bodies[seat] = self._body(seat, state)
-            message = {
-                **body,
-                "seats": seats_public(self._stored.seats, online),
-                "rematch_id": self._stored.rematch_id,
-            }
+                body = self._bodies[seat] = json.dumps(
+                    self._body(seat, state), separators=(",", ":")
+                )[1:-1]
             # the log is kept serialized: spliced in, never encoded again
-            rest = json.dumps(message, separators=(",", ":"))
-            text = self._texts[seat] = '{"log":' + log.json_for(seat) + "," + rest[1:]
+            text = self._texts[seat] = '{"log":' + log.json_for(seat) + "," + body + self._tail
         return text
 
     def _body(self, seat: int | None, state: GameState) -> dict[str, Any]:

@@ -12,12 +12,16 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from polis.bots import LEVELS
+from polis.server.deals import chosen_seed_refusal
 from polis.server.deps import ClientsDep, HubDep, RoomDep
 from polis.server.errors import ServerError
 from polis.server.history import replay
+from polis.server.inputs import check_text, is_token
+from polis.server.messages import MAX_TOKEN
+from polis.server.middleware import public_base
 from polis.server.room import Room
 from polis.server.webfiles import LANGUAGES
 
@@ -29,16 +33,51 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     level: str | None = Field(default=None, max_length=16)
 
+    @field_validator("name", "level")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value, "this text")
+
 
 class NewGame(BaseModel):
     game: str = Field(max_length=32)
     mode: str = Field(max_length=16)
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
-    seed: int | None = Field(default=None, ge=0, lt=2**31 - 1)
+    #: A chosen seed (a number or a short text): only where nobody else's secrets are at stake
+    #: (:mod:`polis.server.deals`); otherwise the server deals from a secret seed.
+    seed: int | str | None = Field(default=None)
+    #: One person holds every seat (hot-seat): a chosen seed is then allowed.
+    hot_seat: bool = False
+
+    @field_validator("game", "mode")
+    @classmethod
+    def _clean(cls, value: str) -> str:
+        return check_text(value, "this text")
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _seed(cls, value: object) -> object:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
+            raise ValueError("the seed must be a whole number or a text")
+        if isinstance(value, int) and not 0 <= value < 2**63:
+            raise ValueError("a numeric seed must be between 0 and 2**63 - 1")
+        if isinstance(value, str):
+            if not 0 < len(value) <= 64:
+                raise ValueError("a text seed must have 1 to 64 characters")
+            check_text(value, "the seed")
+        return value
 
 
 class TokensIn(BaseModel):
     tokens: list[str] = Field(min_length=1, max_length=8)
+
+    @field_validator("tokens")
+    @classmethod
+    def _tokens(cls, value: list[str]) -> list[str]:
+        for token in value:
+            if len(token) > MAX_TOKEN or not is_token(token):
+                raise ValueError("tokens are seat tokens (letters, digits, - and _)")
+        return value
 
 
 @router.get("/meta")
@@ -72,16 +111,21 @@ async def board(name: str, hub: HubDep) -> Response:
 
 @router.get("/games")
 async def recent(hub: HubDep) -> dict[str, Any]:
-    return {"games": await asyncio.to_thread(hub.store.recent, 30)}
+    return {"games": await hub.patiently(lambda: hub.store.recent(30), "listing games")}
 
 
 @router.post("/games")
 async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]:
+    hub.guards.create(request.client.host if request.client else "unknown")
     game = hub.game(body.game)
     game.check_table(body.mode, len(body.seats))  # InputError names the rule
     for seat in body.seats:
         if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
             raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
+    if body.seed is not None:
+        refusal = chosen_seed_refusal([s.kind for s in body.seats], body.hot_seat)
+        if refusal:
+            raise ServerError("bad_request", refusal)
     seats = [
         {
             "name": s.name.strip() or f"player {i + 1}",
@@ -91,7 +135,7 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         for i, s in enumerate(body.seats)
     ]
     room, tokens = await hub.create(body.game, body.mode, seats, seed=body.seed)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request.scope, hub.config.public_url)
     gid = room.id
     out = []
     for public in room.seats_public():
@@ -113,8 +157,11 @@ async def summary(room: RoomDep) -> dict[str, Any]:
         "seats": room.seats_public(),
         "position": room.position,
         "finished": room.finished,
+        # whose turn it is (-1 once over): the lobby's list of recent games says it
+        "current_player": room.state.current_player(),
         "rematch_of": stored.rematch_of,
         "rematch_id": stored.rematch_id,
+        "seed_chosen": stored.seed_chosen,
     }
 
 
@@ -130,7 +177,10 @@ def finished_record(room: Room) -> dict[str, Any]:
     """The formats.md record of a finished game."""
     require_finished(room)
     names = [s.name if s.kind == "human" else f"bot:{s.level}" for s in room.stored.seats]
-    return room.state.to_record(names=names, seed=room.stored.seed)
+    record = room.state.to_record(names=names, seed=room.stored.seed)
+    # whether the seed was chosen by the game's creator (who then knew the deal)
+    record["seed_chosen"] = room.stored.seed_chosen
+    return record
 
 
 @router.get("/games/{game_id}/record")

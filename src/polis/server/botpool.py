@@ -1,0 +1,400 @@
+"""Where bots think: worker processes (or Ray actors), never the web process.
+
+A searching bot thinks for seconds; in the web process it would hold the interpreter lock
+that every table's moves need. Here the web process only sends a seat's view and legal moves
+to a worker (:mod:`polis.server.botworker`) and awaits the answer without blocking, so a
+table's round trip does not depend on how many bots think elsewhere; the workers run at a
+lower priority, so when the processors are busy the tables are served first.
+
+Each bot seat has a home worker (its agent, with its search tree, lives there between its
+moves); a worker thinks for one seat at a time, seats wait their turn in their home's queue.
+A decision has a time limit counted from when the worker starts on it: past it the worker is
+killed and started again, and so is a worker that crashes; the caller gets
+:class:`BotTimeout` / :class:`BotFailed` and plays a fallback move, so the game continues.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import pickle
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+from polis.bots import Agent, Budget, agent_seat
+from polis.core.match import Turn
+from polis.core.moves import Move, MoveList
+from polis.core.protocol import Game
+from polis.core.view import View
+from polis.server.botworker import Key, ViewTurn
+
+log = logging.getLogger("polis.server")
+
+
+class BotFailed(Exception):
+    """The bot could not give a move (its worker crashed twice, or the agent raised)."""
+
+
+class BotTimeout(BotFailed):
+    """The bot did not answer within its time limit (its worker was restarted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    """One decision: seat ``key`` = (game id, seat) to move, from what the seat may see."""
+
+    key: Key
+    #: Makes the seat's agent and budget (called when a worker does not have the agent).
+    make: Callable[[], tuple[Agent, Budget]]
+    game: Game
+    view: View
+    legal: MoveList[Move]
+    #: Seconds the worker may think before it counts as stuck.
+    limit: float
+
+
+class BotPool(Protocol):
+    """Anything that runs bot decisions away from the event loop."""
+
+    async def decide(self, job: BotJob) -> Move: ...
+
+    def forget(self, key: Key) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class Worker(Protocol):
+    """One place that holds agents and answers requests (a process or a Ray actor)."""
+
+    alive: bool
+
+    async def start(self) -> None: ...
+
+    async def call(self, request: tuple[Any, ...], limit: float) -> tuple[Any, ...]: ...
+
+    def tell(self, request: tuple[Any, ...]) -> None: ...
+
+    def kill(self) -> None: ...
+
+
+class _Slot:
+    """A worker, the keys whose agent it holds, and the decisions waiting for it."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.agents: set[Key] = set()
+        self.homes: set[Key] = set()
+        self.queue: deque[tuple[BotJob, asyncio.Future[Move]]] = deque()
+        self.busy = False
+
+
+class WorkerPool:
+    """Bot decisions spread over workers, each seat kept on its home worker."""
+
+    def __init__(self, make_worker: Callable[[], Worker], size: int) -> None:
+        self._make_worker = make_worker
+        self._slots = [_Slot(make_worker()) for _ in range(size)]
+        self._home: dict[Key, _Slot] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Decisions answered, fallbacks (timeouts, failures) and worker restarts: for tests
+        #: and the log.
+        self.stats = {"moves": 0, "timeouts": 0, "failures": 0, "restarts": 0}
+
+    async def decide(self, job: BotJob) -> Move:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Move] = loop.create_future()
+        slot = self._home_of(job.key)
+        slot.queue.append((job, future))
+        if not slot.busy:
+            slot.busy = True
+            task = loop.create_task(self._serve(slot))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return await future
+
+    def forget(self, key: Key) -> None:
+        slot = self._home.pop(key, None)
+        if slot is None:
+            return
+        slot.homes.discard(key)
+        if key in slot.agents:
+            slot.agents.discard(key)
+            if slot.worker.alive:
+                slot.worker.tell(("forget", key))
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for slot in self._slots:
+            slot.worker.kill()
+
+    def _home_of(self, key: Key) -> _Slot:
+        slot = self._home.get(key)
+        if slot is None:
+            slot = min(self._slots, key=lambda s: (len(s.queue) + s.busy, len(s.homes)))
+            self._home[key] = slot
+            slot.homes.add(key)
+        return slot
+
+    async def _serve(self, slot: _Slot) -> None:
+        try:
+            while slot.queue:
+                job, future = slot.queue.popleft()
+                if future.done():  # the room gave up waiting
+                    continue
+                try:
+                    move = await self._run(slot, job)
+                except asyncio.CancelledError:
+                    future.cancel()
+                    raise
+                except Exception as exc:
+                    if not future.done():
+                        future.set_exception(exc)
+                else:
+                    self.stats["moves"] += 1
+                    if not future.done():
+                        future.set_result(move)
+        finally:
+            slot.busy = False
+
+    async def _restart(self, slot: _Slot, why: str) -> None:
+        log.warning("bot worker restarted: %s", why)
+        self.stats["restarts"] += 1
+        slot.worker.kill()
+        slot.agents.clear()
+        slot.worker = self._make_worker()
+
+    async def _run(self, slot: _Slot, job: BotJob) -> Move:
+        for attempt in range(2):
+            if not slot.worker.alive:
+                await slot.worker.start()
+            blob = None if job.key in slot.agents else pickle.dumps(job.make())
+            request = ("decide", job.key, blob, job.game, job.view, job.legal)
+            try:
+                answer = await slot.worker.call(request, job.limit)
+            except TimeoutError:
+                self.stats["timeouts"] += 1
+                await self._restart(slot, f"{job.key} thought longer than {job.limit:.1f} s")
+                raise BotTimeout(f"no move within {job.limit:.1f} s") from None
+            except (EOFError, OSError, BotFailed) as exc:
+                await self._restart(slot, f"it crashed ({type(exc).__name__}: {exc})")
+                if attempt == 0:
+                    continue
+                self.stats["failures"] += 1
+                raise BotFailed("the bot's worker crashed twice") from None
+            slot.agents.add(job.key)
+            if answer[0] == "move":
+                move: Move = answer[1]
+                return move
+            slot.agents.discard(job.key)
+            if answer[0] == "missing":
+                continue
+            log.warning("bot %s failed: %s", job.key, answer[1])
+            if attempt == 1:
+                self.stats["failures"] += 1
+                raise BotFailed(str(answer[1]))
+        raise BotFailed("the bot gave no move")  # pragma: no cover - two 'missing' answers
+
+
+# -- worker processes --------------------------------------------------------------------------
+
+
+def _context() -> Any:
+    """Fork from a small server process that has the bots imported (fast restarts, and no
+    copy of the web process's threads and sockets)."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["polis.server.botworker"])
+    return ctx
+
+
+class ProcessWorker:
+    """A worker process, talked to over a pipe."""
+
+    def __init__(self, nice: int) -> None:
+        self.nice = nice
+        self.alive = False
+        self._process: Any = None
+        self._conn: Connection | None = None
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self._start)
+
+    def _start(self) -> None:
+        from polis.server.botworker import worker_main
+
+        ctx = _context()
+        parent, child = ctx.Pipe()
+        process = ctx.Process(
+            target=worker_main, args=(child, self.nice), name="polis-bot", daemon=True
+        )
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+        self.alive = True
+
+    async def call(self, request: tuple[Any, ...], limit: float) -> tuple[Any, ...]:
+        conn = self._conn
+        if conn is None:
+            raise EOFError("the worker is not running")
+        conn.send(request)
+        async with asyncio.timeout(limit):
+            await _readable(conn)
+        answer: tuple[Any, ...] = conn.recv()
+        return answer
+
+    def tell(self, request: tuple[Any, ...]) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(OSError):
+                self._conn.send(request)
+
+    def kill(self) -> None:
+        self.alive = False
+        if self._process is not None and self._process.is_alive():
+            self._process.kill()
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+        process, self._process = self._process, None
+        if process is not None:
+            # reaped in a thread: never wait on the event loop
+            loop = _running_loop()
+            if loop is not None:
+                loop.run_in_executor(None, process.join, 5)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+async def _readable(conn: Connection) -> None:
+    """Wait until ``conn`` has a message (or its end: the worker died)."""
+    if conn.poll():
+        return
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+    fd = conn.fileno()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+
+
+def process_pool(workers: int, nice: int) -> WorkerPool:
+    """Bots in ``workers`` worker processes of this server."""
+    return WorkerPool(lambda: ProcessWorker(nice), workers)
+
+
+# -- Ray ---------------------------------------------------------------------------------------
+
+
+class RayWorker:
+    """A Ray actor holding agents (the same requests as a worker process)."""
+
+    def __init__(self, nice: int) -> None:
+        self.nice = nice
+        self.alive = False
+        self._actor: Any = None
+
+    async def start(self) -> None:
+        self._actor = await asyncio.to_thread(_ray_actor, self.nice)
+        self.alive = True
+
+    async def call(self, request: tuple[Any, ...], limit: float) -> tuple[Any, ...]:
+        import ray
+
+        if self._actor is None:
+            raise EOFError("the actor is not running")
+        try:
+            async with asyncio.timeout(limit):
+                answer: tuple[Any, ...] = await self._actor.handle.remote(request)
+        except ray.exceptions.RayError as exc:
+            raise BotFailed(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+        return answer
+
+    def tell(self, request: tuple[Any, ...]) -> None:
+        if self._actor is not None:
+            self._actor.handle.remote(request)
+
+    def kill(self) -> None:
+        self.alive = False
+        actor, self._actor = self._actor, None
+        if actor is not None:
+            import ray
+
+            with contextlib.suppress(Exception):
+                ray.kill(actor)
+
+
+def _ray_actor(nice: int) -> Any:
+    import ray
+
+    from polis.server.botworker import BotHost, calm
+
+    class BotActor:
+        def __init__(self, nice: int) -> None:
+            calm(nice)
+            self.host = BotHost()
+
+        def handle(self, request: tuple[Any, ...]) -> tuple[Any, ...] | None:
+            return self.host.handle(request)
+
+    return ray.remote(num_cpus=1)(BotActor).remote(nice)
+
+
+def ray_pool(workers: int, nice: int, address: str | None) -> WorkerPool:
+    """Bots in ``workers`` actors of a Ray cluster (``address``; a local one when None)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    return WorkerPool(lambda: RayWorker(nice), workers)
+
+
+# -- in this process (embedding, benchmarks of the move path) ----------------------------------
+
+
+class ThreadPool:
+    """Bots in threads of this process: for tools that embed a hub without worker processes
+    (a benchmark of the move path). A stuck bot cannot be stopped here, only not waited for."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self._seats: dict[Key, Any] = {}
+
+    async def decide(self, job: BotJob) -> Move:
+        seat = self._seats.get(job.key)
+        if seat is None:
+            agent, budget = job.make()
+            seat = self._seats[job.key] = agent_seat(agent, budget, job.game)
+        turn: Turn = ViewTurn(job.view, job.legal)
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(job.limit):
+                move: Move = await loop.run_in_executor(self.executor, seat, turn)
+        except TimeoutError:
+            raise BotTimeout(f"no move within {job.limit:.1f} s") from None
+        except Exception as exc:
+            self._seats.pop(job.key, None)
+            raise BotFailed(f"{type(exc).__name__}: {exc}") from exc
+        return move
+
+    def forget(self, key: Key) -> None:
+        self._seats.pop(key, None)
+
+    async def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,59 @@
+"""Abuse limits per client address: open connections, connection and message rates, and
+games created, so one address cannot crowd out everyone else.
+
+Rates are counted by the ``limits`` library (sliding windows kept in this process's memory;
+with several processes each keeps its own count, and the reverse proxy can add a global one).
+The address is the peer's, or the one a trusted proxy forwards (uvicorn's proxy headers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from limits import parse, storage, strategies
+
+from polis.server.config import Limits
+from polis.server.errors import ServerError
+
+
+class Guards:
+    """The counters of one server process."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._limiter = strategies.SlidingWindowCounterRateLimiter(storage.MemoryStorage())
+        self._connect = parse(limits.connect_rate)
+        self._message = parse(limits.message_rate)
+        self._create = parse(limits.create_rate)
+        self._open: Counter[str] = Counter()
+
+    def admit(self, address: str) -> str | None:
+        """Why a new WebSocket from ``address`` is refused, or None (then call :meth:`opened`)."""
+        if self._open[address] >= self.limits.connections_per_address:
+            return "too many open connections from your address"
+        if not self._limiter.hit(self._connect, "connect", address):
+            return "too many new connections from your address; wait a moment"
+        return None
+
+    def opened(self, address: str) -> None:
+        self._open[address] += 1
+
+    def closed(self, address: str) -> None:
+        self._open[address] -= 1
+        if self._open[address] <= 0:
+            del self._open[address]
+
+    def open_from(self, address: str) -> int:
+        return self._open.get(address, 0)
+
+    def message(self, address: str) -> bool:
+        """Count one WebSocket message from ``address``; False when over its rate."""
+        return self._limiter.hit(self._message, "message", address)
+
+    def create(self, address: str) -> None:
+        """Count one game created by ``address``; ServerError (429) when over its rate."""
+        if not self._limiter.hit(self._create, "create", address):
+            raise ServerError(
+                "rate_limited",
+                f"too many games created from your address (at most {self.limits.create_rate})",
+            )

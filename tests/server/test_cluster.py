@@ -1,0 +1,179 @@
+"""Several ``polis serve`` processes on one PostgreSQL database, fanning moves out through
+Redis: a table can be played through any of them, the store's position guard lets exactly
+one of two racing moves in, a process catches up from the store when Redis is down or
+absent, and another process takes over the bots of one that died.
+
+Real servers: a PostgreSQL cluster and a redis-server of the test's own (``services.py``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .clients import PEOPLE, Player, create_game, http
+from .services import Postgres, Redis, Serve, postgres, redis
+
+BOTS = [
+    {"name": "B1", "kind": "bot", "level": "easy"},
+    {"name": "B2", "kind": "bot", "level": "easy"},
+]
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[Postgres]:
+    with postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def bus() -> Iterator[Redis]:
+    with redis() as server:
+        yield server
+
+
+@pytest.fixture
+def db(pg: Postgres) -> str:
+    return pg.database(f"cluster_{uuid.uuid4().hex[:8]}")
+
+
+def play_round(players: list[Player], watchers: list[Player]) -> int:
+    """The player to move moves; everyone must see it. Returns the new position."""
+    state = players[0].state
+    position = state["position"]
+    mover = players[state["current_player"]]
+    mover.at_least(position)
+    mover.move()
+    for p in [*players, *watchers]:
+        p.at_least(position + 1, timeout=10)
+    return position + 1
+
+
+def test_a_table_plays_across_two_processes(db: str, bus: Redis) -> None:
+    with Serve(db, "--redis", bus.url) as a, Serve(db, "--redis", bus.url) as b:
+        game = create_game(a.base, PEOPLE)
+        gid = game["id"]
+        ada = Player(a.base, gid, game["seats"][0]["token"])
+        lin = Player(b.base, gid, game["seats"][1]["token"])
+        watch_a = Player(a.base, gid, None)
+        watch_b = Player(b.base, gid, None)
+        for _ in range(8):
+            play_round([ada, lin], [watch_a, watch_b])
+        texts = {p.state["view"]["moves"].__repr__() for p in [ada, lin, watch_a, watch_b]}
+        assert len(texts) == 1  # everyone has the same game
+        # each process knows both seats are online, though each holds one of them
+        deadline = time.monotonic() + 10
+        while not all(s["connected"] for s in http(a.base, f"/api/games/{gid}")[1]["seats"]):
+            assert time.monotonic() < deadline, "process A never learnt Lin is online"
+            time.sleep(0.1)
+        for p in [ada, lin, watch_a, watch_b]:
+            p.close()
+
+
+def test_two_processes_never_both_accept_a_move_at_one_position(db: str, bus: Redis) -> None:
+    with Serve(db, "--redis", bus.url) as a, Serve(db, "--redis", bus.url) as b:
+        game = create_game(a.base, PEOPLE)
+        gid = game["id"]
+        tokens = [s["token"] for s in game["seats"]]
+        # each seat is held twice, once through each process
+        through = {0: Player(a.base, gid, tokens[0]), 1: Player(a.base, gid, tokens[1])}
+        other = {0: Player(b.base, gid, tokens[0]), 1: Player(b.base, gid, tokens[1])}
+        accepted = 0
+        for _ in range(12):
+            position = through[0].at_least(0)["position"]
+            seat = through[0].state["current_player"]
+            first, second = through[seat], other[seat]
+            first.at_least(position)
+            second.at_least(position)
+            legal = first.state["legal"]
+            go = threading.Barrier(2)
+
+            def send(player: Player, move: str, go: threading.Barrier = go) -> None:
+                go.wait()
+                player.move(move)
+
+            moves = [legal[0], legal[-1] if len(legal) > 1 else legal[0]]
+            threads = [
+                threading.Thread(target=send, args=(first, moves[0])),
+                threading.Thread(target=send, args=(second, moves[1])),
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            for p in [*through.values(), *other.values()]:
+                p.at_least(position + 1, timeout=15)
+            time.sleep(0.3)  # any second acceptance would have arrived by now
+            positions = {p.state["position"] for p in [*through.values(), *other.values()]}
+            assert positions == {position + 1}, positions
+            accepted += 1
+        status, summary, _ = http(a.base, f"/api/games/{gid}")
+        assert status == 200 and summary["position"] == accepted
+        for p in [*through.values(), *other.values()]:
+            p.drain()
+        refused = [
+            m["code"]
+            for p in [*through.values(), *other.values()]
+            for m in p.messages
+            if m["type"] == "error"
+        ]
+        assert len(refused) == 12 and set(refused) <= {"stale", "not_your_turn"}
+
+
+def test_a_process_without_redis_catches_up_from_the_store(db: str) -> None:
+    env = {"POLIS_SYNC_INTERVAL": "0.5"}
+    with Serve(db, env=env) as a, Serve(db, env=env) as b:
+        game = create_game(a.base, PEOPLE)
+        gid = game["id"]
+        ada = Player(a.base, gid, game["seats"][0]["token"])
+        lin = Player(b.base, gid, game["seats"][1]["token"])
+        watch_b = Player(b.base, gid, None)
+        for _ in range(6):
+            play_round([ada, lin], [watch_b])
+
+
+def test_a_redis_outage_loses_no_move(db: str, bus: Redis) -> None:
+    with Serve(db, "--redis", bus.url) as a, Serve(db, "--redis", bus.url) as b:
+        game = create_game(a.base, PEOPLE)
+        gid = game["id"]
+        ada = Player(a.base, gid, game["seats"][0]["token"])
+        lin = Player(b.base, gid, game["seats"][1]["token"])
+        play_round([ada, lin], [])
+        bus.kill()
+        try:
+            for _ in range(4):  # the processes poll the store meanwhile
+                play_round([ada, lin], [])
+        finally:
+            bus.start()
+        for _ in range(4):
+            play_round([ada, lin], [])
+        _status, summary, _ = http(b.base, f"/api/games/{gid}")
+        assert summary["position"] == 9
+        for server in (a, b):
+            assert "Traceback" not in server.logged()
+
+
+def test_another_process_takes_over_the_bots_of_one_that_died(db: str, bus: Redis) -> None:
+    slow = ("--bot-delay", "0.2")
+    a = Serve(db, "--redis", bus.url, *slow).start()
+    try:
+        with Serve(db, "--redis", bus.url, *slow) as b:
+            game = create_game(a.base, BOTS)
+            gid = game["id"]
+            watcher = Player(b.base, gid, None)
+            watcher.at_least(4, timeout=30)
+            a.kill()  # the process playing the bots dies mid-game
+            died_at = watcher.state["position"]
+            final: dict[str, Any] = watcher.until(
+                lambda m: m["type"] == "state" and m["finished"], timeout=120
+            )
+            assert final["position"] > died_at and final["result"]
+            status, record, _ = http(b.base, f"/api/games/{gid}/record")
+            assert status == 200 and len(record["moves"]) == final["position"]
+    finally:
+        a.kill()

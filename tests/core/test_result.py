@@ -1,6 +1,7 @@
 """GameResult: win shares and ranks as the arena and research rewards use them; one shape."""
 
 import json
+import pickle
 import random
 
 import pytest
@@ -46,6 +47,25 @@ def test_to_json_is_the_games_record_object_or_the_plain_shape() -> None:
     out["players"][0]["total"] = 0  # a fresh copy: changing it leaves the result alone
     assert full.to_json() == written
     assert full == GameResult("counting", "basic", (9, 3), ((0,), (1,)), (line, line))
+
+
+def test_details_are_worked_out_once_and_only_when_read() -> None:
+    """A search bot reads only scores and places; the breakdown costs nothing until asked."""
+    calls = []
+    line = PlayerScore(total=9, categories={"points": 9})
+
+    def details() -> tuple[tuple[PlayerScore, ...], dict[str, object]]:
+        calls.append(1)
+        return (line,), {"game": "counting", "players": [{"total": 9}]}
+
+    lazy = GameResult("counting", "basic", (9,), ((0,),), details=details)
+    assert lazy.win_shares() == (1.0,) and lazy.scores == (9,) and not calls
+    assert lazy.players == (line,) and lazy.to_json()["players"] == [{"total": 9}]
+    assert lazy.json and calls == [1]
+    assert lazy == GameResult("counting", "basic", (9,), ((0,),), (line,))
+    assert pickle.loads(pickle.dumps(lazy)) == lazy
+    with pytest.raises(AttributeError, match="immutable"):
+        lazy.scores = (0,)
 
 
 @pytest.mark.parametrize("name", sorted(games()))

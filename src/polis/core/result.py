@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,21 +21,97 @@ class PlayerScore:
     report: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+#: What a game's ``details`` function gives: every player's line and the record's ``result``.
+Details = tuple[tuple[PlayerScore, ...], Mapping[str, Any]]
+
+
 class GameResult:
-    """Scores, places and every player's breakdown.
+    """Scores, places and every player's breakdown (immutable).
 
     ``ranking`` lists places best first; players sharing a place (after every tie-break the
     rules give) share one tuple, e.g. ``((0,), (2, 1))``. ``json`` is the game record's
     ``result`` object of formats.md, exactly as the game writes it.
+
+    A search bot reads a result at the end of every playout and needs only the scores and
+    places, so a game may pass ``details`` (a function returning ``players`` and ``json``)
+    instead of the breakdown itself: it is called once, the first time either is read.
     """
+
+    __slots__ = ("_details", "_json", "_players", "game", "mode", "ranking", "scores")
 
     game: str
     mode: str
     scores: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
-    players: tuple[PlayerScore, ...] = ()
-    json: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    _players: tuple[PlayerScore, ...]
+    _json: Mapping[str, Any]
+    _details: Callable[[], Details] | None
+
+    def __init__(
+        self,
+        game: str,
+        mode: str,
+        scores: tuple[int, ...],
+        ranking: tuple[tuple[int, ...], ...],
+        players: tuple[PlayerScore, ...] = (),
+        json: Mapping[str, Any] | None = None,
+        *,
+        details: Callable[[], Details] | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "game", game)
+        put(self, "mode", mode)
+        put(self, "scores", scores)
+        put(self, "ranking", ranking)
+        put(self, "_players", players)
+        put(self, "_json", {} if json is None else json)
+        put(self, "_details", details)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a GameResult is immutable (cannot set {name})")
+
+    def _explain(self) -> None:
+        details = self._details
+        if details is not None:
+            players, data = details()
+            object.__setattr__(self, "_players", players)
+            object.__setattr__(self, "_json", data)
+            object.__setattr__(self, "_details", None)
+
+    @property
+    def players(self) -> tuple[PlayerScore, ...]:
+        """Every player's line on the scoring pad, in seat order."""
+        self._explain()
+        return self._players
+
+    @property
+    def json(self) -> Mapping[str, Any]:
+        """The record's ``result`` object as the game wrote it (empty if it gave none)."""
+        self._explain()
+        return self._json
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.game, self.mode, self.scores, self.ranking, self.players)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.mode, self.scores, self.ranking))
+
+    def __repr__(self) -> str:
+        return (
+            f"GameResult(game={self.game!r}, mode={self.mode!r}, scores={self.scores!r}, "
+            f"ranking={self.ranking!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild,
+            (self.game, self.mode, self.scores, self.ranking, self.players, self.json),
+        )
 
     def win_shares(self) -> tuple[float, ...]:
         """1 for a sole winner, 1/k for each of k players sharing first place, else 0."""
@@ -69,6 +145,11 @@ class GameResult:
         }
 
 
+def _rebuild(*args: Any) -> GameResult:
+    """Unpickle a result (its details already worked out)."""
+    return GameResult(*args)
+
+
 def _copy(data: Any) -> Any:
     if isinstance(data, Mapping):
         return {k: _copy(v) for k, v in data.items()}
@@ -77,4 +158,4 @@ def _copy(data: Any) -> Any:
     return data
 
 
-__all__ = ["GameResult", "PlayerScore"]
+__all__ = ["Details", "GameResult", "PlayerScore"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
 
-from polis.core.result import GameResult, PlayerScore
+from polis.core.result import Details, GameResult, PlayerScore
 from polis.games.metropolys.board import (
     ADJACENT,
     BRIDGES,
@@ -226,29 +226,28 @@ def game_result(pos: EndPosition, built: Sequence[int]) -> GameResult:
     buildings each player built, the tie-break)."""
     breakdowns = player_breakdowns(pos)
     totals = tuple(sum(b.values()) for b in breakdowns)
+    built = tuple(built)  # the details may be worked out later: keep today's counts
     places = tuple(tuple(g) for g in ranking(totals, built))
-    players = tuple(
-        PlayerScore(
-            total=t,
-            categories={k: b[k] for k in BREAKDOWN_KEYS},
-            tie_breaks={"built": built[p]},
-            report={"total": t, "built": built[p], "breakdown": b},
+
+    def details() -> Details:
+        players = tuple(
+            PlayerScore(
+                total=t,
+                categories={k: b[k] for k in BREAKDOWN_KEYS},
+                tie_breaks={"built": built[p]},
+                report={"total": t, "built": built[p], "breakdown": b},
+            )
+            for p, (t, b) in enumerate(zip(totals, breakdowns, strict=True))
         )
-        for p, (t, b) in enumerate(zip(totals, breakdowns, strict=True))
-    )
-    return GameResult(
-        game="metropolys",
-        mode=pos.mode,
-        scores=totals,
-        ranking=places,
-        players=players,
-        json={
+        data = {
             "game": "metropolys",
             "mode": pos.mode,
             "players": [dict(p.report) for p in players],
             "ranking": [list(g) for g in places],
-        },
-    )
+        }
+        return players, data
+
+    return GameResult("metropolys", pos.mode, totals, places, details=details)
 
 
 def score_report(pos: EndPosition) -> dict[str, Any]:

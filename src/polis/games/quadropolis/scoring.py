@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from polis.core.errors import InputError
-from polis.core.result import GameResult, PlayerScore
+from polis.core.result import Details, GameResult, PlayerScore
 from polis.games.quadropolis.city import City, Geometry, geometry
 from polis.games.quadropolis.scoring_solver import IB, W, components, edges, solve
 from polis.games.quadropolis.scoring_tables import (
@@ -386,33 +386,31 @@ def game_result(state: QuadropolisState) -> GameResult:
             )
         )
     ranking = rank(reports)
-    players = tuple(
-        PlayerScore(
-            total=r.total,
-            categories={k: r.categories[k] for k in CATEGORIES},
-            tie_breaks={
-                "inhabitants_on_buildings": r.inhabitants_on_buildings,
-                "empty_squares": r.empty_squares,
-            },
-            report=r.to_json(),
-        )
-        for r in reports
-    )
     scores = tuple(r.total for r in reports)
-    return GameResult(
-        game="quadropolis",
-        mode=mode,
-        scores=scores,
-        ranking=ranking,
-        players=players,
-        json={
+
+    def details() -> Details:
+        players = tuple(
+            PlayerScore(
+                total=r.total,
+                categories={k: r.categories[k] for k in CATEGORIES},
+                tie_breaks={
+                    "inhabitants_on_buildings": r.inhabitants_on_buildings,
+                    "empty_squares": r.empty_squares,
+                },
+                report=r.to_json(),
+            )
+            for r in reports
+        )
+        data = {
             "game": "quadropolis",
             "mode": mode,
             "players": [p.report for p in players],
             "scores": list(scores),
             "ranking": [list(group) for group in ranking],
-        },
-    )
+        }
+        return players, data
+
+    return GameResult("quadropolis", mode, scores, ranking, details=details)
 
 
 def rank(reports: Sequence[ScoreReport]) -> tuple[tuple[int, ...], ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,14 @@ def test_moves_lists_compactly_and_narrows_on_request(tmp_path: Path) -> None:
     narrowed = lines[end + 1].split()
     wanted = [m.text.split()[1] for m in state.legal_moves() if m.text.startswith("1L1 ")]
     assert narrowed == ["1L1:", *wanted]
+
+
+def test_hint_in_the_terminal_names_a_legal_move_and_what_it_gains(tmp_path: Path) -> None:
+    screen = play("metropolys", "family", 2, tmp_path, ["hint"])
+    text = screen.console.export_text()
+    found = re.search(r"Hint: (\S+)\. It wins (\d+)% of \d+ games", text)
+    assert found, text[-2000:]
+    game = get_game("metropolys")
+    first = game.new_game("family", 2, seed=21)
+    assert game.parse_move(found.group(1), "family") in first.legal_moves()
+    assert "against the next best move" in text or "about as good as" in text

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from polis.bots.advice import Advice, advise, alternatives
 from polis.bots.agent import Agent, agent_seat
 from polis.bots.budget import Budget
 from polis.bots.factory import make_agent
@@ -38,9 +39,13 @@ from polis.core.registry import get_game
 HELP_TEXT = (
     "Type a move in notation (e.g. {example}). Commands: 'moves' lists the legal moves "
     "(compactly;\n'moves <start>' narrows them), 'board' draws the table again, 'legend' "
-    "explains the signs,\n'quit' stops (the game is saved and can be resumed)."
+    "explains the signs,\n'hint' suggests a move (from what you can see), 'quit' stops (the "
+    "game is saved and can be resumed)."
 )
 LETTERS = "ABCD"
+#: The searcher behind ``hint`` (about half a second) and how many moves it is compared with.
+HINT_AGENT = "mcts:400i"
+HINT_ALTERNATIVES = 3
 
 
 class Quit(Exception):
@@ -170,6 +175,9 @@ class TerminalGame:
             if text == "legend":
                 self.say(self.text.LEGEND)
                 continue
+            if text == "hint":
+                self.say(self.hint(turn))
+                continue
             try:
                 move = self.state.parse_move(text)
                 if move not in turn.legal:
@@ -178,6 +186,36 @@ class TerminalGame:
                 self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}")
                 continue
             return move
+
+    def hint(self, turn: Turn) -> str:
+        """A move suggested from the person's own view, with what it gains in words."""
+        view, legal = turn.view, turn.legal
+        seed = derive_seed(0, "hint", len(self.state.history))
+        with self.console.status("looking for a good move ..."):
+            others = alternatives(self.game, view, legal, HINT_ALTERNATIVES, seed)
+            advice = advise(self.game, view, legal, also=others, agent=HINT_AGENT, seed=seed)
+        return hint_text(advice)
+
+
+def hint_text(advice: Advice) -> str:
+    """What a hint says: the move, how often it wins, and what it gains over the next best."""
+    best = advice.of(advice.best)
+    line = (
+        f"Hint: {best.move}. It wins {best.win_share:.0%} of {best.samples} games played "
+        f"out from what you can see, for about {best.points:.0f} points"
+    )
+    rest = advice.estimates[1:]
+    if not rest:
+        return line + " (the only sensible move)."
+    runner = max(rest, key=lambda e: (e.win_share, e.points))
+    gain_wins = best.win_share - runner.win_share
+    gain_points = best.points - runner.points
+    if gain_wins < 0.01 and gain_points < 0.5:
+        return line + f", about as good as {runner.move} ({runner.win_share:.0%})."
+    return line + (
+        f": {gain_wins:+.0%} wins and {gain_points:+.1f} points against the next best "
+        f"move, {runner.move}."
+    )
 
 
 def display_name(name: str) -> str:

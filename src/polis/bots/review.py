@@ -1,0 +1,108 @@
+"""Post-game review: every move weighed against the move the strongest level would have made.
+
+For each move of a finished game, from the view of the player who made it at that moment
+(:mod:`polis.bots.advice`): the searcher's choice, the estimated win share and points of both
+moves on the same sampled games, and the loss. The biggest losses are marked, in the manner
+of chess sites: an inaccuracy, a mistake, a blunder. With an iteration budget and a seed the
+review is the same on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+
+from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise
+from polis.core.match import derive_seed
+from polis.core.moves import Move
+from polis.core.protocol import Game, GameState
+
+#: Win share lost from which a move is marked, worst first.
+MARKS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
+#: How many of the worst moves of a game are marked at most.
+MARKED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """One move of the game, weighed."""
+
+    #: Position of the move in the game (0 = the first move).
+    index: int
+    player: int
+    played: Move
+    #: The searcher's choice from the player's view (the played move when it was forced).
+    best: Move
+    #: Only one legal move: nothing to weigh.
+    forced: bool
+    played_estimate: Estimate | None
+    best_estimate: Estimate | None
+    #: Estimated win share the played move gave away against ``best`` (0 when it is best).
+    win_share_loss: float
+    #: Estimated final points it gave away.
+    points_loss: float
+    #: "", "inaccuracy", "mistake" or "blunder" (only the game's worst moves are marked).
+    mark: str = ""
+
+
+def review_moves(
+    game: Game,
+    start: GameState,
+    moves: Sequence[Move],
+    *,
+    agent: str = DEFAULT_AGENT,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    seats: Collection[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MoveReview]:
+    """Weigh ``moves`` played from ``start`` (the players in ``seats``, default all)."""
+    state = start.clone()
+    out = []
+    for index, played in enumerate(moves):
+        player = state.current_player()
+        if seats is None or player in seats:
+            out.append(_weigh(game, state, index, played, agent, samples, seed))
+        state.apply(played)
+        if progress is not None:
+            progress(index + 1, len(moves))
+    return mark_worst(out)
+
+
+def _weigh(
+    game: Game, state: GameState, index: int, played: Move, agent: str, samples: int, seed: int
+) -> MoveReview:
+    player = state.current_player()
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return MoveReview(index, player, played, played, True, None, None, 0.0, 0.0)
+    view = state.view(player)  # everything below starts from what the player saw
+    advice = advise(
+        game, view, legal, also=(played,), agent=agent, samples=samples,
+        seed=derive_seed(seed, "move", index),
+    )  # fmt: skip
+    best, mine = advice.of(advice.best), advice.of(played)
+    return MoveReview(
+        index,
+        player,
+        played,
+        advice.best,
+        False,
+        mine,
+        best,
+        max(0.0, best.win_share - mine.win_share),
+        best.points - mine.points,
+    )
+
+
+def mark_worst(reviews: list[MoveReview]) -> list[MoveReview]:
+    """The same reviews with the game's :data:`MARKED` worst moves marked (past a threshold)."""
+    worst = sorted(
+        (r for r in reviews if r.win_share_loss >= MARKS[-1][1]),
+        key=lambda r: (-r.win_share_loss, r.index),
+    )[:MARKED]
+    marks = {r.index: next(name for name, at in MARKS if r.win_share_loss >= at) for r in worst}
+    return [replace(r, mark=marks.get(r.index, "")) for r in reviews]
+
+
+__all__ = ["MARKED", "MARKS", "MoveReview", "mark_worst", "review_moves"]

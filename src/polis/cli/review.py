@@ -1,0 +1,158 @@
+"""``polis review``: a finished game weighed move by move against the strongest level."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES
+from polis.bots.factory import parse_agent_spec
+from polis.bots.review import MoveReview, review_moves
+from polis.cli.common import echo_json, game_of, read_json, user_errors
+from polis.core.errors import InputError
+from polis.core.protocol import Game, GameState
+from polis.core.registry import get_game
+
+LETTERS = "ABCD"
+
+
+def review(
+    file: Annotated[
+        str, typer.Argument(help="A finished game's record (formats.md §3); - = stdin.")
+    ],
+    agent: Annotated[
+        str,
+        typer.Option(
+            help="The searcher whose choice each move is weighed against (an "
+            "iteration budget keeps the review reproducible)."
+        ),
+    ] = DEFAULT_AGENT,
+    samples: Annotated[
+        int, typer.Option(min=1, max=2000, help="Sampled games per move estimate.")
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option(help="Seed of the samples and the searcher.")] = 0,
+    seat: Annotated[
+        int | None, typer.Option(min=1, max=4, help="Only this seat's moves (1 = first).")
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print JSON instead of a table.")
+    ] = False,
+) -> None:
+    """Weigh every move of a finished game against the move the searcher would have chosen.
+
+    Each move is judged from the view its player had at that moment (nothing they could not
+    see): the searcher's choice, the estimated win share and points of both moves over the
+    same sampled games, and the loss. The worst moves are marked (inaccuracy, mistake,
+    blunder). Same record, agent, samples and seed: the same review.
+
+    Example: polis review game.json --agent mcts:400i --samples 48
+    """
+    with user_errors():
+        parse_agent_spec(agent)
+        record = read_json(file)
+        game = get_game(game_of(record))
+        final = game.from_record(record)
+        if not final.is_terminal():
+            raise InputError("the game is not over: a review is given only for finished games")
+        opening = {k: v for k, v in record.items() if k not in ("result", "authors", "taken_back")}
+        start = game.from_record({**opening, "moves": []})
+        seats = None if seat is None else {seat - 1}
+        if seat is not None and seat > final.num_players:
+            raise InputError(f"--seat {seat}: the game has {final.num_players} players")
+        console = Console(stderr=True)
+        with console.status("reviewing ...") as status:
+
+            def progress(done: int, total: int) -> None:
+                status.update(f"reviewing move {done} of {total} ...")
+
+            reviews = review_moves(
+                game, start, list(final.history), agent=agent, samples=samples, seed=seed,
+                seats=seats, progress=progress if sys.stderr.isatty() else None,
+            )  # fmt: skip
+    names = [n if isinstance(n, str) else "" for n in record.get("names") or []]
+    if json_out:
+        echo_json(as_json(game, final, reviews, agent, samples, seed))
+    else:
+        print_review(final, reviews, names)
+
+
+def as_json(
+    game: Game, final: GameState, reviews: list[MoveReview], agent: str, samples: int, seed: int
+) -> dict[str, Any]:
+    """The review as JSON: one entry per weighed move."""
+
+    def estimate(e: Any) -> dict[str, float] | None:
+        if e is None:
+            return None
+        return {"win_share": round(e.win_share, 4), "points": round(e.points, 2)}
+
+    return {
+        "game": game.name,
+        "mode": final.mode,
+        "agent": agent,
+        "samples": samples,
+        "seed": seed,
+        "moves": [
+            {
+                "index": r.index,
+                "player": r.player,
+                "played": str(r.played),
+                "best": str(r.best),
+                "forced": r.forced,
+                "played_estimate": estimate(r.played_estimate),
+                "best_estimate": estimate(r.best_estimate),
+                "win_share_loss": round(r.win_share_loss, 4),
+                "points_loss": round(r.points_loss, 2),
+                "mark": r.mark,
+            }
+            for r in reviews
+        ],
+    }
+
+
+def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) -> None:
+    """A table of the weighed moves (forced ones left out), the marked ones last."""
+    console = Console()
+    table = Table(title="Review: each move against the searcher's choice", expand=False)
+    for head, justify in (
+        ("#", "right"), ("seat", "left"), ("played", "left"), ("best", "left"),
+        ("win % lost", "right"), ("points lost", "right"), ("", "left"),
+    ):  # fmt: skip
+        table.add_column(head, justify=justify)  # type: ignore[arg-type]
+    for r in reviews:
+        if r.forced:
+            continue
+        table.add_row(
+            str(r.index + 1),
+            _seat(r.player, names),
+            str(r.played),
+            "=" if r.best is r.played else str(r.best),
+            f"{100 * r.win_share_loss:.0f}",
+            f"{r.points_loss:+.1f}" if r.best is not r.played else "0",
+            r.mark,
+        )
+    console.print(table)
+    marked = [r for r in reviews if r.mark]
+    if not marked:
+        console.print("No move lost much: nothing marked.")
+    for r in sorted(marked, key=lambda r: -r.win_share_loss):
+        console.print(
+            f"{r.mark.capitalize()} at move {r.index + 1} ({_seat(r.player, names)}): "
+            f"{r.played} instead of {r.best} gave away about "
+            f"{100 * r.win_share_loss:.0f}% of a win and {r.points_loss:.1f} points.",
+            markup=False,
+            highlight=False,
+        )
+
+
+def _seat(player: int, names: list[str]) -> str:
+    name = names[player] if player < len(names) else ""
+    return f"{LETTERS[player]} {name}".strip()
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(review)

@@ -1,0 +1,139 @@
+"""Hints and post-game review: reproducible, from the player's view only, the worst moves marked."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from polis.bots.advice import advise
+from polis.bots.review import MARKED, MoveReview, mark_worst, review_moves
+from polis.cli.main import app
+from polis.cli.play import hint_text
+from polis.core import get_game
+from polis.core.protocol import Game, GameState
+
+SMALL = {"agent": "mcts:24i", "samples": 6}
+TABLES = [("metropolys", "family"), ("quadropolis", "classic")]
+
+
+def played(name: str, mode: str, seed: int, moves: int | None = None) -> GameState:
+    """A seeded random game of two players, finished or stopped after ``moves``."""
+    state = get_game(name).new_game(mode, 2, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal() and (moves is None or len(state.history) < moves):
+        state.apply(state.random_move(rng))
+    return state
+
+
+def opening(game: Game, state: GameState) -> GameState:
+    """The start of ``state``'s game, rebuilt from its record as a reviewer does."""
+    return game.from_record({**state.to_record(), "moves": []})
+
+
+@pytest.mark.parametrize(("name", "mode"), TABLES)
+def test_a_review_sees_only_what_each_player_saw(name: str, mode: str) -> None:
+    """Two games with the same moves but other hidden facts (another deal of what seat 0
+    could not see) review seat 0's moves identically."""
+    game = get_game(name)
+    state = played(name, mode, seed=4, moves=14)
+    for attempt in range(20):
+        other = game.determinize(state.view(0), random.Random(attempt))
+        if other.to_record()["setup"] != state.to_record()["setup"]:
+            break
+    else:
+        pytest.fail("no other deal consistent with seat 0's view was found")
+    assert list(other.history) == list(state.history)
+    moves = list(state.history)
+    mine = review_moves(game, opening(game, state), moves, seats={0}, seed=3, **SMALL)
+    theirs = review_moves(game, opening(game, other), moves, seats={0}, seed=3, **SMALL)
+    assert mine and mine == theirs
+    assert {r.player for r in mine} == {0}
+
+
+@pytest.mark.parametrize(("name", "mode"), TABLES)
+def test_the_same_review_every_time_and_the_best_move_costs_nothing(name: str, mode: str) -> None:
+    game = get_game(name)
+    state = played(name, mode, seed=8, moves=10)
+    start, moves = opening(game, state), list(state.history)
+    first = review_moves(game, start, moves, seed=1, **SMALL)
+    assert first == review_moves(game, start, moves, seed=1, **SMALL)
+    assert [r.index for r in first] == list(range(len(moves)))
+    for r in first:
+        assert r.played is moves[r.index]
+        if r.forced or r.best is r.played:
+            assert r.win_share_loss == 0.0
+        else:
+            assert r.played_estimate is not None and r.best_estimate is not None
+            assert r.win_share_loss == max(
+                0.0, r.best_estimate.win_share - r.played_estimate.win_share
+            )
+
+
+def test_advice_weighs_the_moves_on_the_same_sampled_games() -> None:
+    """A move asked about twice (as best and as the played move) is estimated once, and a
+    move compared with itself loses nothing."""
+    game = get_game("metropolys")
+    state = played("metropolys", "family", seed=2, moves=6)
+    view, legal = state.view(state.current_player()), state.legal_moves()
+    advice = advise(game, view, legal, also=list(legal)[:3], seed=5, **SMALL)
+    moves = [e.move for e in advice.estimates]
+    assert moves[0] is advice.best and len(moves) == len(set(moves))
+    assert all(
+        0.0 <= e.win_share <= 1.0 and e.samples == SMALL["samples"] for e in advice.estimates
+    )
+    again = advise(game, view, legal, also=[advice.best], seed=5, **SMALL)
+    assert again.estimates[0] == advice.estimates[0]
+
+
+def _review(index: int, loss: float) -> MoveReview:
+    move = get_game("metropolys").action_space("family")[0]
+    return MoveReview(index, 0, move, move, False, None, None, loss, 0.0)
+
+
+def test_only_the_worst_moves_are_marked_and_by_how_bad() -> None:
+    losses = [0.05, 0.12, 0.5, 0.25, 0.31, 0.0, 0.11]
+    marked = mark_worst([_review(i, loss) for i, loss in enumerate(losses)])
+    marks = {r.index: r.mark for r in marked if r.mark}
+    assert len(marks) == MARKED
+    assert marks == {2: "blunder", 4: "blunder", 3: "mistake"}
+    assert mark_worst([_review(0, 0.09)])[0].mark == ""
+
+
+def test_polis_review_reports_every_move_of_a_finished_game(tmp_path: Path) -> None:
+    state = played("metropolys", "family", seed=11)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.to_record(["Ada", "Bo"], 11)))
+    args = ["review", str(path), "--agent", "mcts:16i", "--samples", "4", "--json"]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert [m["index"] for m in report["moves"]] == list(range(len(state.history)))
+    assert [m["played"] for m in report["moves"]] == [str(m) for m in state.history]
+    assert json.loads(CliRunner().invoke(app, args).stdout) == report  # reproducible
+    seat = CliRunner().invoke(app, [*args, "--seat", "2"])
+    assert {m["player"] for m in json.loads(seat.stdout)["moves"]} == {1}
+    table = CliRunner().invoke(app, args[:-1])
+    assert table.exit_code == 0 and "Review" in table.stdout and "Ada" in table.stdout
+
+
+def test_polis_review_refuses_a_game_that_is_not_over(tmp_path: Path) -> None:
+    state = played("quadropolis", "classic", seed=1, moves=5)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state.to_record()))
+    out = CliRunner().invoke(app, ["review", str(path)])
+    assert out.exit_code == 2
+    assert "only for finished games" in out.output and "Traceback" not in out.output
+
+
+def test_a_hint_words_its_gain_over_the_next_best_move() -> None:
+    game = get_game("quadropolis")
+    state = played("quadropolis", "classic", seed=3, moves=2)
+    view, legal = state.view(state.current_player()), state.legal_moves()
+    advice = advise(game, view, legal, also=list(legal)[:2], seed=2, **SMALL)
+    words = hint_text(advice)
+    assert words.startswith(f"Hint: {advice.best}.")
+    assert "next best move" in words or "about as good as" in words

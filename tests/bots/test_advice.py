@@ -16,7 +16,7 @@ from polis.cli.play import hint_text
 from polis.core import get_game
 from polis.core.protocol import Game, GameState
 
-SMALL = {"agent": "mcts:24i", "samples": 6}
+AGENT, SAMPLES = "mcts:24i", 6
 TABLES = [("metropolys", "family"), ("quadropolis", "classic")]
 
 
@@ -48,8 +48,12 @@ def test_a_review_sees_only_what_each_player_saw(name: str, mode: str) -> None:
         pytest.fail("no other deal consistent with seat 0's view was found")
     assert list(other.history) == list(state.history)
     moves = list(state.history)
-    mine = review_moves(game, opening(game, state), moves, seats={0}, seed=3, **SMALL)
-    theirs = review_moves(game, opening(game, other), moves, seats={0}, seed=3, **SMALL)
+    mine = review_moves(
+        game, opening(game, state), moves, seats={0}, seed=3, agent=AGENT, samples=SAMPLES
+    )
+    theirs = review_moves(
+        game, opening(game, other), moves, seats={0}, seed=3, agent=AGENT, samples=SAMPLES
+    )
     assert mine and mine == theirs
     assert {r.player for r in mine} == {0}
 
@@ -59,8 +63,8 @@ def test_the_same_review_every_time_and_the_best_move_costs_nothing(name: str, m
     game = get_game(name)
     state = played(name, mode, seed=8, moves=10)
     start, moves = opening(game, state), list(state.history)
-    first = review_moves(game, start, moves, seed=1, **SMALL)
-    assert first == review_moves(game, start, moves, seed=1, **SMALL)
+    first = review_moves(game, start, moves, seed=1, agent=AGENT, samples=SAMPLES)
+    assert first == review_moves(game, start, moves, seed=1, agent=AGENT, samples=SAMPLES)
     assert [r.index for r in first] == list(range(len(moves)))
     for r in first:
         assert r.played is moves[r.index]
@@ -79,13 +83,11 @@ def test_advice_weighs_the_moves_on_the_same_sampled_games() -> None:
     game = get_game("metropolys")
     state = played("metropolys", "family", seed=2, moves=6)
     view, legal = state.view(state.current_player()), state.legal_moves()
-    advice = advise(game, view, legal, also=list(legal)[:3], seed=5, **SMALL)
+    advice = advise(game, view, legal, also=list(legal)[:3], seed=5, agent=AGENT, samples=SAMPLES)
     moves = [e.move for e in advice.estimates]
     assert moves[0] is advice.best and len(moves) == len(set(moves))
-    assert all(
-        0.0 <= e.win_share <= 1.0 and e.samples == SMALL["samples"] for e in advice.estimates
-    )
-    again = advise(game, view, legal, also=[advice.best], seed=5, **SMALL)
+    assert all(0.0 <= e.win_share <= 1.0 and e.samples == SAMPLES for e in advice.estimates)
+    again = advise(game, view, legal, also=[advice.best], seed=5, agent=AGENT, samples=SAMPLES)
     assert again.estimates[0] == advice.estimates[0]
 
 
@@ -133,7 +135,7 @@ def test_a_hint_words_its_gain_over_the_next_best_move() -> None:
     game = get_game("quadropolis")
     state = played("quadropolis", "classic", seed=3, moves=2)
     view, legal = state.view(state.current_player()), state.legal_moves()
-    advice = advise(game, view, legal, also=list(legal)[:2], seed=2, **SMALL)
+    advice = advise(game, view, legal, also=list(legal)[:2], seed=2, agent=AGENT, samples=SAMPLES)
     words = hint_text(advice)
     assert words.startswith(f"Hint: {advice.best}.")
     assert "next best move" in words or "about as good as" in words

@@ -8,12 +8,19 @@ state), the PettingZoo AEC and parallel envs, the Gymnasium env and vector env (
 steps; the random opponents' moves are included in the time), the batched self-play API
 (every table step counts; the policy is a uniform draw from each mask), and the OpenSpiel
 game (player actions; chance nodes included in the time). Policies draw uniformly among the
-legal ids of the masks they are given. Every figure is a random game loop run for about
-``--seconds`` seconds in this one process (one core), and is printed also as a ratio to the
-engine's random-move speed measured in the same run (the ratios travel between machines,
-the absolute figures do not).
+legal ids of the masks they are given. ``engine_scored_moves_per_s`` is the engine loop
+that also scores each finished game (``state.result()``), which every environment pays at
+the end of a game and the bare engine loop does not: the gap between the two first
+figures is the end-of-game scorer's share. Every figure is a random game loop run for
+about ``--seconds`` seconds in this one process (one core), and is printed also as a ratio
+to the engine's random-move speed measured in the same run (the ratios travel between
+machines, the absolute figures do not). Time is this process's CPU time by default
+(``--clock wall`` for wall time), so programs running beside it on other cores change the
+figures little; ``--repeat k`` measures every configuration k times and prints the median
+figures and ratios.
 
     .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick] [--cpu 0] [--table]
+        [--repeat 3] [--clock cpu|wall]
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import time
 from collections.abc import Callable
 
@@ -56,13 +64,18 @@ def configs() -> list[Config]:
     return out
 
 
+#: The clock of :func:`rate`: this process's CPU time, or wall time (``--clock``).
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = CLOCKS["cpu"]
+
+
 def rate(loop: Callable[[], int], seconds: float) -> float:
     """Steps per second of ``loop`` (one game per call, returns its step count)."""
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         steps += loop()
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
@@ -74,6 +87,22 @@ def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
         while not state.is_terminal():
             state.apply(state.random_move(rng))
             n += 1
+        return n
+
+    return loop
+
+
+def engine_scored_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+    """The engine loop, then the finished game's result (what every environment pays)."""
+    rng = random.Random(0)
+
+    def loop() -> int:
+        state = game.new_game(mode, players, seed=rng.getrandbits(32))
+        n = 0
+        while not state.is_terminal():
+            state.apply(state.random_move(rng))
+            n += 1
+        state.result()
         return n
 
     return loop
@@ -232,6 +261,7 @@ def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
 #: Figure name -> loop maker; the first is the reference of the ratios.
 LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "engine_moves_per_s": engine_loop,
+    "engine_scored_moves_per_s": engine_scored_loop,
     "legal_ids_steps_per_s": legal_ids_loop,
     "observe_steps_per_s": observe_loop,
     "pettingzoo_steps_per_s": pettingzoo_loop,
@@ -243,14 +273,21 @@ LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
 }
 
 
-def measure(config: Config, seconds: float) -> dict[str, object]:
+def measure(config: Config, seconds: float, repeat: int = 1) -> dict[str, object]:
+    """Every figure of one configuration, ``repeat`` times (the loops made once, so caches
+    that fill as positions come stay warm): the medians of the figures and of the ratios."""
     name, mode, players = config
     game = games()[name]
-    figures = {key: rate(make(game, mode, players), seconds) for key, make in LOOPS.items()}
-    base = figures["engine_moves_per_s"]
+    loops = {key: make(game, mode, players) for key, make in LOOPS.items()}
+    runs = []
+    for _ in range(repeat):
+        runs.append({key: rate(loop, seconds) for key, loop in loops.items()})
     row: dict[str, object] = {"game": name, "mode": mode, "players": players}
-    row.update({key: round(value) for key, value in figures.items()})
-    row["ratio_to_engine"] = {key: round(value / base, 4) for key, value in figures.items()}
+    row.update({key: round(statistics.median(r[key] for r in runs)) for key in LOOPS})
+    row["ratio_to_engine"] = {
+        key: round(statistics.median(r[key] / r["engine_moves_per_s"] for r in runs), 4)
+        for key in LOOPS
+    }
     return row
 
 
@@ -273,15 +310,21 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="first two configurations only")
     parser.add_argument("--cpu", type=int, default=None, help="pin the process to this core")
     parser.add_argument("--table", action="store_true", help="also print a Markdown table")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per configuration")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     args = parser.parse_args()
+    global clock
+    clock = CLOCKS[args.clock]
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
     chosen = configs()[:2] if args.quick else configs()
     load = [round(x, 2) for x in os.getloadavg()]
-    rows = [measure(config, args.seconds) for config in chosen]
+    rows = [measure(config, args.seconds, args.repeat) for config in chosen]
     report = {
         "python": platform.python_version(),
         "cpus": sorted(os.sched_getaffinity(0)),
+        "clock": args.clock,
+        "repeat": args.repeat,
         "load_average_at_start": load,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "results": rows,

@@ -30,6 +30,7 @@ from gymnasium import spaces
 from polis.core.errors import InputError, PolisError
 from polis.core.protocol import JSON, Game
 from polis.core.registry import games
+from polis.core.view import TERMINAL
 from polis.research.opponents import Opponent, make_opponent
 from polis.research.pettingzoo_env import observation_space
 from polis.research.session import Session
@@ -113,8 +114,11 @@ class PolisGymEnv(gym.Env[dict[str, Any], np.int64]):
         """The bots' moves until the learner's turn (or the end), one match step each."""
         state = self.session.state
         assert state is not None
-        while not state.is_terminal() and state.current_player() != self.seat:
-            state.apply(self._opponents[state.current_player()](state))
+        seat, opponents, apply = self.seat, self._opponents, state.apply
+        p = state.current_player()
+        while p != seat and p != TERMINAL:
+            apply(opponents[p](state))
+            p = state.current_player()
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal-action mask (the sb3-contrib ``MaskablePPO`` convention)."""

@@ -31,6 +31,7 @@ from polis.core.errors import InputError, PolisError
 from polis.core.match import derive_seed
 from polis.core.moves import Move
 from polis.core.protocol import JSON, Game, GameState
+from polis.core.view import TERMINAL
 from polis.research.batch import root_seed
 from polis.research.observations import HIGH, Encoder, encoder
 from polis.research.opponents import Opponent, make_opponent
@@ -131,8 +132,10 @@ class PolisVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDArra
 
     def _play_opponents(self, i: int) -> None:
         state, seat, opponents = self.states[i], self.seats[i], self._opponents[i]
-        while not state.is_terminal() and state.current_player() != seat:
-            state.apply(opponents[state.current_player()](state))
+        p = state.current_player()
+        while p != seat and p != TERMINAL:
+            state.apply(opponents[p](state))
+            p = state.current_player()
 
     def _observe(self) -> dict[str, Any]:
         obs, masks = self.encoder.encode_batch(self.states, self.seats)

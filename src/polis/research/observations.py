@@ -116,6 +116,13 @@ class Encoder(Generic[V]):
         """Ascending legal action ids of the player to move (empty when the game is over)."""
         return np.array(sorted(state.legal_moves().ids()), dtype=np.intp)
 
+    def pick_legal_id(self, state: GameState, draw: float) -> int:
+        """The ``int(draw * n)``-th of the ``n`` ascending legal ids (``0 <= draw < 1``): a
+        uniform random legal action for a uniform ``draw`` (games may find it without
+        listing the ids)."""
+        ids = self.legal_ids(state)
+        return int(ids[int(draw * len(ids))])
+
     def legal_mask(self, state: GameState) -> Mask:
         """1 for every legal action id of the player to move (zeros when the game is over)."""
         out = np.zeros(self.num_actions(state), dtype=np.int8)

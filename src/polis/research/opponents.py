@@ -23,11 +23,11 @@ Opponent = Callable[[GameState], Move]
 
 
 def random_opponent(enc: Encoder[Any], space: Sequence[Move], rng: random.Random) -> Opponent:
-    """Uniform over the legal moves, drawn from the encoder's legal ids."""
+    """Uniform over the legal moves: the encoder's pick among its legal ids."""
+    pick, draw = enc.pick_legal_id, rng.random
 
     def play(state: GameState) -> Move:
-        ids = enc.legal_ids(state)
-        return space[int(ids[int(rng.random() * len(ids))])]
+        return space[pick(state, draw())]
 
     return play
 

@@ -87,30 +87,32 @@ class MetropolysEncoder(Encoder[MetropolysView]):
         lay.add("area_card", len(AREA_CARDS))
         lay.add("neighbourhood_card", len(COLOURS))
         self.layout = lay
-        self._fast: MetropolysTensors | None = None
+        from polis.games.metropolys.tensors import shared_tensors
+
+        #: The byte tables of this table kind (made once per process: a few ms).
+        self._fast: MetropolysTensors = shared_tensors(mode, players)
         self._batch: MetropolysBatch | None = None
 
     # -- straight from the state (same numbers, no view) ----------------------------------------
     @property
     def tensors(self) -> MetropolysTensors:
         """The byte-table encoders of this table (:mod:`~polis.games.metropolys.tensors`)."""
-        if self._fast is None:
-            from polis.games.metropolys.tensors import MetropolysTensors
-
-            self._fast = MetropolysTensors(self.mode, self.n)
         return self._fast
 
     def encode_state(self, state: GameState, seat: int, *, public: bool = False) -> Obs:
-        parts = self.tensors.observation(state, seat, public)  # type: ignore[arg-type]
+        parts = self._fast.observation(state, seat, public)  # type: ignore[arg-type]
         return np.frombuffer(bytearray().join(parts), np.float32)
 
     def legal_mask(self, state: GameState) -> Mask:
-        return np.frombuffer(bytearray(self.tensors.mask(state)), np.int8)  # type: ignore[arg-type]
+        return np.frombuffer(bytearray(self._fast.mask(state)), np.int8)  # type: ignore[arg-type]
 
     def legal_ids(self, state: GameState) -> Ids:
-        mask = np.frombuffer(self.tensors.mask(state), np.bool_)  # type: ignore[arg-type]
+        mask = np.frombuffer(self._fast.mask(state), np.bool_)  # type: ignore[arg-type]
         ids: Ids = mask.nonzero()[0]
         return ids
+
+    def pick_legal_id(self, state: GameState, draw: float) -> int:
+        return self._fast.pick_legal_id(state, draw)  # type: ignore[arg-type]
 
     def encode_batch(
         self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]

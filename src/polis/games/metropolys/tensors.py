@@ -20,7 +20,8 @@ import struct
 from array import array
 from collections.abc import Sequence
 from functools import cache
-from operator import add, itemgetter
+from itertools import compress, islice
+from operator import getitem, itemgetter
 from typing import Final
 
 import numpy as np
@@ -35,6 +36,8 @@ from polis.games.metropolys.state import MetropolysState
 #: Field bytes: a free field, a field out of play, else player * 16 + value.
 FREE_B: Final = 255
 OUT_B: Final = 254
+#: The field numbers, for picking the n-th free field.
+FIELD_NUMBERS: Final = range(NUM_FIELDS)
 #: Added to a field's byte-code key when its building is a bid of this round / the last bid.
 BID_KEY: Final = 64
 LAST_KEY: Final = 128
@@ -51,28 +54,18 @@ def _one_hot(index: int | None, size: int) -> bytes:
     return row.tobytes()
 
 
-@cache
-def _by_value() -> list[int]:
-    """by_value[supply >> 1]: a 1 at the first field of the rows of the values in supply, so
-    ``fields * by_value[...]`` copies a 55-byte field row to each of them (made once)."""
-    return [
-        sum(1 << (8 * NUM_FIELDS * v) for v in range(VALUES) if mask >> v & 1)
-        for mask in range(1 << VALUES)
-    ]
-
-
 class FieldRows(dict[int, bytes]):
-    """The float32 row of one field seen from seat ``me``, by key ``(field * 4 + token dealt)
-    << 8 | field byte`` (+ BID_KEY / LAST_KEY): in play, token still lying there, built-by
-    or bid-by slot, value, last bid, colour, district. Rows are made when first asked for."""
+    """The float32 rows of one field with one token dealt there, seen from seat ``me``, by
+    the field's byte (+ BID_KEY / LAST_KEY): in play, token still lying there, built-by or
+    bid-by slot, value, last bid, colour, district. Rows are made when first asked for; keys
+    are small ints, so looking a field's row up allocates nothing."""
 
-    def __init__(self, players: int, me: int) -> None:
+    def __init__(self, players: int, me: int, field: int, dealt: int) -> None:
         super().__init__()
-        self.n, self.me = players, me
+        self.n, self.me, self.field, self.dealt = players, me, field, dealt
 
-    def __missing__(self, key: int) -> bytes:
-        n = self.n
-        f, dealt, code = key >> 10, key >> 8 & 3, key & 255
+    def __missing__(self, code: int) -> bytes:
+        n, dealt = self.n, self.dealt
         row = np.zeros(4 + 2 * n + 2, np.float32)
         if code != OUT_B:
             row[0] = 1
@@ -84,13 +77,18 @@ class FieldRows(dict[int, bytes]):
                 row[4 + 2 * n + 1] = 1 if code & LAST_KEY else 0
             if dealt and not built:  # a token leaves only with the building (§5.2)
                 row[dealt] = 1
-        out: bytes = row.tobytes() + BOARD_ROWS[f].tobytes()
-        self[key] = out
+        out: bytes = row.tobytes() + BOARD_ROWS[self.field].tobytes()
+        self[code] = out
         return out
 
 
 class MetropolysTensors:
     """Byte tables and encoders of one mode and player count."""
+
+    def __reduce__(self) -> tuple[object, tuple[str, int]]:
+        """Pickled as its table kind: unpickling gives the process's shared tables (the
+        caches are not worth carrying, and some tables cannot be pickled)."""
+        return shared_tensors, (self.mode, self.n)
 
     def __init__(self, mode: str, players: int) -> None:
         n = players
@@ -107,9 +105,12 @@ class MetropolysTensors:
         #: A 0/1 float.
         self.flag = (_one_hot(None, 1), _one_hot(0, 1))
         self._unused: dict[tuple[str, ...], bytes] = {}
-        # Field rows, looked up by field, the token dealt there and the field's byte key.
-        self.fields = [FieldRows(n, me) for me in range(n)]
-        self._bases: dict[int, tuple[object, tuple[int, ...]]] = {}
+        # Field rows, looked up by seat, field and the token dealt there, then the field's byte.
+        self.fields = [
+            [FieldRows(n, me, f, token) for f in range(NUM_FIELDS) for token in range(4)]
+            for me in range(n)
+        ]
+        self._bases: dict[int, tuple[object, list[tuple[FieldRows, ...]]]] = {}
         self.bid_value = [_one_hot(v, VALUES + 1) for v in range(VALUES + 1)]
         self.supply = [row.tobytes() for row in SUPPLY_ROWS]
         self.pack_counts = struct.Struct(f"<{4 * n}f").pack
@@ -135,19 +136,22 @@ class MetropolysTensors:
             int.from_bytes(bytes(m >> g & 1 for g in range(NUM_FIELDS)), "little")
             for m in ADJACENT_MASK
         ]
-        self.by_value = _by_value()
+        self._selectors: dict[int, bytes] = {}
+        self._values: dict[int, tuple[int, ...]] = {}
+        self.pad = bytes(256 - NUM_FIELDS)
         self.no_moves = bytes(self.num_actions)
         assert len(COLOUR) == NUM_FIELDS
 
-    def _base(self, setup: Setup) -> tuple[int, ...]:
-        """Per field, the first key of its rows given the token dealt there (cached per
-        set-up object, which every clone of a game shares; the entry keeps it alive)."""
+    def _base(self, setup: Setup) -> list[tuple[FieldRows, ...]]:
+        """Per seat, per field, its rows given the token dealt there (cached per set-up
+        object, which every clone of a game shares; the entry keeps it alive)."""
         found = self._bases.get(id(setup))
         if found is not None and found[0] is setup:
             return found[1]
         if len(self._bases) >= 1024:  # one entry per game: keep the memory bounded
             self._bases.clear()
-        base = tuple((f * 4 + token) << 8 for f, token in enumerate(setup.tokens))
+        keys = [f * 4 + token for f, token in enumerate(setup.tokens)]
+        base = [tuple(map(rows.__getitem__, keys)) for rows in self.fields]
         self._bases[id(setup)] = (setup, base)
         return base
 
@@ -181,7 +185,7 @@ class MetropolysTensors:
             parts_bid = self.bid_value[0]
         # A token leaves its field only when the field is built (§5.2), so the field's key and
         # the token dealt there tell which token still lies on it.
-        parts += map(self.fields[me].__getitem__, map(add, self._base(setup), keys))
+        parts += map(getitem, self._base(setup)[me], keys)
         parts.append(parts_bid)
         parts.append(self.passed[me][s._passed])
         in_order = self.in_order[me]
@@ -206,17 +210,72 @@ class MetropolysTensors:
         if cur < 0:
             return self.no_moves
         cells = s._cells
-        free = int.from_bytes(array("b", cells).tobytes().translate(self.free_byte), "little")
+        free = array("b", cells).tobytes().translate(self.free_byte)
         supply = s._supply[cur]
         bids = s._bids
         if bids:
             last = bids[-1]
-            free &= self.adjacent[last]
+            free = (int.from_bytes(free, "little") & self.adjacent[last]).to_bytes(
+                NUM_FIELDS, "little"
+            )
             supply &= -1 << ((cells[last] & 15) + 1)  # only higher values (§5.1.2)
             tail = b"\x01"
         else:
             tail = b"\x00"
-        return (free * self.by_value[supply >> 1]).to_bytes(PASS_ID, "little") + tail
+        # One row of the free fields per value in supply: the value's selector row picks
+        # field bytes 0-54, a value not in supply picks byte 255 (0) throughout.
+        selector = self._selectors.get(supply)
+        if selector is None:
+            selector = self._selector(supply)
+        return selector.translate(free + self.pad) + tail
+
+    def pick_legal_id(self, state: MetropolysState, draw: float) -> int:
+        """The ``int(draw * n)``-th of the ``n`` ascending legal ids, counted instead of
+        listed: ids run value by value, free field by free field, then the pass."""
+        s = state
+        cur = s._current
+        cells = s._cells
+        free = array("b", cells).tobytes().translate(self.free_byte)
+        supply = s._supply[cur] if cur >= 0 else 0
+        bids = s._bids
+        passes = 0
+        if bids and cur >= 0:
+            last = bids[-1]
+            free = (int.from_bytes(free, "little") & self.adjacent[last]).to_bytes(
+                NUM_FIELDS, "little"
+            )
+            supply &= -1 << ((cells[last] & 15) + 1)  # only higher values (§5.1.2)
+            passes = 1
+        values = self._values.get(supply)
+        if values is None:  # the rows (value - 1) of the values in supply
+            values = tuple(v - 1 for v in range(1, VALUES + 1) if supply >> v & 1)
+            self._values[supply] = values
+        nfree = free.count(1)
+        bidding = len(values) * nfree
+        if not bidding + passes:
+            raise IndexError("no legal action: the game is over")
+        i = int(draw * (bidding + passes))
+        if i >= bidding:
+            return PASS_ID
+        row, nth = divmod(i, nfree)
+        field: int = next(islice(compress(FIELD_NUMBERS, free), nth, None))
+        return values[row] * NUM_FIELDS + field
+
+    def _selector(self, supply: int) -> bytes:
+        """The translate key of the mask rows of a supply bit mask (made when first met)."""
+        fields, none = bytes(range(NUM_FIELDS)), b"\xff" * NUM_FIELDS
+        key = b"".join(fields if supply >> v & 1 else none for v in range(1, VALUES + 1))
+        if len(self._selectors) >= 4096:  # keep the memory bounded
+            self._selectors.clear()
+        self._selectors[supply] = key
+        return key
+
+
+@cache
+def shared_tensors(mode: str, players: int) -> MetropolysTensors:
+    """One MetropolysTensors per table kind for the whole process: the tables and their caches
+    (filled as positions come) serve every encoder, environment and benchmark loop."""
+    return MetropolysTensors(mode, players)
 
 
 # -- many tables at once ------------------------------------------------------------------------
@@ -263,7 +322,23 @@ class MetropolysBatch:
         self.c_collected = self.c_built + n
         self.width = self.c_collected + 4 * n
         self.field_width = 4 + 2 * n + 2 + BOARD_ROWS.shape[1]
-        self._facts: dict[int, tuple[Setup, bytes]] = {}
+        #: FIELD_ROWS[token * field_keys + code]: in play, token one-hot, built-by / bid-by
+        #: slot, value; code 0 out of play, 1 free, 2 + (slot << 4 | value) << 1 | bid.
+        self.field_head = 4 + 2 * n + 1
+        self.field_keys = 2 + (n << 5)
+        table = np.zeros((4 * self.field_keys, self.field_head), np.float32)
+        for token in range(4):
+            for code in range(self.field_keys):
+                row = table[token * self.field_keys + code]
+                row[1:4] = TOKEN_ROWS[token]
+                if code:
+                    row[0] = 1
+                if code >= 2:
+                    slot, value, bid = (code - 2) >> 5, (code - 2) >> 1 & 15, (code - 2) & 1
+                    row[4 + slot + n * bid] = 1
+                    row[4 + 2 * n] = value
+        self.field_rows = table
+        self._facts: dict[int, tuple[Setup, bytes, bytes]] = {}
 
     def raw_row(self, s: MetropolysState) -> bytes:
         """The facts of ``s`` the batch encoders read (every player's secret cards too: the
@@ -298,10 +373,15 @@ class MetropolysBatch:
 
     def _game_facts(self, setup: Setup) -> bytes:
         """The columns fixed for a whole game (unused districts, a spare 0, every player's
-        secret cards), cached per set-up object (the entry keeps it alive)."""
+        secret cards)."""
+        return self._setup_rows(setup)[0]
+
+    def _setup_rows(self, setup: Setup) -> tuple[bytes, bytes]:
+        """The game's fixed columns (:meth:`_game_facts`) and the tokens dealt on the fields,
+        cached per set-up object (the entry keeps it alive)."""
         found = self._facts.get(id(setup))
         if found is not None and found[0] is setup:
-            return found[1]
+            return found[1], found[2]
         if len(self._facts) >= 1024:  # one entry per game: keep the memory bounded
             self._facts.clear()
         unused = 0
@@ -311,13 +391,58 @@ class MetropolysBatch:
         colours = setup.neighbourhood_cards
         row += [-1] * self.n if colours is None else [_COLOUR[c] for c in colours]
         packed = array("b", row).tobytes()
-        self._facts[id(setup)] = (setup, packed)
-        return packed
+        tokens = bytes(setup.tokens)
+        self._facts[id(setup)] = (setup, packed, tokens)
+        return packed, tokens
 
     def matrix(self, states: Sequence[MetropolysState]) -> Int8s:
-        """The raw rows of ``states`` as one int8 matrix (supplies: :meth:`supplies`)."""
-        rows = b"".join([self.raw_row(s) for s in states])
-        return np.frombuffer(rows, np.int8).reshape(len(states), self.width)
+        """The raw rows of ``states`` as one int8 matrix (supplies: :meth:`supplies`): the
+        rows of :meth:`raw_row`, read a block of columns at a time for all states (each list
+        joined into one flat list, converted once), the tokens from the deal."""
+        count = len(states)
+        flags = bytearray(count * NUM_FIELDS)
+        head: list[int] = []
+        fixed: list[tuple[bytes, bytes]] = []
+        cells: list[int] = []
+        supply: list[int] = []
+        counts: list[int] = []
+        for i, s in enumerate(states):
+            bids = s._bids
+            at = i * NUM_FIELDS
+            for f in bids:
+                flags[at + f] = 1
+            head += (
+                s._current,
+                s._start,
+                s._passed,
+                bids[-1] if bids else -1,
+                s._metro_holder,
+                s._archaeology_holder,
+            )
+            fixed.append(self._setup_rows(s._facts.setup))
+            cells += s._cells
+            supply += s._supply
+            counts += s._built
+            counts += s._collected
+        raw = np.empty((count, self.width), np.int8)
+        blocks = (
+            (0, array("b", head)),
+            (HEAD - 2, b"".join([f[0] for f in fixed])),  # from the unused districts on
+            (self.c_cells, array("b", cells)),
+            (self.c_bids, flags),
+            (self.c_supply, array("H", supply)),
+            (self.c_built, bytes(counts)),
+        )
+        for start, block in blocks:
+            cols = np.frombuffer(block, np.int8).reshape(count, -1)
+            raw[:, start : start + cols.shape[1]] = cols
+        # A token lies on its field until a building is final there (§5.2): the dealt
+        # tokens, cleared where the cell holds a building that is not a bid.
+        dealt = np.frombuffer(b"".join([f[1] for f in fixed]), np.int8).reshape(count, -1)
+        final = raw[:, self.c_cells : self.c_bids] >= 0
+        final &= raw[:, self.c_bids : self.c_tokens] == 0
+        raw[:, self.c_tokens : self.c_supply] = np.where(final, 0, dealt)
+        return raw
 
     def supplies(self, raw: Int8s) -> Ints:
         """Each player's supply bit mask [rows, players]."""
@@ -344,27 +469,27 @@ class MetropolysBatch:
         width = self.field_width
         start = o["fields"]
         fields = out[:, start : start + NUM_FIELDS * width].reshape(count, NUM_FIELDS, width)
-        fields[:, :, 0] = cells != -2
-        fields[:, :, 1:4] = TOKEN_ROWS[raw[:, self.c_tokens : self.c_supply]]
+        # Each field's first columns (in play, tokens, built-by / bid-by slot, value) are one
+        # row of FIELD_ROWS, by token and cell (out of play, free, or slot, value and bid).
         built = cells >= 0
-        bid = raw[:, self.c_bids : self.c_tokens]
-        who = 4 + ((cells >> 4) - me[:, None]) % n + n * bid
-        np.put_along_axis(fields, who[:, :, None], built[:, :, None], axis=2)
-        fields[:, :, 4 + 2 * n] = np.where(built, cells & 15, 0)
+        rel = ((cells >> 4) - me[:, None]) % n
+        code = ((rel << 4 | cells & 15) << 1) + raw[:, self.c_bids : self.c_tokens] + 2
+        code = np.where(built, code, cells + 2)
+        code += raw[:, self.c_tokens : self.c_supply] * self.field_keys
+        fields[:, :, : self.field_head] = self.field_rows[code]
         fields[:, :, 4 + 2 * n + 2 :] = BOARD_ROWS
         with_bid = last >= 0
         fields[rows[with_bid], last[with_bid], 4 + 2 * n + 1] = 1
         value = np.where(with_bid, cells[rows, last] & 15, 0)
         out[rows, o["bid_value"] + value] = 1
         out[:, o["passed"] : o["passed"] + n] = (raw[:, 2:3] >> order) & 1
-        supply = np.take_along_axis(supplies, order, axis=1)
+        by_seat = rows[:, None], order
+        supply = supplies[by_seat]
         flat = SUPPLY_ROWS[supply].reshape(count, -1)
         out[:, o["supplies"] : o["supplies"] + flat.shape[1]] = flat
-        out[:, o["built"] : o["built"] + n] = np.take_along_axis(
-            raw[:, self.c_built : self.c_collected], order, axis=1
-        )
+        out[:, o["built"] : o["built"] + n] = raw[:, self.c_built : self.c_collected][by_seat]
         collected = raw[:, self.c_collected : self.width].reshape(count, n, 4)[:, :, 1:]
-        collected = np.take_along_axis(collected, order[:, :, None], axis=1)
+        collected = collected[by_seat]
         out[:, o["tokens"] : o["tokens"] + 3 * n] = collected.reshape(count, -1)
         for key, column in (("metro_card", 4), ("archaeology_card", 5)):
             holder = raw[:, column]
@@ -391,4 +516,4 @@ class MetropolysBatch:
         return out
 
 
-__all__ = ["MetropolysBatch", "MetropolysTensors"]
+__all__ = ["MetropolysBatch", "MetropolysTensors", "shared_tensors"]

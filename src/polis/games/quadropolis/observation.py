@@ -102,31 +102,30 @@ class QuadropolisEncoder(Encoder[QuadropolisView]):
         lay.add("cities", players, self.squares, KINDS + 1)
         lay.add("resources", players, 2)
         self.layout = lay
-        self._fast: QuadropolisTensors | None = None
+        from polis.games.quadropolis.tensors import shared_tensors
+
+        #: The byte tables of this table kind (made once per process: a few ms).
+        self._fast: QuadropolisTensors = shared_tensors(mode, players)
         self._batch: QuadropolisBatch | None = None
 
     # -- straight from the state (same numbers, no view) ----------------------------------------
     @property
     def tensors(self) -> QuadropolisTensors:
         """The byte-table encoders of this table (:mod:`~polis.games.quadropolis.tensors`)."""
-        if self._fast is None:
-            from polis.games.quadropolis.tensors import QuadropolisTensors
-
-            self._fast = QuadropolisTensors(self.mode, self.n)
         return self._fast
 
     def encode_state(self, state: GameState, seat: int, *, public: bool = False) -> Obs:
         # Quadropolis has no private facts: a spectator seated at ``seat`` sees the same.
-        parts = self.tensors.observation(state, seat)  # type: ignore[arg-type]
+        parts = self._fast.observation(state, seat)  # type: ignore[arg-type]
         return np.frombuffer(bytearray().join(parts), np.float32)
 
     def legal_mask(self, state: GameState) -> Mask:
-        return np.frombuffer(bytearray(self.tensors.mask(state)), np.int8)  # type: ignore[arg-type]
+        rows = self._fast.mask_rows(state)  # type: ignore[arg-type]
+        mask: Mask = rows.reshape(-1).view(np.int8)
+        return mask
 
     def legal_ids(self, state: GameState) -> Ids:
-        mask = np.frombuffer(self.tensors.mask(state), np.bool_)  # type: ignore[arg-type]
-        ids: Ids = mask.nonzero()[0]
-        return ids
+        return self._fast.legal_ids(state)  # type: ignore[arg-type]
 
     def encode_batch(
         self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]

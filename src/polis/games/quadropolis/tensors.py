@@ -5,9 +5,14 @@ a typed view; building that view costs more than encoding it, and numpy's per-ca
 dwarfs arrays this small. So this module reads the state's own lists and assembles each
 observation from rows tabulated once per table (mode and player count): every site square,
 spot, city square and one-hot is a ready ``float32`` byte string, picked by C-level ``map``
-and joined once (one numpy call per observation, or per batch). The legal mask is built
-the same way from per-architect rows of the city's target squares. The numbers are exactly
-the view encoder's and ``legal_moves()``'s (``tests/research`` checks every position of many
+and joined once (one numpy call per observation, or per batch); a city's rows are joined
+once and cached per city (a city changes only when its owner builds). The legal mask is a
+table of rows, one per (architect, class of the selected square) pair, worked out for the
+player's city for all architects at once (the city's square keys repeated once per
+architect with its reach and number, then one ``translate`` per class) and cached per
+city, from which one numpy ``take`` picks the row of every (architect, spot) pair; the
+pairs' row indices come from byte ``translate`` calls on the site. The numbers are exactly the
+view encoder's and ``legal_moves()``'s (``tests/research`` checks every position of many
 random games, in every mode, player count and rules option).
 
 Nothing hidden enters: a tile face down with this many players picks the face-down row (the
@@ -27,7 +32,8 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from operator import add, itemgetter
+from functools import cache
+from operator import add
 from typing import Final
 
 import numpy as np
@@ -40,11 +46,15 @@ from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
 
 #: Mask classes of a site square: nothing there, a face-down tile, a Tower Block, an Office
-#: Tower, another building. A spot that may not be played adds ``BLOCKED_C`` (rows 6-7: zeros).
+#: Tower, another building.
 EMPTY_C, DOWN_C, TOWER_C, OFFICE_C, OTHER_C = range(5)
-BLOCKED_C: Final = 6
-#: Rows per architect in the per-call row table (classes, then the zero rows).
-ROWS_PER_ARCHITECT: Final = 8
+#: Added to the row index of an (architect, spot) pair that may not be played (a zero row).
+INVALID: Final = 0x80
+#: Keys of a city square in the row tables (a Tower Block / Office Tower key + floors - 1),
+#: and of the discard and nothing actions.
+EMPTY_K, TOWER_K, OFFICE_K, OTHER_K, DISCARD_K, NOTHING_K = 0, 1, 5, 9, 10, 11
+#: Rows of a mask, one per (architect, spot) pair or (architect, class) pair.
+Table = npt.NDArray[np.bool_]
 #: Where the low byte of a 16-bit int is in memory.
 LOW_BYTE: Final = 0 if sys.byteorder == "little" else 1
 
@@ -67,6 +77,11 @@ def _spread(flags: list[int] | tuple[int, ...]) -> int:
 
 class QuadropolisTensors:
     """Byte tables and encoders of one mode and player count."""
+
+    def __reduce__(self) -> tuple[object, tuple[str, int]]:
+        """Pickled as its table kind: unpickling gives the process's shared tables (the
+        caches are not worth carrying, and some tables cannot be pickled)."""
+        return shared_tensors, (self.mode, self.n)
 
     def __init__(self, mode: str, players: int) -> None:
         n = players
@@ -123,6 +138,7 @@ class QuadropolisTensors:
         self.pack_pool = struct.Struct(f"<{a}f").pack
         self.pack_resources = struct.Struct(f"<{2 * n}f").pack
         self.orders = [tuple((me + s) % n for s in range(n)) for me in range(n)]
+        self._cities: dict[bytes, bytes] = {}
 
     def observation(self, state: QuadropolisState, me: int) -> list[bytes]:
         """The observation of seat ``me`` as float32 byte strings, in layout order."""
@@ -150,9 +166,14 @@ class QuadropolisTensors:
         else:
             used = s._used
             parts += [self.unused[used[p]] for p in order]
-        cells, cell = s._cells, self.cell.__getitem__
+        cells, cities = s._cells, self._cities
         for p in order:
-            parts += map(cell, cells[p * size : (p + 1) * size])
+            # A city changes only when its owner builds: its rows are cached per city.
+            key = bytes(cells[p * size : (p + 1) * size])
+            city = cities.get(key)
+            if city is None:
+                city = self._city(key)
+            parts.append(city)
         inh, en = s._inhabitants, s._energy
         values: list[int] = []
         for p in order:
@@ -160,125 +181,206 @@ class QuadropolisTensors:
         parts.append(self.pack_resources(*values))
         return parts
 
+    def _city(self, key: bytes) -> bytes:
+        """The feature rows of one city (its squares' codes), joined and cached."""
+        if len(self._cities) >= 4096:  # keep the memory bounded
+            self._cities.clear()
+        city = self._cities[key] = b"".join(map(self.cell.__getitem__, key))
+        return city
+
     # -- mask tables ----------------------------------------------------------------------------
     def _mask_tables(self) -> None:
-        a, n, size, stride = self.arch, self.n, self.size, self.stride
-        up = FACE_UP[n]
+        """Tables of the mask. Rows of every (architect, class) pair come from the player's
+        city repeated once per architect (one block of ``stride`` bytes each: the city
+        squares, discard, nothing) and translated, so no work is done per architect."""
+        a, size, stride = self.arch, self.size, self.stride
+        up = FACE_UP[self.n]
         tiles = len(TILES)
         assert tiles < 255
+        #: Row index of an (architect k, class c) pair: c * A + k - 1; + INVALID: a zero row.
         classes = bytearray(256)
         for t in range(tiles):
             kind = T_KIND[t]
-            if not up[t]:
-                classes[t] = DOWN_C
-            else:
-                classes[t] = TOWER_C if kind == 1 else OFFICE_C if kind == 2 else OTHER_C
-        classes[255] = EMPTY_C
+            c = TOWER_C if kind == 1 else OFFICE_C if kind == 2 else OTHER_C
+            c = c if up[t] else DOWN_C
+            classes[t] = c * a
+        classes[255] = EMPTY_C * a
         self.site_class = bytes(classes)
-        #: The site square each (architect, spot) pair selects, architect-major.
-        self.select_all = itemgetter(
-            *[SELECT[s][k] for k in range(1, a + 1) for s in range(N_SPOTS)]
+        self.down_code = DOWN_C * a
+        pairs = a * N_SPOTS
+        #: The site square each (architect, spot) pair selects, architect-major, as a
+        #: translate key (the table is the 25 class bytes of the site, padded to 256).
+        self.select_keys = bytes(SELECT[s][k] for k in range(1, a + 1) for s in range(N_SPOTS))
+        self.pad = bytes(256 - 25)
+        self.architect_offset = int.from_bytes(
+            bytes(k for k in range(a) for _ in range(N_SPOTS)), "little"
         )
-        self.row_offset = int.from_bytes(
-            bytes(ROWS_PER_ARCHITECT * k for k in range(a) for _ in range(N_SPOTS)), "little"
-        )
-        #: blocked_lo/hi[10 spot bits]: BLOCKED_C on the bytes of occupied or blocked spots.
-        self.blocked_lo = [
-            _spread([BLOCKED_C if m >> j & 1 else 0 for j in range(10)]) for m in range(1024)
+        every_pair = sum(1 << (8 * N_SPOTS * k) for k in range(a))
+        #: spot_bad_lo/hi[10 spot bits]: INVALID on every architect's occupied/blocked spots.
+        lo = [_spread([INVALID if m >> j & 1 else 0 for j in range(10)]) for m in range(1024)]
+        self.spot_bad_lo = [x * every_pair for x in lo]
+        self.spot_bad_hi = [x << 80 for x in self.spot_bad_lo]
+        #: arch_bad[flags]: INVALID on the spots of the architects not available (key: one
+        #: byte per architect number 0-5, 1 when not available; Classic: the used bit mask).
+        block = _spread([INVALID] * N_SPOTS)
+        self.arch_bad_used = [
+            sum(block << (8 * N_SPOTS * (k - 1)) for k in range(1, a + 1) if mask >> k & 1)
+            for mask in range(1 << (a + 1))
         ]
-        self.blocked_hi = [x << 80 for x in self.blocked_lo]
-        self.all_blocked = _spread([BLOCKED_C] * N_SPOTS)
-        #: Selectable classes (A5): row index -> 1 for a square that is not face down.
-        selectable = bytearray(256)
-        for k in range(a):
-            for c in (EMPTY_C, TOWER_C, OFFICE_C, OTHER_C):
-                selectable[ROWS_PER_ARCHITECT * k + c] = 1
-        self.selectable = bytes(selectable)
-        # City squares: cell code -> flags (bit 0 empty, 1 Tower Block that may grow, 2 Office
-        # Tower that may grow, 2 + f: the building has f floors).
+        self.arch_bad_pool: dict[bytes, int] = {}
+        for m in range(1 << a):
+            key = bytes([1] + [m >> (k - 1) & 1 for k in range(1, 6)])
+            self.arch_bad_pool[key] = sum(
+                block << (8 * N_SPOTS * (k - 1)) for k in range(1, a + 1) if m >> (k - 1) & 1
+            )
+        self.is_zero = bytes([1] + [0] * 255)
+        #: Selectable row indices (A5): not face down, not invalid.
+        self.selectable = bytes(
+            1 if i < INVALID and i // a in (EMPTY_C, TOWER_C, OFFICE_C, OTHER_C) else 0
+            for i in range(256)
+        )
+        # City squares. A cell code (kind << 3 | floors) first becomes its key: 0 empty, 1-4 a
+        # Tower Block and 5-8 an Office Tower of that many floors that may grow, 9 any other
+        # building (it takes nothing more); row tables are cached per key string, which
+        # cities that differ only in buildings that take nothing share. Keys 10 and 11 stand
+        # for the discard and the nothing action after the squares.
         max_floors = MAX_FLOORS[self.mode]
-        flags = bytearray(256)
-        for c in range(80):
-            kind, floors = c >> 3, c & 7
-            f = 1 if c == 0 else 0
-            if c and kind == 1 and floors < max_floors[1]:
-                f |= 2
-            if c and kind == 2 and floors < max_floors[2]:
-                f |= 4
-            if c and 1 <= floors <= 5:
-                f |= 1 << (2 + floors)
-            flags[c] = f
-        self.cell_flags = bytes(flags)
-        self.offices_grow = max_floors[2] > 0
-        self.ones = _spread([1] * size)
+        city_keys = bytearray([OTHER_K] * 256)
+        city_keys[0] = EMPTY_K
+        for kind, first in ((1, TOWER_K), (2, OFFICE_K)):
+            for f in range(1, max_floors[kind]):
+                city_keys[kind << 3 | f] = first + f - 1
+        self.key_t = bytes(city_keys)
+        self.key_tail = bytes([DISCARD_K, NOTHING_K])
+        # Repeated once per architect block (squares, discard, nothing), a key byte gets the
+        # architect's reach (bit 4) and number - 1 (bits 5-7): one translate per class then
+        # gives every architect's row of moves at once.
         geo = GEOMETRY[self.mode]
-        self.reach = [0] + [
-            _spread([geo.reach_mask[k] >> q & 1 for q in range(size)]) for k in range(1, a + 1)
-        ]
-        #: The discard byte of a target row (and the "nothing" byte left 0).
-        self.discard = 1 << (8 * size)
-        self.nothing_row = bytes(stride - 1) + b"\x01"
-        self.zero_row = bytes(stride)
-        self.zero_rows = (self.zero_row,) * ROWS_PER_ARCHITECT
-        self.no_moves = bytes(self.num_actions)
+        self.repeat = sum(1 << (8 * stride * k) for k in range(a))
+        self.block_bits = int.from_bytes(
+            b"".join(
+                bytes((geo.reach_mask[k] >> q & 1) << 4 | (k - 1) << 5 for q in range(size))
+                + bytes([(k - 1) << 5] * 2)
+                for k in range(1, a + 1)
+            ),
+            "little",
+        )
 
-    def mask(self, state: QuadropolisState) -> bytes:
-        """The legal-action mask of the player to move, one byte (0/1) per action id."""
+        def row_byte(x: int, kind: int) -> int:
+            """Is the action of key/reach/architect byte ``x`` legal for a tile of ``kind``
+            (0: a building that cannot be stacked)?"""
+            key, reach, below = x & 15, x >> 4 & 1, x >> 5
+            if key == DISCARD_K:
+                return 1
+            if key == EMPTY_K:
+                return reach
+            first = TOWER_K if kind == 1 else OFFICE_K if kind == 2 else -1
+            if first < 0 or not first <= key < first + 4:
+                return 0
+            return 1 if reach or key - first + 1 == below else 0  # a floor: in reach, or as k
+
+        self.other_t = bytes(row_byte(x, 0) for x in range(256))
+        self.tower_t = bytes(row_byte(x, 1) for x in range(256))
+        self.office_t = bytes(row_byte(x, 2) for x in range(256))
+        self.length = a * stride
+        self.nothing_block = (bytes(stride - 1) + b"\x01") * a
+        self.zero_row = bytes(stride)
+        #: Row indices of invalid pairs (INVALID set) go to the zero row after the 5 classes;
+        #: under A5 "strict", face-down squares go there too.
+        zero = 5 * a
+        self.clamp = bytes(i if i < INVALID else zero for i in range(256))
+        self.strict = bytes(zero if DOWN_C * a <= i < (DOWN_C + 1) * a else i for i in range(256))
+        self.pairs = pairs
+        self._rows: dict[bytes, Table] = {}
+
+    def codes(self, state: QuadropolisState) -> bytes:
+        """Per (architect, spot) pair, architect-major: the row of :meth:`rows` it plays."""
         s = state
-        p = s._current
-        if p < 0:
-            return self.no_moves
-        size = self.size
         # Each square's low byte: the tile index, or 255 for an empty square (-1).
         classes = array("h", s._site).tobytes()[LOW_BYTE::2].translate(self.site_class)
         m = s._occupied | BLOCKED[s._urbanist]
-        free = self.blocked_lo[m & 1023] | self.blocked_hi[m >> 10]
         if self.expert:
-            pool = s._pool
-            ks: tuple[int | bool, ...] = (pool[1], pool[2], pool[3], pool[4], pool[5])
+            bad = self.arch_bad_pool[bytes(s._pool).translate(self.is_zero)]
         else:
-            used = s._used[p]
-            ks = (not used & 2, not used & 4, not used & 8, not used & 16)
-        # Row index of each (architect, spot): 8 * (k - 1) + class, + 6 if it may not play.
-        invalid = shift = 0
-        for ok in ks:
-            invalid |= (free if ok else self.all_blocked) << shift
-            shift += 8 * N_SPOTS
-        selected = int.from_bytes(bytes(self.select_all(classes)), "little")
-        codes = ((selected | invalid) + self.row_offset).to_bytes(self.arch * N_SPOTS, "little")
-        down = self.nothing_row
-        if DOWN_C in classes and s._unselectable and 1 in codes.translate(self.selectable):
-            down = self.zero_row  # A5: something else can be selected
-        base = p * size
-        flags = int.from_bytes(
-            bytes(s._cells[base : base + size]).translate(self.cell_flags), "little"
-        )
-        ones = self.ones
-        empty = flags & ones
-        rows: list[bytes] = []
-        nothing, zero = self.nothing_row, self.zero_row
-        width = size + 2
-        lo = 0
-        for k, ok in enumerate(ks, 1):
-            if not ok:
-                rows += self.zero_rows
-            else:
-                reach = self.reach[k]
-                other = reach & empty | self.discard
-                other_row = other.to_bytes(width, "little")
-                mine = codes[lo : lo + N_SPOTS]
-                first = ROWS_PER_ARCHITECT * (k - 1)
-                tower_row = office_row = other_row
-                if first + TOWER_C in mine or (first + OFFICE_C in mine and self.offices_grow):
-                    # A floor goes in reach, or off reach as floor k (on k - 1 floors).
-                    grows = reach | ((flags >> (k + 1)) & ones if k > 1 else 0)
-                    if first + TOWER_C in mine:
-                        tower_row = (other | (flags >> 1 & ones & grows)).to_bytes(width, "little")
-                    if first + OFFICE_C in mine and self.offices_grow:
-                        office_row = (other | (flags >> 2 & ones & grows)).to_bytes(width, "little")
-                rows += (nothing, down, tower_row, office_row, other_row, zero, zero, zero)
-            lo += N_SPOTS
-        return b"".join(map(rows.__getitem__, codes))
+            bad = self.arch_bad_used[s._used[s._current]]
+        bad |= self.spot_bad_lo[m & 1023] | self.spot_bad_hi[m >> 10]
+        selected = int.from_bytes(self.select_keys.translate(classes + self.pad), "little")
+        codes = ((selected + self.architect_offset) | bad).to_bytes(self.pairs, "little")
+        if s._unselectable and self.down_code in classes and 1 in codes.translate(self.selectable):
+            # A5: something else can be selected, so face-down squares give no move.
+            codes = codes.translate(self.strict)
+        return codes.translate(self.clamp)
+
+    def rows(self, city: bytes) -> Table:
+        """The row of every (architect, class) pair for a player's city (its squares' keys):
+        its moves' flags, one byte per action of a spot (squares, discard, nothing). Cached
+        per city: a city often comes back (a turn that builds nothing, every game's first
+        turns, buildings that take nothing more)."""
+        found = self._rows.get(city)
+        if found is not None:
+            return found
+        spread = int.from_bytes(city + self.key_tail, "little") * self.repeat | self.block_bits
+        keys = spread.to_bytes(self.length, "little")
+        tower_b, office_b = keys.translate(self.tower_t), keys.translate(self.office_t)
+        other_b = keys.translate(self.other_t)
+        nothing = self.nothing_block
+        flat = b"".join((nothing, nothing, tower_b, office_b, other_b, self.zero_row))
+        table: Table = np.frombuffer(flat, np.bool_).reshape(-1, self.stride)
+        if len(self._rows) >= 4096:  # keep the memory bounded
+            self._rows.clear()
+        self._rows[city] = table
+        return table
+
+    def mask_rows(self, state: QuadropolisState) -> Table:
+        """The legal-action mask of the player to move as [pairs, stride] flags: row
+        ``(k - 1) * 20 + spot`` holds the actions of architect ``k`` at that spot."""
+        s = state
+        p = s._current
+        if p < 0:
+            return np.zeros((self.pairs, self.stride), np.bool_)
+        base = p * self.size
+        table = self.rows(bytes(s._cells[base : base + self.size]).translate(self.key_t))
+        picked: Table = table.take(np.frombuffer(self.codes(s), np.uint8), axis=0)
+        return picked
+
+    def mask(self, state: QuadropolisState) -> bytes:
+        """The legal-action mask of the player to move, one byte (0/1) per action id."""
+        return self.mask_rows(state).tobytes()
+
+    def legal_ids(self, state: QuadropolisState) -> npt.NDArray[np.intp]:
+        """Ascending legal action ids of the player to move (the mask's non-zero bytes;
+        :meth:`mask_rows` inlined: this is the random opponents' hot path)."""
+        s = state
+        p = s._current
+        if p < 0:
+            return np.zeros(0, np.intp)
+        size = self.size
+        key = bytes(s._cells[p * size : (p + 1) * size]).translate(self.key_t)
+        table = self._rows.get(key)
+        if table is None:
+            table = self.rows(key)
+        # :meth:`codes`, inlined.
+        classes = array("h", s._site).tobytes()[LOW_BYTE::2].translate(self.site_class)
+        m = s._occupied | BLOCKED[s._urbanist]
+        if self.expert:
+            bad = self.arch_bad_pool[bytes(s._pool).translate(self.is_zero)]
+        else:
+            bad = self.arch_bad_used[s._used[p]]
+        bad |= self.spot_bad_lo[m & 1023] | self.spot_bad_hi[m >> 10]
+        selected = int.from_bytes(self.select_keys.translate(classes + self.pad), "little")
+        codes = ((selected + self.architect_offset) | bad).to_bytes(self.pairs, "little")
+        if s._unselectable and self.down_code in classes and 1 in codes.translate(self.selectable):
+            codes = codes.translate(self.strict)
+        picked = table.take(np.frombuffer(codes.translate(self.clamp), np.uint8), axis=0)
+        ids: npt.NDArray[np.intp] = picked.reshape(-1).nonzero()[0]
+        return ids
+
+
+@cache
+def shared_tensors(mode: str, players: int) -> QuadropolisTensors:
+    """One QuadropolisTensors per table kind for the whole process: the tables and their caches
+    (filled as positions come) serve every encoder, environment and benchmark loop."""
+    return QuadropolisTensors(mode, players)
 
 
 # -- many tables at once ------------------------------------------------------------------------
@@ -362,6 +464,13 @@ class QuadropolisBatch:
 
     def raw_row(self, s: QuadropolisState) -> list[int]:
         """The facts of ``s`` the batch encoders read, as one list of ints."""
+        arch = s._pool if self.expert else s._used
+        return (
+            self.raw_row_head(s) + s._site + s._spots + arch + s._cells + s._inhabitants + s._energy
+        )
+
+    def raw_row_head(self, s: QuadropolisState) -> list[int]:
+        """The columns before the lists (:data:`HEAD`)."""
         cur = s._current
         rounds = self.rounds
         if cur < 0:
@@ -377,13 +486,41 @@ class QuadropolisBatch:
                 s._urbanist,
                 s._unselectable,
             ]
-        arch = s._pool if self.expert else s._used
-        return head + s._site + s._spots + arch + s._cells + s._inhabitants + s._energy
+        return head
 
     def matrix(self, states: Sequence[QuadropolisState]) -> Ints:
-        """The raw rows of ``states`` as one int64 matrix."""
-        rows = [self.raw_row(s) for s in states]
-        return np.array(rows, dtype=np.int64)
+        """The raw rows of ``states`` as one int64 matrix: the rows of :meth:`raw_row`, read
+        in three blocks for all states at once (numpy reading nested lists costs more than
+        the rest of the encoding): the head, the site as int16 (-1 for an empty square) and
+        everything after it as bytes (all small and never negative)."""
+        heads: list[int] = []
+        sites: list[int] = []
+        rest: list[int] = []
+        expert = self.expert
+        for s in states:
+            row = self.raw_row_head(s)
+            heads += row
+            sites += s._site
+            rest += s._spots
+            rest += s._pool if expert else s._used
+            rest += s._cells
+            rest += s._inhabitants
+            rest += s._energy
+        count = len(states)
+        raw: Ints = np.empty((count, self.width), np.int64)
+        raw[:, : self.c_site] = np.array(heads, np.int64).reshape(count, HEAD)
+        raw[:, self.c_site : self.c_spots] = np.frombuffer(array("h", sites), np.int16).reshape(
+            count, SITE_SQUARES
+        )
+        try:
+            tail = bytes(rest)
+        except ValueError:  # a count beyond a byte: read the slow way
+            tail = array("h", rest).tobytes()
+            block = np.frombuffer(tail, np.int16)
+        else:
+            block = np.frombuffer(tail, np.uint8)
+        raw[:, self.c_spots :] = block.reshape(count, self.width - self.c_spots)
+        return raw
 
     def encode(self, raw: Ints, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
@@ -463,4 +600,4 @@ class QuadropolisBatch:
         return flat[index].reshape(count, self.num_actions)
 
 
-__all__ = ["QuadropolisBatch", "QuadropolisTensors"]
+__all__ = ["QuadropolisBatch", "QuadropolisTensors", "shared_tensors"]

@@ -218,7 +218,10 @@ class CountingGame(Game):
     modes: ClassVar[tuple[str, ...]] = ("basic",)
     notation_examples: ClassVar[tuple[str, ...]] = ("1", "3")
     categories: ClassVar[Mapping[str, str]] = {"points": "Points"}
-    plugins: ClassVar[Mapping[str, str]] = {"choices": "toygame:legal_choices"}
+    plugins: ClassVar[Mapping[str, str]] = {
+        "choices": "toygame:legal_choices",
+        "reveals": "toygame:reveals",
+    }
 
     def new_game(
         self,
@@ -275,6 +278,13 @@ class CountingGame(Game):
 def legal_choices(view: CountingView, legal: Sequence[AddMove]) -> dict[str, Any]:
     """The web choices of the toy: the amounts that may be added."""
     return {"amounts": [{"amount": m.amount, "move": m.text} for m in legal]}
+
+
+def reveals(before: GameState, move: Move) -> bool:
+    """Only the end reveals (the secrets); every addition is public (take-backs)."""
+    after = before.clone()
+    after.apply(move)
+    return after.is_terminal()
 
 
 GAME = CountingGame()

@@ -171,6 +171,9 @@ class Game(ABC):
     * ``chance``: the OpenSpiel chance model (:mod:`polis.research.openspiel_game`);
     * ``choices``: the legal moves as structured choices for the web client;
     * ``text``: the module that draws the game for terminals (:mod:`polis.cli.text`).
+    * ``reveals``: ``reveals(state_before, move) -> bool``, True when playing ``move`` shows
+      anyone something no seat's view held before (a chance outcome, a secret, the end of
+      the game); the server allows a take-back only of a move that revealed nothing.
 
     A part named without ``:attribute`` is the module itself.
     """

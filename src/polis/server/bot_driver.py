@@ -53,12 +53,12 @@ class BotDriver:
     def agent(self, seat: int) -> tuple[Agent, Budget]:
         """A fresh agent for bot seat ``seat`` (sent to the worker that will hold it)."""
         room = self.room
-        level = room.stored.seats[seat].level or "medium"
+        level = room.stored.seats[seat].bot_level or "medium"
         return make_agent(level, derive_seed(room.id, "bot", seat))
 
     def limit(self, seat: int) -> float:
         """Seconds the seat's bot may think: twice its longest budget, and some grace."""
-        spec = parse_agent_spec(self.room.stored.seats[seat].level or "medium")
+        spec = parse_agent_spec(self.room.stored.seats[seat].bot_level or "medium")
         budgets = spec.level_budgets or (spec.budget,)
         seconds = max(b.seconds or 0.0 for b in budgets)
         return 2 * seconds + self.grace
@@ -69,16 +69,16 @@ class BotDriver:
 
     def keys(self) -> list[tuple[str, int]]:
         """The pool keys of this room's bot seats."""
-        return [(self.room.id, s.seat) for s in self.room.stored.seats if s.kind == "bot"]
+        return [(self.room.id, s.seat) for s in self.room.stored.seats if s.bot_level]
 
     def schedule(self, pause: float = 0.0) -> None:
         """Start the bot's turn if a bot is to move and none is already thinking."""
         room = self.room
         state = room.state
-        if state.is_terminal() or self.thinking:
-            return
+        if state.is_terminal() or self.thinking or room.vacant:
+            return  # (an open table's bots wait for every seat to be taken)
         player = state.current_player()
-        if room.stored.seats[player].kind != "bot":
+        if room.stored.seats[player].bot_level is None:  # a person (no bot standing in)
             return
         self.task = asyncio.get_running_loop().create_task(self._turn(player, pause))
 
@@ -96,7 +96,7 @@ class BotDriver:
             if not claimed:
                 return  # another process plays this bot (and will say so through the bus)
             move = await self._decide(player)
-            await room.submit(player, move, position)
+            await room.submit(player, move, position, bot=True)
             self._failures = 0
         except ServerError as exc:
             if exc.code == "unavailable":

@@ -12,8 +12,12 @@ the process holding its lease (a Redis key with a time to live): exactly one at 
 another one takes over when the holder dies.
 
 Messages are JSON objects with ``o`` (the sending process), ``t`` (kind) and ``g`` (game id):
-``move`` (``i`` index, ``m`` notation), ``seats`` (``s`` seats online through the sender),
-``rematch`` (``r`` the new game's id) and ``bye`` (the sender stops: forget its seats).
+``move`` (``i`` index, ``m`` notation or a take-back, ``a`` its author), ``seats`` (``s``
+seats online through the sender), ``seat`` (a vacant seat was taken: read the seats again),
+``takeback`` (``k`` "ask", "yes" or "no", ``s`` the seat, ``p`` the position), ``hands`` (a
+bot took a person's seat over, or the person took it back: read the seats and the clock
+again), ``rematch`` (``r`` the new game's id) and ``bye`` (the sender stops: forget its
+seats).
 """
 
 from __future__ import annotations

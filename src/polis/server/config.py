@@ -40,6 +40,9 @@ class Limits:
     message_rate: str = "30/second"
     #: Games created per address.
     create_rate: str = "20/minute"
+    #: Chat lines per connection, and per address (all its connections and tables).
+    chat_rate: str = "5/10seconds"
+    chat_address_rate: str = "30/minute"
     #: Seconds a new WebSocket has to say hello.
     hello_timeout: float = 10.0
     #: Messages waiting to be sent to one connection before it counts as not reading.
@@ -87,6 +90,22 @@ class ServerConfig:
     #: Tune the garbage collector for a long-running server when the app starts (``polis
     #: serve`` does; an app embedded in another program leaves its process alone).
     tune_gc: bool = False
+    #: A PEM file with the server's VAPID key (Web Push), made on first use if missing.
+    #: Unset: the key is kept in the store, the same for every process sharing it.
+    vapid_key_file: str | None = None
+    #: Who runs the server, told to push services (VAPID ``sub``): a ``mailto:`` address or
+    #: an https URL. Unset: the public URL if it is https, else ``mailto:polis@localhost``.
+    vapid_subject: str | None = None
+    #: Push services a browser's subscription may name (host names, or suffixes of them);
+    #: an entry starting with ``http://`` allows plain HTTP to that host (a local service).
+    push_services: tuple[str, ...] = (
+        "fcm.googleapis.com",
+        "push.services.mozilla.com",
+        "push.apple.com",
+        "notify.windows.com",
+    )
+    #: Seconds one push may take before it is given up (it never holds up a table).
+    push_timeout: float = 10.0
     #: This process's name on the bus (unique per process).
     instance: str = field(default_factory=lambda: secrets.token_hex(6))
     limits: Limits = field(default_factory=Limits)
@@ -98,7 +117,8 @@ class ServerConfig:
         ``POLIS_PUBLIC_URL``, ``POLIS_REDIS_URL``, ``POLIS_BOTS`` (process or ray),
         ``POLIS_BOT_WORKERS``, ``POLIS_RAY_ADDRESS``, ``POLIS_BOT_DELAY``,
         ``POLIS_TRUSTED_PROXIES`` (comma-separated), ``POLIS_ROOM_IDLE``,
-        ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, and ``POLIS_LIMITS``
+        ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, ``POLIS_VAPID_KEY_FILE``,
+        ``POLIS_VAPID_SUBJECT``, ``POLIS_PUSH_SERVICES`` (comma-separated), and ``POLIS_LIMITS``
         (``name=value,...`` over :class:`Limits`, e.g.
         ``message_rate=50/second,connections_per_address=200``).
         """
@@ -114,6 +134,8 @@ class ServerConfig:
             "POLIS_ROOM_IDLE": ("room_idle", float),
             "POLIS_SYNC_INTERVAL": ("sync_interval", float),
             "POLIS_STORE_PATIENCE": ("store_patience", float),
+            "POLIS_VAPID_KEY_FILE": ("vapid_key_file", str),
+            "POLIS_VAPID_SUBJECT": ("vapid_subject", str),
         }
         for var, (name, kind) in simple.items():
             raw = env.get(var, "").strip()
@@ -125,6 +147,9 @@ class ServerConfig:
         proxies = env.get("POLIS_TRUSTED_PROXIES", "").strip()
         if proxies:
             values["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
+        services = env.get("POLIS_PUSH_SERVICES", "").strip()
+        if services:
+            values["push_services"] = tuple(s.strip() for s in services.split(",") if s.strip())
         values["limits"] = parse_limits(env.get("POLIS_LIMITS", ""))
         values.update({k: v for k, v in given.items() if v is not None})
         config = cls(**values)
@@ -145,6 +170,20 @@ class ServerConfig:
             ("redis://", "rediss://", "unix://")
         ):
             raise InputError(f"the Redis URL must start with redis://: {self.redis_url}")
+        if self.vapid_subject is not None and not self.vapid_subject.startswith(
+            ("mailto:", "https://")
+        ):
+            subject = self.vapid_subject
+            raise InputError(f"the VAPID subject must be mailto: or an https URL: {subject}")
+
+    @property
+    def push_subject(self) -> str:
+        """The VAPID ``sub`` claim of this server's pushes."""
+        if self.vapid_subject:
+            return self.vapid_subject
+        if self.public_url and self.public_url.startswith("https://"):
+            return self.public_url.rstrip("/")
+        return "mailto:polis@localhost"
 
 
 def parse_limits(text: str) -> Limits:

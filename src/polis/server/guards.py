@@ -25,6 +25,8 @@ class Guards:
         self._connect = parse(limits.connect_rate)
         self._message = parse(limits.message_rate)
         self._create = parse(limits.create_rate)
+        self._chat = parse(limits.chat_rate)
+        self._chat_address = parse(limits.chat_address_rate)
         self._open: Counter[str] = Counter()
 
     def admit(self, address: str) -> str | None:
@@ -49,6 +51,18 @@ class Guards:
     def message(self, address: str) -> bool:
         """Count one WebSocket message from ``address``; False when over its rate."""
         return self._limiter.hit(self._message, "message", address)
+
+    def chat(self, address: str, connection: int) -> str | None:
+        """Count one chat line from a connection (its serial) at ``address``; why it is
+        refused when over either rate, else None."""
+        if not self._limiter.hit(self._chat, "chat", str(connection)):
+            return f"too many chat lines; wait a moment (at most {self.limits.chat_rate})"
+        if not self._limiter.hit(self._chat_address, "chat-address", address):
+            return (
+                "too many chat lines from your address; wait a moment "
+                f"(at most {self.limits.chat_address_rate})"
+            )
+        return None
 
     def create(self, address: str) -> None:
         """Count one game created by ``address``; ServerError (429) when over its rate."""

@@ -5,6 +5,10 @@ the set-up) and who may see it; the server only files them by move, so each seat
 filter over one list, and a rebuilt room (after a restart) has the same log as before.
 Each event is serialized once, when it happens; a seat's log is kept as the texts of the
 events it may see, so a state message costs no re-encoding of the game's past.
+
+A game's stored entries are its moves and its take-backs (:data:`TAKE_BACK`), never changed
+once written; the moves still standing (:func:`line_of`) are what is replayed, and an event
+is filed under the index of the entry of its move.
 """
 
 from __future__ import annotations
@@ -22,6 +26,35 @@ from polis.core.protocol import Game, GameState
 #: event of every loaded game, and the garbage collector stops tracking such tuples, so its
 #: pauses do not grow with them (an object per event would be scanned at every collection).
 LoggedEvent = tuple[int | None, tuple[int, ...] | None, str]
+
+#: The stored entry of a take-back: the latest move still standing is withdrawn. No game's
+#: notation starts with "-", so it cannot be mistaken for a move.
+TAKE_BACK = "-takeback"
+
+
+def line_of(entries: Sequence[str]) -> list[tuple[int, str]]:
+    """The moves still standing after the take-backs among ``entries``, each with its index."""
+    line: list[tuple[int, str]] = []
+    for index, text in enumerate(entries):
+        if text == TAKE_BACK:
+            if line:
+                line.pop()
+        else:
+            line.append((index, text))
+    return line
+
+
+def taken_back(entries: Sequence[str]) -> list[dict[str, Any]]:
+    """The moves taken back among ``entries``, in order: each one's notation, the number of
+    moves that stood before it (where it was played) and the index of its take-back entry."""
+    line: list[str] = []
+    out: list[dict[str, Any]] = []
+    for index, text in enumerate(entries):
+        if text != TAKE_BACK:
+            line.append(text)
+        elif line:
+            out.append({"move": line.pop(), "at": len(line), "entry": index})
+    return out
 
 
 def logged(move: int | None, event: Event) -> LoggedEvent:
@@ -77,14 +110,15 @@ def replay(
     options: Mapping[str, Any] | None,
     moves: Sequence[str],
 ) -> tuple[GameState, EventLog]:
-    """Rebuild a game from its set-up and move texts, checking each move; with its log.
+    """Rebuild a game from its set-up and stored entries, checking each move; with its log.
 
-    Each stored text is parsed once and played with events on (an illegal move raises the
-    engine's :class:`~polis.core.errors.PolisError`).
+    The moves still standing (take-backs applied, :func:`line_of`) are each parsed once and
+    played with events on (an illegal move raises the engine's
+    :class:`~polis.core.errors.PolisError`).
     """
     state = game.new_game(mode, players, seed=seed, setup=setup, options=options or None)
     log = EventLog()
     log.extend(None, state.opening_events())
-    for index, text in enumerate(moves):
+    for index, text in line_of(moves):
         log.extend(index, state.play(state.parse_move(text)))
     return state, log

@@ -14,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
 from polis.core.errors import PolisError
 from polis.core.protocol import Game, GameState
+from polis.server import open_tables
 from polis.server.botpool import BotPool, ThreadPool, process_pool, ray_pool
 from polis.server.bus import PRESENCE_TTL, LocalBus
+from polis.server.clocks import TableClock
 from polis.server.config import ServerConfig
 from polis.server.deals import new_seed
 from polis.server.errors import ServerError
@@ -29,6 +32,7 @@ from polis.server.faults import patiently
 from polis.server.guards import Guards
 from polis.server.history import EventLog, replay
 from polis.server.inputs import is_token
+from polis.server.push import Pusher
 from polis.server.room import Room
 from polis.server.seats import hash_token, new_game_id, new_token
 from polis.server.store import SeatInfo, Seed, Store, StoredGame
@@ -71,7 +75,11 @@ class Hub:
         self.writer = MoveWriter(store, inline=store.engine.dialect.name == "sqlite")
         self.bus = bus or LocalBus(config.instance)
         self.guards = Guards(config.limits)
+        #: Turn notifications by Web Push (:mod:`~polis.server.push`).
+        self.push = Pusher(self)
         self.rooms: dict[str, Room] = {}
+        #: The wall clock of clocks and away limits (seconds since the epoch); tests set it.
+        self.now: Callable[[], float] = time.time
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -167,6 +175,7 @@ class Hub:
             del self.rooms[room.id]
             room.bots.cancel()
             room.bots.forget()
+            room.watch.cancel()
 
     async def resume_all(self) -> int:
         """Resume the bots of every game waiting for one (at once: tests and tools; the
@@ -187,12 +196,17 @@ class Hub:
         options: dict[str, Any] | None = None,
         rematch_of: str | None = None,
         claim_later: bool = False,
+        chat_spectators: bool = False,
+        listed: bool = True,
+        table: TableClock | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """Create and store a game; returns the room and the token of each human seat.
 
         Without a ``seed`` the deal comes from a fresh secret seed (:mod:`~polis.server.deals`);
         a given seed is recorded as chosen. With ``claim_later`` human seats get no token yet
-        (a rematch: each old seat holder claims the new seat with the old token).
+        (a rematch: each old seat holder claims the new seat with the old token). A seat with
+        ``"vacant": True`` is left open for anyone (:mod:`~polis.server.open_tables`); ``listed``
+        puts the table in the lobby's lists.
         """
         game = self.game(name)
         if seed is None:
@@ -207,10 +221,13 @@ class Hub:
         infos = []
         for i, seat in enumerate(seats):
             token_hash = None
-            if seat["kind"] == "human" and not claim_later:
+            vacant = bool(seat.get("vacant"))  # an open table's seat: anyone may take it
+            if seat["kind"] == "human" and not claim_later and not vacant:
                 tokens[i] = new_token()
                 token_hash = hash_token(tokens[i])
-            infos.append(SeatInfo(i, seat["name"], seat["kind"], seat.get("level"), token_hash))
+            infos.append(
+                SeatInfo(i, seat["name"], seat["kind"], seat.get("level"), token_hash, vacant)
+            )
         stored = StoredGame(
             id=new_game_id(),
             game=name,
@@ -222,13 +239,21 @@ class Hub:
             seats=infos,
             rematch_of=rematch_of,
             seed_chosen=seed_chosen,
+            chat_spectators=chat_spectators,
+            listed=listed,
         )
         stored.bot_turn = stored.seats[state.current_player()].kind == "bot"
+        if table is not None:  # its clock (:mod:`~polis.server.takeover`) starts now
+            first = state.current_player()
+            waiting = any(s.vacant for s in stored.seats)  # the clock starts with the game
+            person = None if stored.bot_turn or waiting else first
+            stored.table = table.started(len(seats), self.now(), person)
         await self.write(lambda: self.store.create_game(stored), "creating a game")
         events = EventLog()
         events.extend(None, state.opening_events())
         room = self._room(stored, game, state, events)
         room.bots.schedule()
+        room.watch.arm()
         return room, tokens
 
     async def rematch(self, game_id: str, tokens: list[str]) -> tuple[str, dict[int, str]]:
@@ -254,6 +279,8 @@ class Hub:
                     options=room.stored.options,
                     rematch_of=game_id,
                     claim_later=True,
+                    chat_spectators=room.stored.chat_spectators,
+                    table=room.stored.table.rules() if room.stored.table.chosen else None,
                 )
                 linked = await self.write(
                     lambda: self.store.set_rematch(game_id, new_room.id), "linking a rematch"
@@ -313,13 +340,22 @@ class Hub:
                 # another process): let it go rather than replay every move of it
                 self.evict(room)
             else:
-                self.spawn(room.remote_move(message["i"], str(message.get("m"))))
+                move = room.remote_move(message["i"], str(message.get("m")), message.get("a"))
+                self.spawn(move)
         elif kind == "seats" and isinstance(message.get("s"), list):
             seats = frozenset(s for s in message["s"] if isinstance(s, int))
             if room.presence.set_remote(origin, seats, PRESENCE_TTL):
                 room.presence_changed()
         elif kind == "rematch" and isinstance(message.get("r"), str):
             self.announce_rematch(room, message["r"])
+        elif kind == "seat":  # a seat of an open table was taken through another process
+            self.spawn(open_tables.seated_elsewhere(room))
+        elif kind == "takeback":  # a take-back asked or answered through another process
+            room.takebacks.heard(message)
+        elif kind == "hands":  # a bot took a seat over, or a person took it back
+            self.spawn(room.watch.refresh())
+        elif kind == "chat":
+            room.chat.heard(message.get("l"))
 
     def on_bus_connect(self) -> None:
         """The bus (re)connected: messages may have been missed, so check every room."""
@@ -341,6 +377,7 @@ class Hub:
     async def close(self) -> None:
         for room in self.rooms.values():
             room.bots.cancel()
+            room.watch.cancel()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -348,4 +385,5 @@ class Hub:
                 await task
         await self.bus.close()
         await self.pool.close()
+        self.push.close()
         await asyncio.to_thread(self.writer.close)

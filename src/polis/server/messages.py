@@ -44,7 +44,29 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveMsg | Ping
+@dataclass(frozen=True, slots=True)
+class ChatMsg:
+    """A line for the table's chat (its text is checked by :mod:`polis.server.chat`)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBackMsg:
+    """Take back this seat's last move (made just before ``position``)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBackAnswer:
+    """Accept or decline the take-back another player asked for at ``position``."""
+
+    position: int
+    accept: bool
+
+
+ClientMessage = Hello | MoveMsg | Ping | ChatMsg | TakeBackMsg | TakeBackAnswer
 
 
 def parse_client_message(raw: str | bytes | None) -> ClientMessage:
@@ -82,7 +104,28 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         return MoveMsg(move, position)
     if kind == "ping":
         return Ping()
-    raise BadMessage("malformed", "unknown message type (expected hello, move or ping)")
+    if kind == "chat":
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise BadMessage("malformed", "'text' must be the chat line (a string)")
+        _only(data, {"type", "text"})
+        return ChatMsg(text)
+    if kind in ("takeback", "takeback_answer"):
+        position = data.get("position")
+        if not isinstance(position, int) or isinstance(position, bool) or position < 0:
+            raise BadMessage("malformed", "'position' must be the position counter (an integer)")
+        if kind == "takeback":
+            _only(data, {"type", "position"})
+            return TakeBackMsg(position)
+        accept = data.get("accept")
+        if not isinstance(accept, bool):
+            raise BadMessage("malformed", "'accept' must be true or false")
+        _only(data, {"type", "position", "accept"})
+        return TakeBackAnswer(position, accept)
+    raise BadMessage(
+        "malformed",
+        "unknown message type (expected hello, move, chat, takeback, takeback_answer or ping)",
+    )
 
 
 def _only(data: dict[str, Any], keys: set[str]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import time
 from collections import deque
@@ -31,6 +32,9 @@ SendText = Callable[[str], Awaitable[None]]
 
 #: Messages a connection may have waiting before it counts as not reading.
 QUEUE_LIMIT = 32
+
+#: Numbers for connections, never given twice in a process (keys of per-connection limits).
+_SERIALS = itertools.count(1)
 
 
 class Connection:
@@ -47,6 +51,8 @@ class Connection:
     ) -> None:
         self.seat = seat
         self.address = address
+        #: This connection's number, unlike any other's in this process.
+        self.serial = next(_SERIALS)
         self._send = send
         self._limit = queue_limit
         #: (is a state message, text), oldest first.
@@ -129,6 +135,9 @@ def seats_public(seats: Sequence[SeatInfo], online: frozenset[int]) -> list[dict
             "kind": s.kind,
             "level": s.level,
             "connected": s.kind == "bot" or s.seat in online,
+            "vacant": s.vacant,
+            "stand_in": s.stand_in,
+            "stand_in_why": s.stand_in_why,
         }
         for s in seats
     ]

@@ -26,13 +26,16 @@ from polis.core.events import Event
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.server.bot_driver import BotDriver
+from polis.server.chat import TableChat
 from polis.server.errors import ServerError
 from polis.server.faults import patiently, transient
-from polis.server.history import EventLog
+from polis.server.history import TAKE_BACK, EventLog
 from polis.server.presence import Connection, Presence, seats_public
 from polis.server.seats import token_matches
 from polis.server.snapshots import Choices, Snapshots
 from polis.server.store import Append, Store, StoredGame
+from polis.server.takebacks import TakeBacks
+from polis.server.takeover import SeatWatch
 
 if TYPE_CHECKING:
     from polis.server.hub import Hub
@@ -72,9 +75,16 @@ class Room:
         self.log = log
         self.lock = asyncio.Lock()
         self.presence = Presence()
-        self.snapshots = Snapshots(stored, choices_of(game))
+        self.snapshots = Snapshots(
+            stored, choices_of(game), lambda: {**self.watch.extra(), **self.takebacks.extra()}
+        )
         config = hub.config
         self.bots = BotDriver(self, hub.pool, config.bot_delay, config.bot_grace)
+        #: The clock and the bots standing in for people (:mod:`~polis.server.takeover`).
+        self.watch = SeatWatch(self)
+        self.chat = TableChat(self)
+        #: Taking back a move (:mod:`~polis.server.takebacks`).
+        self.takebacks = TakeBacks(self)
         #: When something last happened here (a move, a connection): idle rooms leave memory.
         self.touched = time.monotonic()
         #: Connections being greeted (not yet joined): the room is not idle meanwhile.
@@ -94,6 +104,12 @@ class Room:
     @property
     def finished(self) -> bool:
         return self.state.is_terminal()
+
+    @property
+    def vacant(self) -> list[int]:
+        """The seats of an open table nobody has taken yet: the game starts once there are
+        none (no move, a bot's neither, is made before)."""
+        return [s.seat for s in self.stored.seats if s.vacant]
 
     @property
     def idle(self) -> bool:
@@ -129,6 +145,16 @@ class Room:
             self.stored.seats = seats
         return self.seat_for_token(token)
 
+    async def reload_seats(self) -> None:
+        """Read the seats from the store again (another process may have given one out)."""
+        seats = await patiently(
+            lambda: asyncio.to_thread(self.store.seats, self.id),
+            self.hub.config.store_patience,
+            f"seats of game {self.id}",
+        )
+        if seats:
+            self.stored.seats = seats
+
     def seats_public(self) -> list[dict[str, Any]]:
         return seats_public(self.stored.seats, self.presence.online)
 
@@ -150,6 +176,8 @@ class Room:
 
     async def join(self, conn: Connection) -> None:
         self.touched = time.monotonic()
+        if conn.seat is not None:
+            await self.watch.reclaim(conn.seat)  # connecting with the seat's token takes it back
         changed = self.presence.add(conn)
         conn.put(self.snapshot_text(conn.seat), state=True)
         if changed:
@@ -164,6 +192,7 @@ class Room:
         """Tell everyone who is online, once for all the changes of the next moment (a
         thousand joins cost one message per connection, not one per join), and tell the
         other processes which seats are online here."""
+        self.watch.presence(self.presence.online)
         local = self.presence.local_online
         if local != self._published:
             self._published = local
@@ -183,15 +212,23 @@ class Room:
             self.presence.send_all(text)
 
     # -- moves --------------------------------------------------------------------------------
-    async def submit(self, seat: int | None, move: str | Move, position: int) -> None:
+    async def submit(
+        self, seat: int | None, move: str | Move, position: int, *, bot: bool = False
+    ) -> None:
         """Check, store, apply and announce one move (notation from a client, a move from a
-        bot); raises :class:`ServerError` and then changes nothing."""
+        bot: ``bot``); raises :class:`ServerError` and then changes nothing."""
         async with self.lock:
             state = self.state
             if state.is_terminal():
                 raise ServerError("finished", "the game is over")
             if seat is None:
                 raise ServerError("spectator", "spectators cannot move")
+            if self.vacant:
+                await self.reload_seats()  # another process may have given the last one
+                if self.vacant:
+                    raise ServerError(
+                        "waiting", f"the table waits for {len(self.vacant)} more player(s)"
+                    )
             if position != self.position:
                 raise ServerError(
                     "stale",
@@ -204,6 +241,7 @@ class Room:
                     "not_your_turn",
                     f"it is not your turn: {self.stored.seats[current].name} is to move",
                 )
+            self.watch.check_mover(seat, bot)
             trial = state.clone()
             try:
                 if isinstance(move, str):
@@ -218,10 +256,13 @@ class Room:
                 move.text,
                 trial.result().to_json() if trial.is_terminal() else None,
                 bot_turn=self._bot_turn(trial),
+                author=self.watch.author_of(seat, bot),
+                clock=self.watch.plan(seat, trial),
             )
             won = await self._store(item)
             if won:
                 self._advance(index, move.text, events, trial)
+                self.watch.moved(item.author)
             else:
                 caught_up = await self._catch_up_locked()
         if not won:
@@ -232,13 +273,15 @@ class Room:
                 "stale", f"another move was made at position {index} first (the game moved on)"
             )
         self.broadcast()
-        self.hub.bus.publish({"t": "move", "g": self.id, "i": index, "m": item.text})
+        told = {"t": "move", "g": self.id, "i": index, "m": item.text, "a": item.author}
+        self.hub.bus.publish(told)
+        self.hub.push.moved(self, current)  # the process that stored a move tells the away
         self.after_move()
 
     def _bot_turn(self, state: GameState) -> bool:
         if state.is_terminal():
             return False
-        return self.stored.seats[state.current_player()].kind == "bot"
+        return self.stored.seats[state.current_player()].bot_level is not None
 
     async def _store(self, item: Append) -> bool:
         """Store ``item`` (trying again while the store is unreachable); False when another
@@ -266,6 +309,7 @@ class Room:
         """Make a stored move part of the room."""
         self.stored.moves.append(text)
         self.log.extend(index, events)
+        self.takebacks.moved(index + 1, self.state)
         self.state = state
         self.touched = time.monotonic()
         if state.is_terminal():
@@ -277,12 +321,17 @@ class Room:
             self.bots.forget()
         else:
             self.bots.schedule()
+        if self.watch.stale:  # another process moved: its clock and authors are read back
+            self.hub.spawn(self.watch.refresh())
+        self.watch.arm()
 
-    async def remote_move(self, index: int, text: str) -> None:
+    async def remote_move(self, index: int, text: str, author: object = None) -> None:
         """Another process stored move ``index``: apply it (or catch up, if more were missed)."""
         applied = False
         async with self.lock:
-            if index == self.position:
+            if index == self.position and text == TAKE_BACK:
+                applied = await self.takebacks.rebuild_locked([text])
+            elif index == self.position:
                 trial = self.state.clone()
                 try:
                     events = trial.play(trial.parse_move(text))
@@ -290,6 +339,7 @@ class Room:
                     log.exception("move %d of game %s from the bus does not play", index, self.id)
                 else:
                     self._advance(index, text, events, trial)
+                    self.watch.remote(author)
                     applied = True
             elif index > self.position:
                 applied = await self._catch_up_locked()
@@ -315,6 +365,8 @@ class Room:
         )
         if not texts:
             return False
+        if TAKE_BACK in texts:  # the game goes back: replayed from the start
+            return await self.takebacks.rebuild_locked(texts)
         trial = self.state.clone()
         played: list[Sequence[Event]] = []
         try:
@@ -329,4 +381,5 @@ class Room:
         self.state = trial
         self.touched = time.monotonic()
         self.stored.finished = trial.is_terminal()
+        self.watch.stale = True
         return True

@@ -12,7 +12,11 @@ spectator), ``position`` (moves so far; a move is sent back with it), ``current_
 seat to move: its legal moves in notation, else []), ``choices`` (the seat to move: the
 game's structured choices, each leaf with the move text to send; else null), ``log`` (the
 events this seat may see, ``{"move": index or null for the set-up, "key", "params"}``),
-``result`` (once over), ``seats`` (names, kinds, levels, ``connected``), ``rematch_id``.
+``result`` (once over), ``seats`` (names, kinds, levels, ``connected``, ``stand_in``: the
+level of a bot playing a person's seat, and ``stand_in_why``), ``rematch_id``, ``authors``
+(per move: "person", "bot:<level>", or null when not recorded), ``clock`` (null, or the
+table's clock: :meth:`polis.server.clocks.Clock.to_json`) and ``rules`` (``stand_in``: the
+level of the bots that replace leavers, ``away_limit``: seconds, or null).
 """
 
 from __future__ import annotations
@@ -28,6 +32,12 @@ from polis.server.history import EventLog
 from polis.server.presence import seats_public
 from polis.server.store import StoredGame
 
+
+def stood_in(stored: StoredGame, seat: int) -> bool:
+    """A bot plays the person's ``seat`` now: the person is offered no move."""
+    return stored.seats[seat].stand_in is not None
+
+
 #: A game's ``choices`` plugin: the legal moves as structured choices for the web client.
 Choices = Callable[[View, Sequence[Move]], Any]
 
@@ -35,16 +45,25 @@ Choices = Callable[[View, Sequence[Move]], Any]
 class Snapshots:
     """State messages of the current position, per seat (``None``: spectators)."""
 
-    def __init__(self, stored: StoredGame, choices: Choices | None) -> None:
+    def __init__(
+        self,
+        stored: StoredGame,
+        choices: Choices | None,
+        extra: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self._stored = stored
         self._choices = choices
+        #: What else the message carries that may change between moves (the clock).
+        self._extra = extra
+        #: Changes when something other than a move changes the messages (a bot took a seat).
+        self._revision = 0
         self._position = -1
         #: Per seat: the body serialized, without its braces (text, not dicts: a live server
         #: keeps one per seat of every game, and fewer objects mean shorter GC pauses).
         self._bodies: dict[int | None, str] = {}
         self._legal: MoveList[Move] | None = None
         self._result: dict[str, Any] | None = None
-        self._texts_key: tuple[int, frozenset[int], str | None] | None = None
+        self._texts_key: tuple[int, frozenset[int], str | None, int] | None = None
         self._tail = ""
         self._texts: dict[int | None, str] = {}
 
@@ -62,13 +81,17 @@ class Snapshots:
             self._bodies.clear()
             self._legal = None
             self._result = None
-        key = (position, online, self._stored.rematch_id)
+        key = (position, online, self._stored.rematch_id, self._revision)
         if key != self._texts_key:
             self._texts_key = key
             self._texts.clear()
             seats = json.dumps(seats_public(self._stored.seats, online), separators=(",", ":"))
             rematch = json.dumps(self._stored.rematch_id)
-            self._tail = f',"seats":{seats},"rematch_id":{rematch}}}'
+            extra = "".join(
+                f',"{k}":{json.dumps(v, separators=(",", ":"))}'
+                for k, v in (self._extra() if self._extra else {}).items()
+            )
+            self._tail = f',"seats":{seats},"rematch_id":{rematch}{extra}}}'
         text = self._texts.get(seat)
         if text is None:
             body = self._bodies.get(seat)
@@ -79,6 +102,11 @@ class Snapshots:
             # the log is kept serialized: spliced in, never encoded again
             text = self._texts[seat] = '{"log":' + log.json_for(seat) + "," + body + self._tail
         return text
+
+    def invalidate(self) -> None:
+        """Build every message again (a bot took a seat over, or a person took it back)."""
+        self._position = -1
+        self._revision += 1
 
     def _body(self, seat: int | None, state: GameState) -> dict[str, Any]:
         """Everything of the message that only the position and the seat decide."""
@@ -100,7 +128,9 @@ class Snapshots:
             "legal": [],
             "choices": None,
         }
-        if seat is not None and not finished and current == seat:
+        moves = len(stored.moves)
+        body["authors"] = (stored.authors + [None] * moves)[:moves]
+        if seat is not None and not finished and current == seat and not stood_in(stored, seat):
             if self._legal is None:
                 self._legal = state.legal_moves()
             body["legal"] = [m.text for m in self._legal]

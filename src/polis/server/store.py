@@ -6,8 +6,8 @@ update is guarded by the position the move was made at (the *position guard*): o
 writers at one position, in one process or in several sharing a PostgreSQL database, exactly
 one succeeds and the other is told :class:`StaleMove`.
 
-Databases written by an earlier release are upgraded in place at start-up by adding the
-columns that release did not have (:data:`ADDED_COLUMNS`); nothing is rewritten or dropped.
+The tables are defined in :mod:`polis.server.schema`; a database of any earlier release is
+brought to them at start-up by the migrations (:mod:`polis.server.migrate`).
 """
 
 from __future__ import annotations
@@ -17,99 +17,33 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Table,
-    Text,
     and_,
     create_engine,
     event,
     exists,
     func,
-    inspect,
     or_,
     select,
-    text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
 
+from polis.server import clock_store, migrate
+from polis.server.clocks import ClockWrite, TableClock
+from polis.server.schema import GAMES, MOVES, SEATS, Base, GameRow, MoveRow, SeatRow, now
 
-class Base(DeclarativeBase):
-    pass
+__all__ = ["GAMES", "MOVES", "Base", "GameRow", "MoveRow", "SeatRow"]
 
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class GameRow(Base):
-    __tablename__ = "polis_games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(32))
-    mode: Mapped[str] = mapped_column(String(16))
-    players: Mapped[int] = mapped_column(Integer)
-    #: The first release's seed (a 31-bit integer); later games keep theirs in ``seed_text``.
-    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    setup: Mapped[str] = mapped_column(Text)
-    options: Mapped[str] = mapped_column(Text, default="{}")
-    position: Mapped[int] = mapped_column(Integer, default=0)
-    finished: Mapped[int] = mapped_column(Integer, default=0)
-    result: Mapped[str | None] = mapped_column(Text, nullable=True)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    #: The seed as JSON (a number or a string of any size: server deals have 256 bits).
-    seed_text: Mapped[str | None] = mapped_column(Text, nullable=True)
-    #: 1 when the game's creator chose the seed (and so knows every secret of the deal).
-    seed_chosen: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    #: 1 when a bot is to move, 0 a person; NULL for a game an older release last moved.
-    bot_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class SeatRow(Base):
-    __tablename__ = "polis_seats"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("polis_games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(64))
-    kind: Mapped[str] = mapped_column(String(8))
-    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-
-
-class MoveRow(Base):
-    __tablename__ = "polis_moves"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("polis_games.id"), primary_key=True)
-    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
-    text: Mapped[str] = mapped_column(String(64))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
-#: Columns later releases added to a table, with the SQL that adds each to an older database
-#: (both SQLite and PostgreSQL accept it). Kept until migrations (Alembic) take over.
-ADDED_COLUMNS: dict[str, dict[str, str]] = {
-    "polis_games": {
-        "seed_text": "TEXT",
-        "seed_chosen": "INTEGER NOT NULL DEFAULT 0",
-        "bot_turn": "INTEGER",
-    },
-}
-
-GAMES = cast(Table, GameRow.__table__)
-MOVES = cast(Table, MoveRow.__table__)
+#: The time the store stamps rows with (also imported by the modules keeping other tables).
+_now = now
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +55,18 @@ class SeatInfo:
     kind: str  # "human" or "bot"
     level: str | None
     token_hash: str | None
+    #: The seat waits for anyone to take it (an open table): no name, no token yet.
+    vacant: bool = False
+    #: A person's seat a bot plays for now: the bot's level (None: the person plays it).
+    stand_in: str | None = None
+    #: Why the bot took over: "time", "away" or "left".
+    stand_in_why: str | None = None
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the bot playing this seat (a bot seat, or one standing in); None
+        while a person plays it."""
+        return self.level if self.kind == "bot" else self.stand_in
 
 
 #: A seed as records hold it: a JSON number or string, or null.
@@ -148,6 +94,14 @@ class StoredGame:
     #: Whether a bot is to move (kept in the store so bots can be resumed without replaying
     #: every game; None: not known, a game an older release last moved).
     bot_turn: bool | None = None
+    #: Who made each move ("person", "bot:<level>"; None: not recorded).
+    authors: list[str | None] = field(default_factory=list)
+    #: The table's clock and rules for leavers (:mod:`polis.server.clock_store`).
+    table: TableClock = field(default_factory=TableClock)
+    #: Spectators may read the table's chat (a choice made when the table was created).
+    chat_spectators: bool = False
+    #: The lobby lists the table (False: invite-only).
+    listed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +114,10 @@ class Append:
     result: dict[str, Any] | None = None
     #: Whether a bot is to move after this move (None: leave as stored).
     bot_turn: bool | None = None
+    #: Who made the move ("person", "bot:<level>").
+    author: str | None = None
+    #: The game's clock after the move (None: the game has no clock).
+    clock: ClockWrite | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,16 +199,6 @@ def _make_engine(url: str) -> Engine:
     )
 
 
-def _upgrade(conn: Connection) -> None:
-    """Add the columns of :data:`ADDED_COLUMNS` an older database lacks (idempotent)."""
-    inspector = inspect(conn)
-    for table, columns in ADDED_COLUMNS.items():
-        have = {c["name"] for c in inspector.get_columns(table)}
-        for name, ddl in columns.items():
-            if name not in have:
-                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
-
-
 def _seed_of(row: GameRow) -> Seed:
     if row.seed_text is not None:
         seed: Seed = json.loads(row.seed_text)
@@ -277,8 +225,8 @@ class Store:
             f"WHERE id = {mark} AND position = {mark} AND finished = 0"
         )
         self._insert_move = (
-            f"INSERT INTO polis_moves (game_id, idx, text, created) "
-            f"VALUES ({mark}, {mark}, {mark}, {mark})"
+            f"INSERT INTO polis_moves (game_id, idx, text, created, author) "
+            f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark})"
         )
         processor = DateTime(timezone=True).bind_processor(self.engine.dialect)
         self._stamp: Callable[[datetime], Any] = processor or (lambda when: when)
@@ -291,20 +239,9 @@ class Store:
             self._checkpointer.start()
 
     def _prepare(self) -> None:
-        """Create the tables (a new database) or add missing columns (an older one).
-
-        Several processes may start on one database at once: a schema change another one
-        made first is not an error, so each step is tried again after a failure.
-        """
-        for attempt in range(3):
-            try:
-                Base.metadata.create_all(self.engine)
-                with self.engine.begin() as conn:
-                    _upgrade(conn)
-                return
-            except DBAPIError:
-                if attempt == 2:
-                    raise
+        """Bring the database to the newest schema (a new one gets every table); several
+        processes starting at once are serialized by the migration's lock."""
+        migrate.upgrade(normalise_url(self.url))
 
     def close(self) -> None:
         self._stop.set()
@@ -341,6 +278,8 @@ class Store:
                     position=len(game.moves),
                     finished=int(game.finished),
                     rematch_of=game.rematch_of,
+                    chat_spectators=int(game.chat_spectators),
+                    listed=int(game.listed),
                 )
             )
             for seat in game.seats:
@@ -352,10 +291,14 @@ class Store:
                         kind=seat.kind,
                         level=seat.level,
                         token_hash=seat.token_hash,
+                        vacant=int(seat.vacant),
                     )
                 )
             for i, move in enumerate(game.moves):
                 s.add(MoveRow(game_id=game.id, idx=i, text=move))
+            if game.table.chosen:
+                s.flush()  # the game's row first: the clock's row refers to it
+                clock_store.create(s.connection(), game.id, game.table)
 
     def append_move(
         self, game_id: str, index: int, text: str, result: dict[str, Any] | None
@@ -400,7 +343,9 @@ class Store:
                 won = done.rowcount == 1
                 stored.append(won)
                 if won:
-                    rows.append((item.game_id, item.index, item.text, stamp))
+                    rows.append((item.game_id, item.index, item.text, stamp, item.author))
+                    if item.clock is not None:
+                        clock_store.move_clock(conn, item.game_id, item.clock)
             if rows:
                 conn.exec_driver_sql(self._insert_move, rows)
         return stored
@@ -427,14 +372,30 @@ class Store:
             )
             return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
+    def take_vacant(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give a vacant seat of an open table to a person; False if someone took it first.
+
+        One conditional UPDATE: the database lets exactly one of several takers (in any
+        number of server processes) find the seat still vacant.
+        """
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(SEATS)
+                .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.vacant == 1)
+                .values(vacant=0, name=name, token_hash=token_hash)
+            )
+            return bool(done.rowcount == 1)
+
     # -- reading ------------------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            moves = s.scalars(
-                select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.idx)
+            moves = s.execute(
+                select(MoveRow.text, MoveRow.author)
+                .where(MoveRow.game_id == game_id)
+                .order_by(MoveRow.idx)
             ).all()
             return StoredGame(
                 id=row.id,
@@ -445,12 +406,16 @@ class Store:
                 setup=json.loads(row.setup),
                 options=json.loads(row.options or "{}"),
                 seats=self._seats(s, game_id),
-                moves=list(moves),
+                moves=[m[0] for m in moves],
+                authors=[m[1] for m in moves],
                 finished=bool(row.finished),
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
                 seed_chosen=bool(row.seed_chosen),
                 bot_turn=None if row.bot_turn is None else bool(row.bot_turn),
+                table=clock_store.load(self.engine, game_id),
+                chat_spectators=bool(row.chat_spectators),
+                listed=bool(row.listed),
             )
 
     @staticmethod
@@ -458,7 +423,10 @@ class Store:
         rows = s.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
         ).all()
-        return [SeatInfo(x.seat, x.name, x.kind, x.level, x.token_hash) for x in rows]
+        seats = [
+            SeatInfo(x.seat, x.name, x.kind, x.level, x.token_hash, bool(x.vacant)) for x in rows
+        ]
+        return clock_store.with_stand_ins(s.connection(), game_id, seats)
 
     def seats(self, game_id: str) -> list[SeatInfo]:
         """The seats as stored now (another process may have given a seat its token)."""
@@ -530,23 +498,41 @@ class Store:
             return int(s.scalar(select(func.count()).select_from(GameRow)) or 0)
 
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Public summaries of the latest games (for the lobby)."""
+        """Public summaries of the latest listed games, to watch (invite-only ones are not
+        shown to strangers)."""
+        query = select(GameRow).where(GameRow.listed == 1)
+        return self._summaries(query.order_by(GameRow.updated.desc()).limit(limit))
+
+    def open_tables(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Public summaries of the listed tables still waiting for people, newest first."""
+        vacant = exists().where(SeatRow.game_id == GameRow.id, SeatRow.vacant == 1)
+        query = select(GameRow).where(GameRow.finished == 0, GameRow.listed == 1, vacant)
+        return self._summaries(query.order_by(GameRow.created.desc()).limit(limit))
+
+    def _summaries(self, query: Any) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
-            rows = s.scalars(select(GameRow).order_by(GameRow.updated.desc()).limit(limit)).all()
-            out = []
-            for r in rows:
-                names = s.scalars(
-                    select(SeatRow.name).where(SeatRow.game_id == r.id).order_by(SeatRow.seat)
-                ).all()
-                out.append(
-                    {
-                        "id": r.id,
-                        "game": r.game,
-                        "mode": r.mode,
-                        "players": r.players,
-                        "names": list(names),
-                        "position": r.position,
-                        "finished": bool(r.finished),
-                    }
+            rows = s.scalars(query).all()
+            seats: dict[str, list[SeatRow]] = {r.id: [] for r in rows}
+            if seats:
+                found = s.scalars(
+                    select(SeatRow).where(SeatRow.game_id.in_(seats)).order_by(SeatRow.seat)
                 )
-            return out
+                for seat in found:
+                    seats[seat.game_id].append(seat)
+            clocks = clock_store.time_controls(s.connection(), list(seats))
+            return [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "mode": r.mode,
+                    "players": r.players,
+                    "names": [x.name for x in seats[r.id]],
+                    "kinds": [x.kind for x in seats[r.id]],
+                    "vacant": [x.seat for x in seats[r.id] if x.vacant],
+                    "position": r.position,
+                    "finished": bool(r.finished),
+                    # the table's clock rule (:meth:`TimeControl.to_json`), or None
+                    "clock": clocks.get(r.id),
+                }
+                for r in rows
+            ]

@@ -8,6 +8,7 @@ not grow with every game ever opened.
 * On PostgreSQL the positions of the loaded rooms are compared with the store (one query),
   so a move another process made is applied here even when Redis did not say so.
 * Other processes' word on who is online expires, and this process repeats its own.
+* Games whose clock ran out while no process held them are loaded, so a bot takes over.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from polis.server import clock_store
 from polis.server.bus import PRESENCE_TTL
 from polis.server.faults import transient
 
@@ -53,6 +55,29 @@ async def resume_bots(hub: Hub, quiet_for: float, limit: int | None) -> int:
             count += 1
         await asyncio.sleep(0)  # let the tables' moves through between games
     return count
+
+
+async def load_overdue(hub: Hub, limit: int = RESUME_BATCH) -> int:
+    """Load the games whose clock ran out while no process held them, so their bot takes
+    over (:mod:`~polis.server.takeover`); returns how many were loaded."""
+    try:
+        ids = await asyncio.to_thread(clock_store.overdue, hub.store.engine, hub.now(), limit)
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        return 0
+    loaded = 0
+    for game_id in ids:
+        room = hub.rooms.get(game_id)
+        if room is None:
+            try:
+                room = await hub.room(game_id)
+            except Exception:
+                log.exception("cannot load game %s whose clock ran out", game_id)
+                continue
+            loaded += 1
+        room.watch.arm()
+    return loaded
 
 
 def evict_idle(hub: Hub) -> int:
@@ -124,6 +149,7 @@ async def upkeep(hub: Hub) -> None:
             started = await resume_bots(hub, quiet_for, RESUME_BATCH)
             if started < RESUME_BATCH:
                 quiet_for = SETTLE
+            await load_overdue(hub)
             evict_idle(hub)
             wake_bots(hub)
             repeat = time.monotonic() - last_repeat > PRESENCE_TTL / 3

@@ -53,6 +53,7 @@ class MetropolysGame(Game):
         "chance": "polis.games.metropolys.chance:MetropolysDeal",
         "choices": "polis.games.metropolys.choices:legal_choices",
         "text": "polis.games.metropolys.render",
+        "reveals": "polis.games.metropolys.reveals:reveals",
     }
 
     def new_game(

@@ -55,6 +55,7 @@ class QuadropolisGame(Game):
         "chance": "polis.games.quadropolis.chance:QuadropolisDeal",
         "choices": "polis.games.quadropolis.choices:legal_choices",
         "text": "polis.games.quadropolis.render",
+        "reveals": "polis.games.quadropolis.reveals:reveals",
     }
 
     def new_game(

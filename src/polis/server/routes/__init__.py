@@ -1,9 +1,10 @@
-"""The server's routers: pages and client files, the HTTP API, the live WebSocket."""
+"""The server's routers: pages and client files, the HTTP API, open tables, the live
+WebSocket, turn notifications."""
 
 from __future__ import annotations
 
-from polis.server.routes import api, live, pages
+from polis.server.routes import api, live, pages, push, standins, tables
 
-ROUTERS = (pages.router, api.router, live.router)
+ROUTERS = (pages.router, api.router, tables.router, standins.router, live.router, push.router)
 
 __all__ = ["ROUTERS"]

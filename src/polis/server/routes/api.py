@@ -18,19 +18,23 @@ from polis.bots import LEVELS
 from polis.server.deals import chosen_seed_refusal
 from polis.server.deps import ClientsDep, HubDep, RoomDep
 from polis.server.errors import ServerError
-from polis.server.history import replay
+from polis.server.history import line_of, replay, taken_back
 from polis.server.inputs import check_text, is_token
 from polis.server.messages import MAX_TOKEN
 from polis.server.middleware import public_base
 from polis.server.room import Room
+from polis.server.routes.standins import TableRulesIn
+from polis.server.takeover import standing_authors
 from polis.server.webfiles import LANGUAGES
 
 router = APIRouter(prefix="/api")
 
 
 class SeatIn(BaseModel):
-    name: str = Field(min_length=1, max_length=40)
-    kind: Literal["human", "bot"]
+    #: Blank: "player N" (an open seat's name is its taker's).
+    name: str = Field(default="", max_length=40)
+    #: "open": a person's seat left for anyone to take (:mod:`polis.server.open_tables`).
+    kind: Literal["human", "bot", "open"]
     level: str | None = Field(default=None, max_length=16)
 
     @field_validator("name", "level")
@@ -39,7 +43,7 @@ class SeatIn(BaseModel):
         return None if value is None else check_text(value, "this text")
 
 
-class NewGame(BaseModel):
+class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choose
     game: str = Field(max_length=32)
     mode: str = Field(max_length=16)
     seats: list[SeatIn] = Field(min_length=1, max_length=8)
@@ -48,6 +52,10 @@ class NewGame(BaseModel):
     seed: int | str | None = Field(default=None)
     #: One person holds every seat (hot-seat): a chosen seed is then allowed.
     hot_seat: bool = False
+    #: The lobby lists the table (its open seats, then the game to watch); False: invite-only.
+    listed: bool = True
+    #: Spectators may read the table's chat (its players always may; spectators never write).
+    chat_spectators: bool = False
 
     @field_validator("game", "mode")
     @classmethod
@@ -123,18 +131,28 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
             raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
     if body.seed is not None:
-        refusal = chosen_seed_refusal([s.kind for s in body.seats], body.hot_seat)
+        kinds = ["human" if s.kind == "open" else s.kind for s in body.seats]
+        refusal = chosen_seed_refusal(kinds, body.hot_seat)
         if refusal:
             raise ServerError("bad_request", refusal)
     seats = [
         {
-            "name": s.name.strip() or f"player {i + 1}",
-            "kind": s.kind,
+            "name": "" if s.kind == "open" else s.name.strip() or f"player {i + 1}",
+            "kind": "human" if s.kind == "open" else s.kind,
             "level": (s.level or "medium") if s.kind == "bot" else None,
+            "vacant": s.kind == "open",
         }
         for i, s in enumerate(body.seats)
     ]
-    room, tokens = await hub.create(body.game, body.mode, seats, seed=body.seed)
+    room, tokens = await hub.create(
+        body.game,
+        body.mode,
+        seats,
+        seed=body.seed,
+        chat_spectators=body.chat_spectators,
+        listed=body.listed,
+        table=body.table(),
+    )
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id
     out = []
@@ -162,6 +180,8 @@ async def summary(room: RoomDep) -> dict[str, Any]:
         "rematch_of": stored.rematch_of,
         "rematch_id": stored.rematch_id,
         "seed_chosen": stored.seed_chosen,
+        "listed": stored.listed,
+        "chat_spectators": stored.chat_spectators,
     }
 
 
@@ -180,6 +200,12 @@ def finished_record(room: Room) -> dict[str, Any]:
     record = room.state.to_record(names=names, seed=room.stored.seed)
     # whether the seed was chosen by the game's creator (who then knew the deal)
     record["seed_chosen"] = room.stored.seed_chosen
+    authors = standing_authors(room.stored.moves, room.stored.authors)
+    if any(authors):  # who made each move (formats.md: "authors")
+        record["authors"] = list(authors)
+    taken = taken_back(room.stored.moves)
+    if taken:  # the moves taken back (formats.md: "taken_back"); "moves" is the final line
+        record["taken_back"] = taken
     return record
 
 
@@ -196,10 +222,12 @@ async def record(room: RoomDep) -> Response:
 
 @router.get("/games/{game_id}/replay/{position}")
 async def replay_at(room: RoomDep, position: int) -> dict[str, Any]:
-    """A finished game as it stood after ``position`` moves: the public view and log."""
+    """A finished game as it stood after ``position`` moves of its final line (take-backs
+    applied): the public view and log."""
     require_finished(room)
     stored = room.stored
-    total = len(stored.moves)
+    line = [text for _index, text in line_of(stored.moves)]
+    total = len(line)
     if not 0 <= position <= total:
         raise ServerError("bad_request", f"position must be between 0 and {total}")
     state, log = await asyncio.to_thread(
@@ -210,7 +238,7 @@ async def replay_at(room: RoomDep, position: int) -> dict[str, Any]:
         seed=stored.seed,
         setup=stored.setup,
         options=stored.options,
-        moves=stored.moves[:position],
+        moves=line[:position],
     )
     out: dict[str, Any] = {
         "position": position,
@@ -218,6 +246,8 @@ async def replay_at(room: RoomDep, position: int) -> dict[str, Any]:
         "view": state.view(None).to_json(),
         "current_player": state.current_player(),
         "log": log.for_seat(None),
+        # who made each move so far ("person", "bot:<level>", null: not recorded)
+        "authors": (stored.authors + [None] * position)[:position],
     }
     if state.is_terminal():
         out["result"] = state.result().to_json()

@@ -3,7 +3,8 @@
 The first message must be ``hello`` (with a seat token, or none to watch); the connection is
 then bound to that seat for its whole life. Moves arrive as notation with the position they
 were made for; everything a client sends is checked (:mod:`polis.server.messages`) and a
-refusal goes to that client only, followed by its unchanged state.
+refusal goes to that client only, followed by its unchanged state. Chat lines arrive as
+``chat`` messages (:mod:`polis.server.chat`); the ``welcome`` carries the last ones.
 
 No connection can hold up another: an address with too many open connections, or opening
 them too fast, is refused before the WebSocket is accepted; spectators of one game and the
@@ -26,7 +27,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from polis.server.deps import HubDep
 from polis.server.errors import ServerError
 from polis.server.hub import Hub
-from polis.server.messages import BadMessage, Hello, MoveMsg, Ping, parse_client_message
+from polis.server.messages import (
+    BadMessage,
+    ChatMsg,
+    Hello,
+    MoveMsg,
+    Ping,
+    TakeBackAnswer,
+    TakeBackMsg,
+    parse_client_message,
+)
 from polis.server.presence import Connection
 from polis.server.room import Room
 
@@ -164,8 +174,12 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
         conn = Connection(
             seat, ws.send_text, queue_limit=limits.send_queue, on_drop=dropped, address=address
         )
-        conn.put(json.dumps({"type": "welcome", "game_id": game_id, "seat": seat}))
+        chat = await room.chat.backlog(seat)
+        # the server's time: the client counts the clock down from it
+        welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
+        conn.put(json.dumps({**welcome, "now": hub.now()}))
         await room.join(conn)
+        room.chat.since(conn, max((line["id"] for line in chat["lines"]), default=0))
         await _listen(ws, hub, room, conn)
     except WebSocketDisconnect:
         pass
@@ -213,6 +227,11 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
                     _error("malformed", "already greeted; open a new connection for another seat")
                 )
             )
+        elif isinstance(msg, ChatMsg):
+            try:
+                await room.chat.say(conn, msg.text)
+            except ServerError as exc:  # to this connection only; it stays open
+                conn.put(json.dumps(exc.to_message()))
         elif isinstance(msg, MoveMsg):
             try:
                 # shielded: a move under way is stored and announced even if this connection
@@ -221,3 +240,11 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
             except ServerError as exc:
                 conn.put(json.dumps(exc.to_message()))
                 conn.put(room.snapshot_text(seat), state=True)
+        elif isinstance(msg, TakeBackMsg | TakeBackAnswer):
+            try:
+                if isinstance(msg, TakeBackMsg):
+                    await asyncio.shield(room.takebacks.ask(seat, msg.position))
+                else:
+                    await asyncio.shield(room.takebacks.answer(seat, msg.position, msg.accept))
+            except ServerError as exc:
+                conn.put(json.dumps(exc.to_message()))

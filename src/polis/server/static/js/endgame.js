@@ -48,7 +48,7 @@ export function endPanel(env) {
   const bar = h("div", { class: "row" });
   bar.append(h("a", { id: "download", class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`,
     download: `${msg.game}-${gameId}.json`, text: t("end.download") }));
-  const total = msg.position;
+  const total = msg.played ?? msg.position; // moves standing (take-backs: see takebacks.py)
   const at = replay ? replay.position : total;
   bar.append(h("span", { class: "replay", role: "group", "aria-label": t("replay.title") }, [
     h("button", { id: "replay-start", "aria-label": t("replay.start"), title: t("replay.start"), text: "|◀", on: { click: () => env.goto(0) } }),

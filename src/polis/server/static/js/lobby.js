@@ -5,33 +5,40 @@ import { t } from "./i18n.js";
 import { markerHtml } from "./players.js";
 import { heldTokens, holdToken } from "./tokens.js";
 import { api, toast, copyField } from "./ui.js";
+import { openTablesBox, listedChoice } from "./opentables.js";
+import { tableRules, rulesBody } from "./seatclock.js";
 
 // env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
 export function lobby(env) {
   const { root, meta, clients, names, gameTitle, modeName } = env;
-  const form = { game: names[0], mode: null, players: 2, seats: [] };
+  const form = { game: names[0], mode: null, players: 2, seats: [], chatSpectators: false };
   const defaults = (i) => ({ kind: i === 0 ? "human" : "bot", level: "easy", name: "", here: true });
   for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
+  Object.assign(form, { clock: "none", standIn: "medium", away: null }); // seatclock.js
   const panel = h("section", { class: "panel", id: "new-game", "aria-labelledby": "new-game-title" });
   const recentBox = h("section", { class: "panel", id: "recent", "aria-labelledby": "recent-title" });
+  const openBox = openTablesBox({ gameTitle, modeName });
   let invitesShown = false;
-  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), panel, recentBox);
+  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), panel, openBox.element, recentBox);
 
   function seatRow(i) {
     const seat = form.seats[i];
     const colour = clients[form.game].PLAYER_COLOURS[i];
     const kind = h("select", { class: "kind", on: { change: (e) => { seat.kind = e.target.value; draw(); } } }, [
       h("option", { value: "human", selected: seat.kind === "human", text: t("lobby.human") }),
-      h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") })]);
+      h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") }),
+      h("option", { value: "open", selected: seat.kind === "open", text: t("lobby.open") })]);
     const name = h("input", { class: "name", value: seat.name, maxlength: 40, autocomplete: "off",
       placeholder: seat.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 }),
       on: { input: (e) => (seat.name = e.target.value) } });
     const parts = [
       h("span", { class: "seat-no" }, [markerHtml(i, colour), `${i + 1}`]),
-      h("label", { class: "name-label" }, [t("lobby.name"), name]),
+      seat.kind === "open" ? "" : h("label", { class: "name-label" }, [t("lobby.name"), name]),
       h("label", {}, [t("lobby.kind"), kind]),
     ];
-    if (seat.kind === "bot") {
+    if (seat.kind === "open") {
+      // an open seat's name is its taker's
+    } else if (seat.kind === "bot") {
       parts.push(h("label", {}, [t("lobby.level"), h("select", { class: "level", on: { change: (e) => (seat.level = e.target.value) } },
         meta.levels.map((l) => h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) })))]));
     } else {
@@ -72,22 +79,29 @@ export function lobby(env) {
       seats.append(seatRow(i));
     }
     panel.append(seats, h("p", { class: "hint", text: t("lobby.hint") }));
+    panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
+      h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators,
+        on: { change: (e) => (form.chatSpectators = e.target.checked) } }),
+      t("lobby.chatSpectators")])));
+    panel.append(...tableRules(form, draw));
+    panel.append(listedChoice(form));
     panel.append(h("button", { id: "create", class: "primary", text: t("lobby.create"), on: { click: create } }));
   }
 
   async function create() {
     const chosen = form.seats.slice(0, form.players);
-    const seats = chosen.map((s, i) => ({
+    const seats = chosen.map((s, i) => (s.kind === "open" ? { kind: "open" } : {
       name: s.name.trim() || (s.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 })),
       kind: s.kind,
       level: s.kind === "bot" ? s.level : null,
     }));
+    const listed = form.listed !== false;
     const humans = chosen.filter((s) => s.kind === "human");
     const hotSeat = humans.length > 1 && humans.every((s) => s.here);
     let data;
     try {
       data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat }) });
+        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed, ...rulesBody(form) }) });
     } catch (err) {
       toast(err.message);
       return;
@@ -105,6 +119,7 @@ export function lobby(env) {
     invitesShown = true;
     clear(panel);
     panel.append(h("h2", { id: "new-game-title", text: t("lobby.invites") }), h("p", { text: t("lobby.invitesHelp") }));
+    if (data.seats.some((seat) => seat.vacant)) panel.append(h("p", { class: "hint", text: t("lobby.openHelp") }));
     for (const seat of invites) {
       panel.append(h("div", {}, [h("strong", { text: seat.name }),
         copyField(seat.invite, { class: "invite-link", dataset: { seat: seat.seat }, "aria-label": t("lobby.inviteFor", { name: seat.name }) })]));
@@ -142,7 +157,7 @@ export function lobby(env) {
       const held = heldTokens(g.id);
       const mine = Object.keys(held).length > 0;
       const li = h("li", { dataset: { game: g.id } }, [
-        h("a", { href: `#/game/${g.id}`, text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.join(", ")}` }),
+        h("a", { href: `#/game/${g.id}`, text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.map((n, i) => (g.vacant?.includes(i) ? `(${t("lobby.openSeat")})` : n)).join(", ")}` }),
         h("span", { class: "muted", text: g.finished ? t("lobby.finished") : t("lobby.moves", { n: g.position }) }),
         mine ? h("span", { class: "badge", text: t("lobby.yours") }) : "",
       ]);
@@ -157,5 +172,6 @@ export function lobby(env) {
 
   draw();
   drawRecent().catch(() => {});
-  return { render: () => { draw(); drawRecent().catch(() => {}); }, destroy() {} };
+  openBox.refresh().catch(() => {});
+  return { render: () => { draw(); drawRecent().catch(() => {}); openBox.refresh().catch(() => {}); }, destroy() {} };
 }

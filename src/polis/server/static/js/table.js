@@ -13,6 +13,10 @@ import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
 import { hideTip } from "./tooltip.js";
+import { serverTime, seatClock, tick, standInBadge, standInBanners, resignButton, authorNote } from "./seatclock.js";
+import { chatPanel } from "./chat.js";
+import { pushBox } from "./turnpush.js";
+import { takeBackBox } from "./takeback.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -29,20 +33,31 @@ export function tableScreen(gameId, env) {
   const ui = {
     selection: {}, replay: null, lastError: null, pending: null, focusNext: null, revealed: null,
     drawn: {}, log: { key: null, count: 0 }, announcedPosition: null, wasMyTurn: false, refused: false,
+    takeBack: { confirming: null, answered: new Set() },
   };
   const dom = {
     title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
     tools: h("div", { class: "tools" }), seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
-    status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }),
+    status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }), takeBack: h("div", { id: "takeback-slot" }),
     board: h("section", { id: "board", class: `board ${summary.game}` }),
     controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
     side: h("aside", { class: "side" }), end: h("div", { id: "end-slot" }), links: h("div", { id: "links-slot" }),
     info: h("section", { id: "info", class: "box info", hidden: true }),
     logBox: h("section", { class: "box", id: "log-box" }), log: h("ol", { id: "log", class: "log", tabindex: "0" }),
   };
-  dom.side.append(dom.end, dom.info, dom.logBox, dom.links);
+  // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
+  function chatSend(text) {
+    const shown = display();
+    const conn = shown && shown.state.seat !== null ? shown : conns.find((c) => c.state && c.state.seat !== null);
+    return conn ? conn.send({ type: "chat", text }) : false;
+  }
+  const chat = chatPanel({ send: chatSend, marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]) });
+  const heldSeatTokens = () => [...new Set(conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token))];
+  const pushShown = () => !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
+  const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
+  dom.side.append(dom.end, dom.info, dom.logBox, chat.element, push.element, dom.links);
   clear(root).append(h("div", { class: "table", id: "table" }, [
-    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools]), dom.seats, dom.status, dom.banners]),
+    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.takeBack]),
     dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
   ]));
 
@@ -56,7 +71,13 @@ export function tableScreen(gameId, env) {
       }
       update();
     } else if (msg.type === "welcome") {
+      serverTime(msg.now); // the clocks count down in the server's time
       if (conn.token && msg.seat !== null && msg.seat !== undefined) holdToken(gameId, msg.seat, conn.token);
+      chat.welcome(msg.chat);
+    } else if (msg.type === "chat") {
+      chat.line(msg);
+    } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
+      chat.refused(msg); // said in the chat panel; the board is left as it is
     } else if (msg.type === "seats") {
       if (conn.state) conn.state.seats = msg.seats;
       drawSeats();
@@ -71,6 +92,10 @@ export function tableScreen(gameId, env) {
     } else if (msg.type === "rematch") {
       for (const c of conns) if (c.state) c.state.rematch_id = msg.game_id;
       update();
+    } else if (msg.type === "takeback_done" || msg.type === "takeback_declined") {
+      const shown = display()?.state;
+      const who = shown ? names(shown)[msg.type === "takeback_done" ? msg.seat : msg.by] : "";
+      toast(t(msg.type === "takeback_done" ? "takeback.done" : "takeback.declined", { name: who ?? "" }), "info");
     }
   }
 
@@ -119,7 +144,7 @@ export function tableScreen(gameId, env) {
   }
 
   function names(msg) {
-    return msg.seats.map((s) => (s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
+    return msg.seats.map((s) => (s.vacant ? t("lobby.openSeat") : s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
   }
 
   // -- the parts of the screen -----------------------------------------------------------------
@@ -131,7 +156,9 @@ export function tableScreen(gameId, env) {
     const view = replaying ? ui.replay.view : msg.view;
     const position = replaying ? ui.replay.position : msg.position;
     const mine = heldSeats();
-    const myTurn = !replaying && msg.seat !== null && !msg.finished && msg.current_player === msg.seat;
+    const myTurn = !replaying && msg.seat !== null && !msg.finished && msg.current_player === msg.seat
+      && !msg.seats.some((s) => s.vacant) /* an open table waits for its players */
+      && !msg.seats[msg.seat]?.stand_in; // a bot plays the seat meanwhile
     const log = replaying ? ui.replay.log : msg.log;
     const shown = log.filter((e) => e.move === null || e.move < position);
     const lastMove = position > 0 ? position - 1 : null;
@@ -171,7 +198,8 @@ export function tableScreen(gameId, env) {
   }
 
   function drawTitle(ctx) {
-    const key = [ctx.lang, ctx.position, ctx.finished].join("|");
+    const standing = ctx.heldSeats.filter((seat) => !ctx.msg.seats[seat]?.stand_in); // seats a person may leave
+    const key = [ctx.lang, ctx.position, ctx.finished, standing.join(",")].join("|");
     if (ui.drawn.title === key) return;
     ui.drawn.title = key;
     dom.title.textContent = `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`;
@@ -179,12 +207,13 @@ export function tableScreen(gameId, env) {
     clear(dom.tools);
     if (mod.rules) dom.tools.append(h("button", { id: "rules-button", text: t("table.rules"), on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) } }));
     if (mod.legend) dom.tools.append(h("button", { id: "legend-button", text: t("table.legend"), on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) } }));
+    if (standing.length && !ctx.finished && !ctx.replaying) dom.tools.append(resignButton(ctx.msg.rules?.stand_in ?? "medium", () => resign(standing)));
   }
 
   function drawSeats() {
     const ctx = context();
     if (!ctx) return;
-    const key = JSON.stringify([ctx.lang, ctx.msg.seats, ctx.view.current_player, ctx.heldSeats, ctx.replaying]);
+    const key = JSON.stringify([ctx.lang, ctx.msg.seats, ctx.view.current_player, ctx.heldSeats, ctx.replaying, ctx.msg.clock]);
     if (ui.drawn.seats === key) return;
     ui.drawn.seats = key;
     clear(dom.seats);
@@ -193,7 +222,7 @@ export function tableScreen(gameId, env) {
       const current = ctx.view.current_player === i;
       const you = !ctx.replaying && ctx.heldSeats.includes(i);
       dom.seats.append(h("li", { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } }, [
-        ctx.markerHtml(i), ctx.names[i],
+        ctx.markerHtml(i), ctx.names[i], standInBadge(s), ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
         h("span", { class: `conn ${s.connected ? "on" : "off"}`, role: "img", "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
           title: s.connected ? t("seat.online") : t("seat.offline") }),
         you ? h("span", { class: "badge", text: t("seat.you") }) : "",
@@ -207,6 +236,7 @@ export function tableScreen(gameId, env) {
     let status;
     if (ctx.replaying) status = t("replay.at", { n: ui.replay.position, total: ui.replay.total });
     else if (msg.finished) status = t("status.over");
+    else if (msg.seats.some((s) => s.vacant)) status = t("status.waitingPlayers"); // an open table
     else if (ctx.myTurn) status = ctx.heldSeats.length > 1 ? t("status.yourTurnAs", { name: ctx.names[msg.seat] }) : t("status.yourTurn");
     else status = t("status.waiting", { name: ctx.names[msg.current_player] ?? "" });
     dom.status.textContent = status;
@@ -227,6 +257,42 @@ export function tableScreen(gameId, env) {
     if (!ctx.heldSeats.length && !ctx.replaying) {
       dom.banners.append(h("p", { class: "banner", id: "spectator", text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator") }));
     }
+    if (!ctx.replaying) dom.banners.append(...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim));
+    const vacant = ctx.msg.seats.filter((s) => s.vacant).length;
+    if (vacant && !ctx.replaying) dom.banners.append(h("p", { class: "banner", id: "vacant", role: "status", text: t("status.vacant", { n: vacant }) }));
+  }
+
+  // Taking back a move: the button, its confirmation, a request to answer (takeback.js).
+  function drawTakeBack(ctx) {
+    const key = JSON.stringify([ctx.lang, ctx.msg.position, ctx.msg.take_back, ctx.heldSeats, ui.takeBack.confirming, ctx.replaying, ctx.msg.seats]);
+    if (ui.drawn.takeBack === key) return;
+    ui.drawn.takeBack = key;
+    const box = ctx.replaying ? null : takeBackBox({ msg: ctx.msg, names: ctx.names, conns, ui: ui.takeBack,
+      redraw: ({ confirming, focus }) => {
+        ui.takeBack.confirming = confirming;
+        ui.focusNext = focus ?? null;
+        update();
+      } });
+    clear(dom.takeBack).append(...(box ? [box] : []));
+  }
+
+  // Leaving: a bot of the table's level plays on for these seats (their links take them back).
+  async function resign(seats) {
+    for (const c of conns) {
+      if (!c.state || !seats.includes(c.state.seat) || !c.token) continue;
+      try {
+        await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST",
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: c.token }) });
+      } catch (err) {
+        toast(err.message);
+      }
+    }
+  }
+
+  // Taking a seat back: connecting again with the seat's token hands it back to its person.
+  function reclaim(seat) {
+    const conn = conns.find((c) => c.state && c.state.seat === seat);
+    conn?.ws?.close(); // the connection opens again at once and says hello with the token
   }
 
   // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on.
@@ -250,7 +316,7 @@ export function tableScreen(gameId, env) {
 
   function drawBoard(ctx, covered) {
     const key = JSON.stringify([ctx.lang, ctx.position, ctx.msg.seat, ctx.selection, ctx.pending?.text, ctx.replaying, ctx.finished,
-      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0]);
+      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0, ctx.myTurn]);
     if (ui.drawn.board === key) return false;
     ui.drawn.board = key;
     hideTip();
@@ -309,9 +375,17 @@ export function tableScreen(gameId, env) {
     dom.links.append(box);
   }
 
+  function drawPush(ctx) {
+    const key = JSON.stringify([ctx.lang, ctx.heldSeats, pushShown()]);
+    if (ui.drawn.push === key) return;
+    ui.drawn.push = key;
+    push.render();
+  }
+
   // The log: appended to as moves come; drawn again on a language switch or a replay.
   function drawLog(ctx, covered) {
-    const key = JSON.stringify([ctx.lang, ctx.msg.seat, ctx.replaying && ui.replay.position, !!covered]);
+    // (the names too: an open seat's events are worded again once someone takes it)
+    const key = JSON.stringify([ctx.lang, ctx.msg.seat, ctx.replaying && ui.replay.position, !!covered, ctx.names]);
     const events = ctx.log;
     let fresh = [];
     if (ui.log.key !== key || events.length < ui.log.count || covered) {
@@ -325,12 +399,13 @@ export function tableScreen(gameId, env) {
       fresh = events.slice(ui.log.count);
     }
     let previous = ui.log.count ? events[ui.log.count - 1].move : undefined;
+    const authors = (ctx.replaying ? ui.replay.authors : ctx.msg.authors) ?? [];
     for (const event of events.slice(ui.log.count)) {
       const first = event.move !== previous;
       previous = event.move;
       const kind = mod.eventKind?.(event) ?? "";
       dom.log.append(h("li", { class: `${first ? "move-start" : ""} ${kind}`, dataset: { move: event.move ?? "setup", key: event.key } },
-        mod.describe(event, ctx, tg)));
+        [mod.describe(event, ctx, tg), first && event.move !== null ? authorNote(authors[event.move]) : null]));
     }
     ui.log.count = events.length;
     dom.log.dataset.position = ctx.position;
@@ -369,11 +444,13 @@ export function tableScreen(gameId, env) {
     drawSeats();
     drawStatus(ctx);
     drawBanners();
+    drawTakeBack(ctx);
     const covered = handover(ctx);
     drawBoard(ctx, covered);
     const fresh = drawLog(ctx, covered);
     drawEnd(ctx);
     drawLinks(ctx);
+    drawPush(ctx);
     // what happened since the last update, read out (not on the first draw, nor in a replay)
     if (!ctx.replaying && ui.announcedPosition !== null && ctx.msg.position !== ui.announcedPosition && !covered) {
       const lines = fresh.slice(-6).map((e) => mod.describe(e, ctx, tg));
@@ -403,7 +480,8 @@ export function tableScreen(gameId, env) {
   }
 
   async function goto(n) {
-    const total = display()?.state.position ?? 0;
+    const shown = display()?.state;
+    const total = shown?.played ?? shown?.position ?? 0; // moves standing (take-backs applied)
     n = Math.max(0, Math.min(total, n));
     try {
       ui.replay = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${n}`);
@@ -438,6 +516,7 @@ export function tableScreen(gameId, env) {
     resizeTimer = setTimeout(() => mod.layoutKey && update(), 120);
   });
   observer.observe(dom.board);
+  const ticker = setInterval(() => tick(dom.seats), 1000); // the running clock counts down
   const unsubscribe = onPrefs(() => {
     ui.drawn.board = null;
     update();
@@ -447,10 +526,12 @@ export function tableScreen(gameId, env) {
     render() {
       ui.drawn = {};
       ui.log.key = null;
+      chat.render();
       update();
     },
     destroy() {
       ui.destroyed = true;
+      clearInterval(ticker);
       observer.disconnect();
       unsubscribe();
       for (const c of conns) c.close();

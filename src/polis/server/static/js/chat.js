@@ -1,0 +1,153 @@
+// The table's chat: a log of lines (a screen reader reads new ones out: role="log") and, for
+// the seats, a line to write in. Every name and text is set as text, never as HTML.
+//
+// The server sends the last lines in each connection's "welcome" ({read, write, lines}) and
+// every new line as a "chat" message; several held seats get the same lines, kept once by id.
+// Refusals come as errors whose code starts with "chat_" and are shown here, in an alert.
+import { h, clear } from "./dom.js";
+import { t, language } from "./i18n.js";
+
+export const MAX_CHAT = 300;
+
+// env: {send(text) -> bool (false: not connected), marker(seat) -> element}
+export function chatPanel(env) {
+  const lines = new Map(); // id -> line
+  let access = null; // {read, write} once a welcome came
+  let lastSent = "";
+  let unread = 0;
+  const title = h("h3", { id: "chat-title" });
+  // quiet until the last lines said before this page came are in: only new lines are read out
+  const log = h("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" });
+  const note = h("p", { id: "chat-note", class: "hint" });
+  const error = h("p", { id: "chat-error", class: "error", role: "alert", hidden: true });
+  const input = h("input", { id: "chat-input", type: "text", maxlength: MAX_CHAT, autocomplete: "off", enterkeyhint: "send",
+    "aria-describedby": "chat-error", on: { input: () => (error.hidden = true) } });
+  const label = h("label", { for: "chat-input", class: "visually-hidden", id: "chat-label" });
+  const button = h("button", { id: "chat-send", type: "submit" });
+  const form = h("form", { class: "chat-form", id: "chat-form", on: { submit: send } }, [label, input, button]);
+  const root = h("section", { class: "box chat", id: "chat", "aria-labelledby": "chat-title" }, [title, log, note, error, form]);
+  // on a phone the chat is far below the board: a button at the top goes there (with the lines
+  // not seen yet); a button, not a link: the page's address is its route
+  const jump = h("button", { type: "button", id: "chat-jump", class: "chat-jump", on: { click: onJump } });
+
+  function send(e) {
+    e.preventDefault();
+    const text = input.value;
+    if (!text.trim()) return;
+    if (!env.send(text)) {
+      showError(t("error.offline"));
+      return;
+    }
+    lastSent = text;
+    input.value = "";
+  }
+
+  function onJump() {
+    root.scrollIntoView({ block: "nearest" });
+    (access?.write ? input : log).focus();
+    unread = 0;
+    drawJump();
+  }
+
+  function showError(text) {
+    error.textContent = text;
+    error.hidden = false;
+  }
+
+  function timeOf(at) {
+    const when = new Date(at);
+    if (Number.isNaN(when.getTime())) return "";
+    return when.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function item(line) {
+    return h("li", { dataset: { id: line.id, seat: line.seat } }, [
+      env.marker(line.seat),
+      h("span", { class: "chat-name", text: line.name }), ": ",
+      h("span", { class: "chat-text", text: line.text }), " ",
+      h("time", { datetime: line.at, class: "muted", text: timeOf(line.at) }),
+    ]);
+  }
+
+  // Lines in id order: one arriving out of order goes in its place.
+  function insert(line) {
+    if (lines.has(line.id)) return false;
+    lines.set(line.id, line);
+    const el = item(line);
+    const after = [...log.children].find((li) => Number(li.dataset.id) > line.id);
+    log.insertBefore(el, after ?? null);
+    while (log.children.length > 200) {
+      lines.delete(Number(log.firstChild.dataset.id));
+      log.firstChild.remove();
+    }
+    return true;
+  }
+
+  function scrollDown() {
+    requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
+  }
+
+  function seen() {
+    const r = root.getBoundingClientRect();
+    return !document.hidden && r.top < innerHeight && r.bottom > 0;
+  }
+
+  function drawJump() {
+    clear(jump).append(t("chat.jump"));
+    if (unread) jump.append(h("span", { class: "badge", text: t("chat.unread", { n: unread }) }));
+    jump.hidden = !access?.read;
+  }
+
+  function render() {
+    title.textContent = t("chat.title");
+    label.textContent = t("chat.label");
+    input.setAttribute("placeholder", t("chat.label"));
+    button.textContent = t("chat.send");
+    root.hidden = !access;
+    if (!access) return;
+    note.textContent = !access.read ? t("chat.private") : !access.write ? t("chat.readOnly") : !lines.size ? t("chat.empty") : "";
+    note.hidden = !note.textContent;
+    log.hidden = !access.read;
+    form.hidden = !access.write;
+    for (const el of log.querySelectorAll("time")) el.textContent = timeOf(el.getAttribute("datetime"));
+    drawJump();
+  }
+
+  render();
+  // lines read once the panel is in view
+  new IntersectionObserver((entries) => {
+    if (entries.some((en) => en.isIntersecting) && unread) {
+      unread = 0;
+      drawJump();
+    }
+  }).observe(root);
+
+  return {
+    element: root,
+    jump,
+    // a connection's welcome: what it may do, and the last lines
+    welcome(chat) {
+      if (!chat) return;
+      const was = access;
+      // several held seats: the widest access any of them has
+      access = { read: chat.read || !!was?.read, write: chat.write || !!was?.write };
+      for (const line of chat.lines ?? []) insert(line);
+      render();
+      scrollDown();
+      setTimeout(() => log.setAttribute("aria-live", "polite"), 0);
+    },
+    line(msg) {
+      if (!insert(msg)) return;
+      if (!seen()) unread++;
+      render();
+      scrollDown();
+    },
+    // an error for the chat (code chat_*): said here, and the refused text is given back
+    refused(msg) {
+      const said = { chat_rate_limited: t("chat.tooFast"), chat_forbidden: t("chat.readOnly") }[msg.code];
+      showError(said ?? t("chat.invalid", { why: msg.message }));
+      if (!input.value) input.value = lastSent;
+    },
+    render,
+  };
+}

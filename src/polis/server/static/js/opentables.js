@@ -1,0 +1,96 @@
+// Open tables in the lobby: the listed tables still waiting for people, each with a name field
+// and a button that takes a free seat (the server answers with that seat's token, kept here
+// like an invite link's); and the lobby form's choice to list a table or keep it invite-only.
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { holdToken } from "./tokens.js";
+import { api, toast } from "./ui.js";
+
+const NAME_KEY = "polis:name";
+
+function rememberedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+// A table's clock, in words ({kind, bank, increment, cap} in seconds; see clocks.py).
+export function clockWords(clock) {
+  if (!clock || typeof clock !== "object") return "";
+  const span = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 3600 ? `${Math.round(s / 3600)} h`
+    : s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
+  if (clock.kind === "turn") return `${t("lobby.clock")}: ${span(clock.bank)}${clock.cap ? ` (≤ ${span(clock.cap)})` : ""}`;
+  return `${t("lobby.clock")}: ${span(clock.bank)} + ${span(clock.increment)}`;
+}
+
+// The checkbox of the lobby form: list the table (default) or keep it invite-only.
+export function listedChoice(form) {
+  if (form.listed === undefined) form.listed = true;
+  return h("div", { class: "row" }, h("label", { class: "inline check" }, [
+    h("input", { type: "checkbox", id: "listed", checked: form.listed, on: { change: (e) => (form.listed = e.target.checked) } }),
+    t("lobby.listed")]));
+}
+
+// The section listing open tables; env: {gameTitle, modeName}. Returns {element, refresh()}.
+export function openTablesBox(env) {
+  const box = h("section", { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-title" });
+
+  async function takeSeat(table, input, button) {
+    const name = input.value.trim();
+    if (!name) {
+      toast(t("lobby.needName"));
+      input.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      const data = await api(`/api/games/${encodeURIComponent(table.id)}/seats`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+      try {
+        localStorage.setItem(NAME_KEY, name);
+      } catch {
+        // the name is only a convenience
+      }
+      holdToken(data.id, data.seat, data.token);
+      location.hash = `#/game/${data.id}`;
+    } catch (err) {
+      toast(err.status === 409 ? t("lobby.seatTaken") : err.message);
+      button.disabled = false;
+      refresh().catch(() => {});
+    }
+  }
+
+  function row(table) {
+    const title = `${env.gameTitle(table.game)} · ${env.modeName(table.game, table.mode)}`;
+    const people = table.names.map((n, i) => (table.vacant.includes(i) ? `(${t("lobby.openSeat")})`
+      : table.kinds?.[i] === "bot" ? `${n} (${t("lobby.bot")})` : n)).join(", ");
+    const input = h("input", { class: "name", maxlength: 40, autocomplete: "nickname", value: rememberedName(),
+      "aria-label": t("lobby.yourName"), placeholder: t("lobby.yourName") });
+    const button = h("button", { class: "primary take-seat", text: t("lobby.take"), "aria-label": t("lobby.takeAt", { game: title }),
+      on: { click: () => takeSeat(table, input, button) } });
+    input.addEventListener("keydown", (e) => e.key === "Enter" && button.click());
+    return h("li", { class: "open-table", dataset: { game: table.id } }, [
+      h("div", { class: "open-table-info" }, [
+        h("strong", { text: title }), " ",
+        h("span", { class: "badge", text: t("lobby.free", { n: table.vacant.length }) }),
+        h("div", { class: "muted", text: people }),
+        table.clock ? h("div", { class: "muted clock-words", text: clockWords(table.clock) }) : "",
+      ]),
+      h("div", { class: "open-table-take" }, [input, button]),
+    ]);
+  }
+
+  async function refresh() {
+    const { tables } = await api("/api/tables");
+    clear(box).append(h("h2", { id: "open-tables-title", text: t("lobby.openTables") }));
+    if (!tables.length) {
+      box.append(h("p", { class: "muted", text: t("lobby.noOpen") }));
+      return;
+    }
+    box.append(h("ul", { class: "open-list" }, tables.map(row)));
+  }
+
+  return { element: box, refresh };
+}

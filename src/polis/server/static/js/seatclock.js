@@ -1,0 +1,145 @@
+// Clocks and bots standing in for people: the lobby's choices, each seat's time counting down
+// at the table, the banners that say a bot plays for someone, and leaving (resigning).
+//
+// The server sends each seat's bank at the start of the turn, the seat whose time runs and
+// when its turn started (server time, seconds); the welcome message carries the server's
+// time, so the countdown here follows the server's clock whatever this device's says.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// The lobby's clock choices: a key for the label and what POST /api/games receives.
+export const CLOCKS = [
+  { key: "none", clock: null },
+  { key: "rt5", clock: { kind: "realtime", bank: 300, increment: 10 } },
+  { key: "rt15", clock: { kind: "realtime", bank: 900, increment: 20 } },
+  { key: "rt30", clock: { kind: "realtime", bank: 1800, increment: 30 } },
+  { key: "day1", clock: { kind: "turn", per_move: 86400, max_bank: 3 * 86400 } },
+  { key: "day3", clock: { kind: "turn", per_move: 3 * 86400, max_bank: 7 * 86400 } },
+];
+// Away limits for tables without a clock, in seconds (null: never).
+export const AWAY = [null, 30, 60, 300, 900, 3600];
+
+let offset = 0; // server time minus this device's time, in seconds
+
+export function serverTime(now) {
+  if (typeof now === "number") offset = now - Date.now() / 1000;
+}
+
+const nowOnServer = () => Date.now() / 1000 + offset;
+
+// Seconds left on `seat`'s clock now (null: no clock).
+export function secondsLeft(clock, seat) {
+  if (!clock) return null;
+  const bank = clock.banks[seat];
+  return clock.running === seat ? bank - Math.max(0, nowOnServer() - clock.started) : bank;
+}
+
+// 4:05, 1:02:03, or 2 d 03 h for turn-based banks.
+export function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const pad = (n) => String(n).padStart(2, "0");
+  if (s >= 86400) return t("clock.days", { d: Math.floor(s / 86400), h: pad(Math.floor((s % 86400) / 3600)) });
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return `${Math.floor(s / 60)}:${pad(s % 60)}`;
+}
+
+function clockLabel(clock, seat) {
+  return formatTime(secondsLeft(clock, seat));
+}
+
+// The clock chip of one seat in the seat list (null without a clock); `tick()` keeps the
+// running one counting.
+export function seatClock(msg, seat, name) {
+  const clock = msg.clock;
+  if (!clock || msg.finished || msg.seats[seat]?.kind === "bot") return null; // a bot's time never runs
+  const running = clock.running === seat;
+  const el = h("span", { class: `clock${running ? " running" : ""}`, dataset: { clockSeat: seat, name }, role: "timer",
+    "aria-label": t("clock.left", { name, time: clockLabel(clock, seat) }), text: clockLabel(clock, seat) });
+  el.clock = clock;
+  return el;
+}
+
+// Refresh every running clock chip on the page (once a second).
+export function tick(root) {
+  for (const el of root.querySelectorAll(".clock.running")) {
+    const seat = Number(el.dataset.clockSeat);
+    const left = secondsLeft(el.clock, seat);
+    el.textContent = formatTime(left);
+    el.setAttribute("aria-label", t("clock.left", { name: el.dataset.name, time: el.textContent }));
+    el.classList.toggle("low", left !== null && left < 30);
+  }
+}
+
+// The seat's marker in the seat list when a bot plays it for its person.
+export function standInBadge(seat) {
+  if (!seat.stand_in) return null;
+  return h("span", { class: "badge stand-in", text: t("standin.badge", { level: t(`level.${seat.stand_in}`) }) });
+}
+
+// Banners: a bot plays for someone (with "take my seat back" for this browser's seats).
+export function standInBanners(msg, names, held, reclaim) {
+  const out = [];
+  if (msg.finished) return out;
+  msg.seats.forEach((seat, i) => {
+    if (!seat.stand_in) return;
+    const level = t(`level.${seat.stand_in}`);
+    const why = seat.stand_in_why || "left";
+    if (held.includes(i)) {
+      out.push(h("div", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status" }, [
+        h("span", { text: t(`standin.you.${why}`, { level, name: names[i] }) }), " ",
+        h("button", { class: "primary reclaim", dataset: { seat: i }, text: t("standin.reclaim"), on: { click: () => reclaim(i) } }),
+      ]));
+    } else {
+      out.push(h("p", { class: "banner stand-in", id: `stand-in-${i}`, role: "status", text: t(`standin.other.${why}`, { level, name: names[i] }) }));
+    }
+  });
+  return out;
+}
+
+// The "leave the game" button and its confirmation: `leave()` resigns this browser's seats.
+export function resignButton(level, leave) {
+  const open = () => {
+    const dialog = h("dialog", { id: "dialog-resign", "aria-labelledby": "dialog-resign-title" }, [
+      h("h2", { id: "dialog-resign-title", text: t("resign.title") }),
+      h("p", { text: t("resign.ask", { level: t(`level.${level}`) }) }),
+      h("div", { class: "row" }, [
+        h("button", { id: "resign-ok", class: "primary danger", text: t("resign.ok"), on: { click: () => { dialog.close(); leave(); } } }),
+        h("button", { id: "resign-cancel", text: t("ui.cancel"), on: { click: () => dialog.close() } }),
+      ]),
+    ]);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  };
+  return h("button", { id: "resign-button", class: "resign", text: t("resign.button"), on: { click: open } });
+}
+
+// Who made a move, for the log: null for a person, "bot (easy)" for a bot.
+export function authorNote(author) {
+  if (!author || !author.startsWith("bot:")) return null;
+  return h("span", { class: "author", text: ` · ${t("log.byBot", { level: t(`level.${author.slice(4)}`) })}` });
+}
+
+// The lobby's part of the form: a clock, the bot level that replaces leavers, an away limit.
+export function tableRules(form, redraw) {
+  const clockSel = h("select", { id: "clock", on: { change: (e) => { form.clock = e.target.value; redraw(); } } },
+    CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === form.clock, text: t(`lobby.clock.${c.key}`) })));
+  const levelSel = h("select", { id: "stand-in", on: { change: (e) => (form.standIn = e.target.value) } },
+    ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === form.standIn, text: t(`level.${l}`) })));
+  const parts = [
+    h("label", {}, [t("lobby.clock"), " ", clockSel]),
+    h("label", {}, [t("lobby.standIn"), " ", levelSel]),
+  ];
+  if (form.clock === "none") {
+    const awaySel = h("select", { id: "away-limit", on: { change: (e) => (form.away = e.target.value === "" ? null : +e.target.value) } },
+      AWAY.map((s) => h("option", { value: s === null ? "" : s, selected: s === form.away, text: t(`lobby.away.${s === null ? "never" : s}`) })));
+    parts.push(h("label", {}, [t("lobby.away"), " ", awaySel]));
+  }
+  return [h("div", { class: "row table-rules" }, parts), h("p", { class: "hint", text: t("lobby.rulesHint") })];
+}
+
+// What POST /api/games receives of the form's rules.
+export function rulesBody(form) {
+  const clock = CLOCKS.find((c) => c.key === form.clock)?.clock ?? null;
+  return { clock, stand_in: form.standIn, away_limit: clock ? null : form.away };
+}

@@ -301,7 +301,10 @@ async def table(run: Run, index: int, with_bot: bool) -> None:
 async def play(run: Run, index: int, seats: dict[int, Seat], rng: random.Random, bot: bool) -> None:
     pace = run.config.pace
     first = next(iter(seats.values()))
-    next_at = time.perf_counter()
+    # Each game's people start at a moment of their own within the pace, as people at
+    # different tables do; tables started together would otherwise move in lockstep, all
+    # of them in the same millisecond of every second (a burst, not a load).
+    next_at = time.perf_counter() + (rng.random() * pace if pace else 0.0)
     while not run.stop:
         state = first.state
         if state.get("finished"):

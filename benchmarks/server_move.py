@@ -4,7 +4,8 @@ every connected seat and spectator. A script that prints figures.
 For each game and table it plays whole seeded random games through the room's move pipeline
 (``Room.submit``, the path of every person's and bot's move) on a SQLite file, with one
 connection per seat plus ``--spectators`` spectators; each connection serializes what it is
-sent, as a WebSocket would. It prints the mean and 95th percentile milliseconds per move.
+sent, as a WebSocket would. It prints the mean and 95th percentile milliseconds per move,
+after one untimed game (imports and tables a server builds once are not a move's cost).
 
 It runs unchanged on older trees of polis (whose connections were sent dicts and whose hub
 took a ``get_game`` function), so ``--compare DIR`` measures DIR's sources in a second process
@@ -100,6 +101,9 @@ async def _game(
 def measure(name: str, mode: str, players: int, spectators: int, games: int) -> dict[str, float]:
     costs: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
+        # one untimed game first: what a server does once (imports, tables built on first
+        # use) is not the cost of a move
+        asyncio.run(_game(name, mode, players, spectators, 10_000, str(Path(folder) / "w.db")))
         for seed in range(games):
             db = str(Path(folder) / f"g{seed}.db")
             costs += asyncio.run(_game(name, mode, players, spectators, seed, db))

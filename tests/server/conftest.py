@@ -1,5 +1,6 @@
 """Shared fixtures: an app serving every registered game (the toy "counting" game of
-tests/toygame.py included) with a throw-away SQLite file."""
+tests/toygame.py included) with a throw-away SQLite file; for the browser tests a real
+server process and Debian's chromium, one of each per module."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -14,6 +16,8 @@ from fastapi.testclient import TestClient
 
 from polis.core.registry import games
 from polis.server import create_app
+
+from .browser_helpers import CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 
 def make_app(db_url: str) -> FastAPI:
@@ -55,3 +59,25 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a real chromium through Playwright")
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """A real ``polis serve`` on a SQLite file of its own, one per browser test module."""
+    folder = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    srv = ServerProcess(f"sqlite:///{folder / 'polis.db'}")
+    srv.start()
+    yield srv
+    srv.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, one per browser test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -9,15 +9,11 @@ Set ``POLIS_SHOTS`` to a folder to keep the screenshots (desktop and 390x844).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     ServerProcess,
     axe_problems,
     create_game,
@@ -27,13 +23,7 @@ from .browser_helpers import (
     tab_to,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 PEOPLE = [{"name": "Ada <i>", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 #: Markup that would run, load or style something if it were ever taken as HTML.
@@ -46,23 +36,6 @@ document.addEventListener('securitypolicyviolation', (e) => {
 });
 """
 CHAT_TEXTS = "[...document.querySelectorAll('#chat-log .chat-text')].map((el) => el.textContent)"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('chat') / 'polis.db'}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def shoot(page: Any, name: str) -> None:

@@ -4,15 +4,12 @@ every violation to the page, where the test collects them)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     ServerProcess,
     click_metropolys_move,
     click_quadropolis_move,
@@ -21,13 +18,7 @@ from .browser_helpers import (
     wait_turn_or_end,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 #: Collects the page's CSP violations before any of its own scripts run.
 REPORT_VIOLATIONS = """
@@ -36,23 +27,6 @@ document.addEventListener('securitypolicyviolation', (e) => {
   window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.lineNumber}`);
 });
 """
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('csp') / 'polis.db'}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize(("game", "mode"), [("quadropolis", "classic"), ("metropolys", "family")])

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     FrameLog,
     ServerProcess,
     click_metropolys_move,
@@ -26,31 +21,7 @@ from .browser_helpers import (
     wait_turn_or_end,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web") / "polis.db"
-    srv = ServerProcess(f"sqlite:///{db}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+pytestmark = BROWSER_TESTS
 
 
 def new_page(browser: Any) -> tuple[Any, Any, list[str], FrameLog]:

@@ -7,15 +7,10 @@ and a page that never redraws the board when someone comes online."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     FrameLog,
     ServerProcess,
     create_game,
@@ -26,32 +21,9 @@ from .browser_helpers import (
     wait_turn_or_end,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 BOT = {"name": "Robo", "kind": "bot", "level": "easy"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('features') / 'polis.db'}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def last_state(frames: FrameLog) -> dict[str, Any]:

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     ServerProcess,
     axe_problems,
     create_game,
@@ -28,34 +26,11 @@ from .browser_helpers import (
     page_errors,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 LANGS = ["en", "de", "pl", "it"]
 HUMAN = {"name": "Ada", "kind": "human"}
 BOTS = [{"name": n, "kind": "bot", "level": "easy"} for n in ("Robo", "Zed", "Kit")]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('looks') / 'polis.db'}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -6,15 +6,12 @@ no frame the server sends shows another seat's secrets."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     FrameLog,
     ServerProcess,
     create_game,
@@ -39,33 +36,10 @@ from .test_server_browser import (
 )
 from .test_table_features import server_file as catalogue
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 SEATS = [{"name": "Ada", "kind": "human"}, {"name": "Robo", "kind": "bot", "level": "easy"}]
 MODES = {"quadropolis": "classic", "metropolys": "family"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('play') / 'polis.db'}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def check_screen(page: Any, touch: bool) -> None:

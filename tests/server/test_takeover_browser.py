@@ -3,15 +3,10 @@ replaced by a bot, and the other player sees the bot play on for them and the ga
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from .browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    BROWSER_TESTS,
     ServerProcess,
     axe_problems,
     click_quadropolis_move,
@@ -21,31 +16,7 @@ from .browser_helpers import (
     wait_turn_or_end,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is not installed (apt-get install chromium)",
-    ),
-]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("takeover") / "polis.db"
-    srv = ServerProcess(f"sqlite:///{db}")
-    srv.start()
-    yield srv
-    srv.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+pytestmark = BROWSER_TESTS
 
 
 def test_an_abandoned_seat_is_taken_over_and_the_game_goes_on(

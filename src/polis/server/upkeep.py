@@ -163,11 +163,18 @@ async def upkeep(hub: Hub) -> None:
         await asyncio.sleep(hub.config.housekeeping_interval if quiet_for else 0.5)
 
 
+#: Seconds between two looks at whether the positions are due for a check: the interval
+#: shortens the moment Redis goes down, and a check must not wait out the long one.
+SYNC_TICK = 0.5
+
+
 async def _sync_loop(hub: Hub) -> None:
+    last = time.monotonic()
     while True:
+        await asyncio.sleep(SYNC_TICK)
         interval = sync_interval(hub)
-        await asyncio.sleep(interval or 5.0)
-        if interval:
+        if interval and time.monotonic() - last >= interval:
+            last = time.monotonic()
             try:
                 await sync_rooms(hub)
             except asyncio.CancelledError:

@@ -16,7 +16,11 @@ export function lobby(env) {
   for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
   Object.assign(form, { clock: "none", standIn: "medium", away: null }); // seatclock.js
   const panel = h("section", { class: "panel", id: "new-game", "aria-labelledby": "new-game-title" });
-  const recentBox = h("section", { class: "panel", id: "recent", "aria-labelledby": "recent-title" });
+  // the heading is there from the start: a section named by a heading not yet drawn has no
+  // name, and aria-labelledby is then not allowed on it
+  const recentBox = h("section", { class: "panel", id: "recent", "aria-labelledby": "recent-title" }, [
+    h("h2", { id: "recent-title", text: t("lobby.recent") }),
+  ]);
   const openBox = openTablesBox({ gameTitle, modeName });
   let invitesShown = false;
   clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), panel, openBox.element, recentBox);

@@ -35,7 +35,9 @@ export function listedChoice(form) {
 
 // The section listing open tables; env: {gameTitle, modeName}. Returns {element, refresh()}.
 export function openTablesBox(env) {
-  const box = h("section", { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-title" });
+  const box = h("section", { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-title" }, [
+    h("h2", { id: "open-tables-title", text: t("lobby.openTables") }),
+  ]);
 
   async function takeSeat(table, input, button) {
     const name = input.value.trim();

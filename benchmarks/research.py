@@ -78,7 +78,9 @@ def rate(loop: Callable[[], int], seconds: float) -> float:
     return steps / (clock() - start)
 
 
-def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+def engine_loop(game: Game, mode: str, players: int, scored: bool = False) -> Callable[[], int]:
+    """Random games (``random_move`` + ``apply``); with ``scored`` each finished game's result
+    too (what every environment pays)."""
     rng = random.Random(0)
 
     def loop() -> int:
@@ -87,22 +89,8 @@ def engine_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
         while not state.is_terminal():
             state.apply(state.random_move(rng))
             n += 1
-        return n
-
-    return loop
-
-
-def engine_scored_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
-    """The engine loop, then the finished game's result (what every environment pays)."""
-    rng = random.Random(0)
-
-    def loop() -> int:
-        state = game.new_game(mode, players, seed=rng.getrandbits(32))
-        n = 0
-        while not state.is_terminal():
-            state.apply(state.random_move(rng))
-            n += 1
-        state.result()
+        if scored:
+            state.result()
         return n
 
     return loop
@@ -261,7 +249,7 @@ def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
 #: Figure name -> loop maker; the first is the reference of the ratios.
 LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "engine_moves_per_s": engine_loop,
-    "engine_scored_moves_per_s": engine_scored_loop,
+    "engine_scored_moves_per_s": lambda g, m, p: engine_loop(g, m, p, scored=True),
     "legal_ids_steps_per_s": legal_ids_loop,
     "observe_steps_per_s": observe_loop,
     "pettingzoo_steps_per_s": pettingzoo_loop,

@@ -33,7 +33,7 @@ from polis.core.moves import Move
 from polis.core.protocol import JSON, Game, GameState
 from polis.research.observations import Encoder, Mask, Obs
 from polis.research.observations import encoder as make_encoder
-from polis.research.session import REWARDS, final_rewards, find_game
+from polis.research.session import final_rewards, find_table
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float32]
@@ -79,14 +79,7 @@ class BatchEnv:
         options: Mapping[str, JSON] | None = None,
         seed: int | None = None,
     ) -> None:
-        if reward not in REWARDS:
-            raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise InputError(f"num_envs must be a positive whole number, not {num_envs!r}")
-        self.game = find_game(game)
-        self.mode, self.players = self.game.check_table(
-            self.game.default_mode if mode is None else mode, players
-        )
+        self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
         self.num_envs = num_envs
         self.reward = reward
         self.options = dict(options) if options else None

@@ -35,7 +35,7 @@ from polis.core.view import TERMINAL
 from polis.research.batch import root_seed
 from polis.research.observations import HIGH, Encoder, encoder
 from polis.research.opponents import Opponent, make_opponent
-from polis.research.session import REWARDS, final_rewards, find_game
+from polis.research.session import final_rewards, find_table
 
 
 def single_spaces(obs_size: int, num_actions: int) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -70,14 +70,7 @@ class PolisVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDArra
     ) -> None:
         from polis.bots import parse_agent_spec
 
-        if reward not in REWARDS:
-            raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise InputError(f"num_envs must be a positive whole number, not {num_envs!r}")
-        self.game = find_game(game)
-        self.mode, self.players = self.game.check_table(
-            self.game.default_mode if mode is None else mode, players
-        )
+        self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
         if seat is not None and not 0 <= seat < self.players:
             raise InputError(f"seat must be 0-{self.players - 1} or None, not {seat}")
         specs = [opponents] * (self.players - 1) if isinstance(opponents, str) else opponents

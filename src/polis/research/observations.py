@@ -20,7 +20,7 @@ lists the named blocks, which the README documents.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -144,6 +144,72 @@ class Encoder(Generic[V]):
             obs[i] = self.encode_state(state, int(seat))
             masks[i] = self.legal_mask(state)
         return obs, masks
+
+
+class ByteTables(Protocol):
+    """A game's per-state fast path (its ``tensors`` module): the observation as float32
+    bytes in parts, and the legal mask as one byte per action id."""
+
+    num_actions: int
+
+    def observation(self, state: Any, me: int) -> list[bytes]: ...
+
+    def mask(self, state: Any) -> bytes: ...
+
+
+class BatchTables(Protocol):
+    """A game's numpy path for many states: one raw matrix, then observations and masks."""
+
+    def matrix(self, states: Any) -> Any: ...
+
+    def encode(self, raw: Any, seats: Any, out: Obs) -> None: ...
+
+    def mask(self, raw: Any) -> Any: ...
+
+
+class TableEncoder(Encoder[V]):
+    """An encoder with a game's byte tables (:class:`ByteTables`) and numpy batch tables
+    (:class:`BatchTables`): small batches are encoded state by state from the bytes,
+    larger ones with numpy. A game supplies :attr:`tensors` and :meth:`make_batch`."""
+
+    #: Batches of at least this many states are encoded with numpy, smaller ones row by row.
+    batch_from = 4
+    _batch: BatchTables | None = None
+
+    @property
+    def tensors(self) -> ByteTables:
+        raise NotImplementedError
+
+    def make_batch(self, offsets: dict[str, int]) -> BatchTables:
+        """The game's batch tables, writing each block at its offset in the vector."""
+        raise NotImplementedError
+
+    @property
+    def batch(self) -> BatchTables:
+        """The numpy encoders of many states at once, made on first use."""
+        if self._batch is None:
+            offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
+            self._batch = self.make_batch(offsets)
+        return self._batch
+
+    def encode_batch(
+        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
+    ) -> tuple[Obs, Mask]:
+        count = len(states)
+        if count < self.batch_from:
+            t = self.tensors
+            parts: list[bytes] = []
+            for state, seat in zip(states, seats, strict=True):
+                parts += t.observation(state, int(seat))
+            obs = np.frombuffer(bytearray().join(parts), np.float32).reshape(count, self.size)
+            masks = bytearray().join([t.mask(state) for state in states])
+            return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
+        b = self.batch
+        raw = b.matrix(states)
+        obs = np.zeros((count, self.size), np.float32)
+        b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
+        mask: Mask = b.mask(raw).view(np.int8)
+        return obs, mask
 
 
 def slot(player: int | None, observer: int, n: int) -> int:

@@ -39,7 +39,47 @@ def observation_space(session: Session) -> spaces.Dict:
     )
 
 
-class PolisAECEnv(AECEnv):  # type: ignore[misc]
+class _Table:
+    """What both APIs share: the session, the agents, their spaces, seeded games."""
+
+    metadata: dict[str, Any]
+
+    def _seat_table(
+        self,
+        name: str,
+        game: str | Game,
+        mode: str | None,
+        players: int,
+        reward: str,
+        options: Mapping[str, JSON] | None,
+        render_mode: str | None,
+    ) -> None:
+        self.session = Session(game, mode, players, reward=reward, options=options)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        obs_space = observation_space(self.session)
+        act_space = spaces.Discrete(self.session.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds: random.Random | None = None
+        table = f"{self.session.game.name}_{self.session.mode}_{players}p"
+        self.metadata = {**self.metadata, "name": f"polis_{name}{table}_v0"}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _new_game(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """A new game; ``options={"setup": {...}}`` fixes the set-up (formats §3)."""
+        self._seeds = seed_stream(seed, self._seeds)
+        setup = (options or {}).get("setup")
+        self.session.new_game(self._seeds.getrandbits(63), setup)
+        self.agents = self.possible_agents[:]
+
+
+class PolisAECEnv(_Table, AECEnv):  # type: ignore[misc]
     """One table of ``game`` (a registry name or the Game) as a PettingZoo AEC env;
     ``mode=None`` is the game's default mode."""
 
@@ -60,32 +100,13 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.session = Session(game, mode, players, reward=reward, options=options)
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat_table("", game, mode, players, reward, options, render_mode)
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = observation_space(self.session)
-        act_space = spaces.Discrete(self.session.num_actions)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._seeds: random.Random | None = None
-        table = f"{self.session.game.name}_{self.session.mode}_{players}p"
-        self.metadata = {**self.metadata, "name": f"polis_{table}_v0"}
-
-    # -- spaces ------------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``options={"setup": {...}}`` fixes the set-up (formats §3)."""
-        self._seeds = seed_stream(seed, self._seeds)
-        setup = (options or {}).get("setup")
-        self.session.new_game(self._seeds.getrandbits(63), setup)
-        self.agents = self.possible_agents[:]
+        self._new_game(seed, options)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -142,7 +163,7 @@ class PolisAECEnv(AECEnv):  # type: ignore[misc]
         self.session.state = None
 
 
-class PolisParallelEnv(ParallelEnv):  # type: ignore[misc]
+class PolisParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]
     """One table of ``game`` through PettingZoo's parallel API.
 
     Polis games are turn-based, so each step plays one move: the action of the agent to move
@@ -167,24 +188,9 @@ class PolisParallelEnv(ParallelEnv):  # type: ignore[misc]
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        self.session = Session(game, mode, players, reward=reward, options=options)
-        self.render_mode = render_mode
+        self._seat_table("parallel_", game, mode, players, reward, options, render_mode)
         self.illegal_reward = float(illegal_reward)
-        self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
-        obs_space = observation_space(self.session)
-        act_space = spaces.Discrete(self.session.num_actions)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._seeds: random.Random | None = None
-        table = f"{self.session.game.name}_{self.session.mode}_{players}p"
-        self.metadata = {**self.metadata, "name": f"polis_parallel_{table}_v0"}
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def _observe_all(self) -> dict[str, dict[str, Any]]:
         return {a: self.session.observe(i) for i, a in enumerate(self.possible_agents)}
@@ -193,10 +199,7 @@ class PolisParallelEnv(ParallelEnv):  # type: ignore[misc]
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game; ``options={"setup": {...}}`` fixes the set-up (formats §3)."""
-        self._seeds = seed_stream(seed, self._seeds)
-        setup = (options or {}).get("setup")
-        self.session.new_game(self._seeds.getrandbits(63), setup)
-        self.agents = self.possible_agents[:]
+        self._new_game(seed, options)
         return self._observe_all(), {a: {} for a in self.agents}
 
     def step(

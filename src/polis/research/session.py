@@ -39,6 +39,22 @@ def find_game(game: str | Game) -> Game:
     return game if isinstance(game, Game) else get_game(game)
 
 
+def find_table(
+    game: str | Game, mode: str | None, players: int, reward: str, num_envs: int = 1
+) -> tuple[Game, str, int]:
+    """The game, mode (``None``: the default) and player count of a table, checked, with the
+    reward kind and the number of tables; an InputError names what is wrong."""
+    if reward not in REWARDS:
+        raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise InputError(f"num_envs must be a positive whole number, not {num_envs!r}")
+    found = find_game(game)
+    checked_mode, checked_players = found.check_table(
+        found.default_mode if mode is None else mode, players
+    )
+    return found, checked_mode, checked_players
+
+
 class Session:
     """An engine state plus the action space and encoder of its game, mode and player count.
 
@@ -54,12 +70,7 @@ class Session:
         reward: str = "win_share",
         options: Mapping[str, JSON] | None = None,
     ) -> None:
-        if reward not in REWARDS:
-            raise InputError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
-        self.game = find_game(game)
-        self.mode, self.players = self.game.check_table(
-            self.game.default_mode if mode is None else mode, players
-        )
+        self.game, self.mode, self.players = find_table(game, mode, players, reward)
         self.reward = reward
         self.options = dict(options) if options else None
         self.space: ActionSpace[Move] = self.game.action_space(self.mode)
@@ -113,4 +124,12 @@ def seed_stream(seed: int | None, rng: random.Random | None) -> random.Random:
     return rng if rng is not None else random.Random()
 
 
-__all__ = ["HIGH", "REWARDS", "Session", "final_rewards", "find_game", "seed_stream"]
+__all__ = [
+    "HIGH",
+    "REWARDS",
+    "Session",
+    "final_rewards",
+    "find_game",
+    "find_table",
+    "seed_stream",
+]

@@ -14,16 +14,14 @@ exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/resea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
-import numpy.typing as npt
 
 from polis.games.metropolys.board import COLOUR, COLOURS, DISTRICT, DISTRICTS, TOKENS
 from polis.games.metropolys.moves import FIELDS, VALUES
 from polis.games.metropolys.view import MetropolysView
-from polis.research.observations import Encoder, Ids, Layout, Mask, Obs, slot
+from polis.research.observations import Ids, Layout, Mask, Obs, TableEncoder, slot
 
 if TYPE_CHECKING:
     from polis.core.protocol import GameState
@@ -46,9 +44,6 @@ def _board_rows() -> Obs:
     return rows
 
 
-#: Batches of at least this many states are encoded with numpy, smaller ones row by row.
-BATCH_FROM: Final = 4
-
 BOARD_ROWS: Final = _board_rows()
 #: Row = a supply bit mask (bit v = building v): a flag per building value 1-13.
 SUPPLY_ROWS: Final = (
@@ -56,7 +51,7 @@ SUPPLY_ROWS: Final = (
 ).astype(np.float32)
 
 
-class MetropolysEncoder(Encoder[MetropolysView]):
+class MetropolysEncoder(TableEncoder[MetropolysView]):
     """Blocks (n = players):
 
     ``to_move`` / ``start_player`` n one-hot slots, ``terminal`` flag, ``unused`` 5 district
@@ -91,7 +86,6 @@ class MetropolysEncoder(Encoder[MetropolysView]):
 
         #: The byte tables of this table kind (made once per process: a few ms).
         self._fast: MetropolysTensors = shared_tensors(mode, players)
-        self._batch: MetropolysBatch | None = None
 
     # -- straight from the state (same numbers, no view) ----------------------------------------
     @property
@@ -114,33 +108,11 @@ class MetropolysEncoder(Encoder[MetropolysView]):
     def pick_legal_id(self, state: GameState, draw: float) -> int:
         return self._fast.pick_legal_id(state, draw)  # type: ignore[arg-type]
 
-    def encode_batch(
-        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
-    ) -> tuple[Obs, Mask]:
-        count = len(states)
-        if count < BATCH_FROM:
-            t = self.tensors
-            parts: list[bytes] = []
-            for state, seat in zip(states, seats, strict=True):
-                parts += t.observation(state, int(seat))  # type: ignore[arg-type]
-            obs = np.frombuffer(bytearray().join(parts), np.float32).reshape(count, self.size)
-            masks = bytearray().join([t.mask(state) for state in states])  # type: ignore[arg-type]
-            return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
-        b = self.batch
-        raw = b.matrix(states)  # type: ignore[arg-type]
-        obs = np.zeros((count, self.size), np.float32)
-        b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
-        return obs, b.mask(raw).view(np.int8)
-
-    @property
-    def batch(self) -> MetropolysBatch:
+    def make_batch(self, offsets: dict[str, int]) -> MetropolysBatch:
         """The numpy encoders of many states at once (:mod:`~polis.games.metropolys.tensors`)."""
-        if self._batch is None:
-            from polis.games.metropolys.tensors import MetropolysBatch
+        from polis.games.metropolys.tensors import MetropolysBatch
 
-            offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
-            self._batch = MetropolysBatch(self.mode, self.n, offsets)
-        return self._batch
+        return MetropolysBatch(self.mode, self.n, offsets)
 
     def fill(self, b: dict[str, Obs], view: MetropolysView, me: int) -> None:
         n = self.n

@@ -14,16 +14,14 @@ exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/resea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
-import numpy.typing as npt
 
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, N_SPOTS, SITE
 from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
 from polis.games.quadropolis.view import QuadropolisView
-from polis.research.observations import Encoder, Ids, Layout, Mask, Obs, slot
+from polis.research.observations import Ids, Layout, Mask, Obs, TableEncoder, slot
 
 if TYPE_CHECKING:
     from polis.core.protocol import GameState
@@ -64,14 +62,11 @@ def _cell_rows() -> Obs:
     return rows
 
 
-#: Batches of at least this many states are encoded with numpy, smaller ones row by row.
-BATCH_FROM: Final = 4
-
 SITE_ROWS: Final = _site_rows()
 CELL_ROWS: Final = _cell_rows()
 
 
-class QuadropolisEncoder(Encoder[QuadropolisView]):
+class QuadropolisEncoder(TableEncoder[QuadropolisView]):
     """Blocks (n = players, A = architects, N = city squares, R = rounds):
 
     ``round`` R one-hot, ``turn`` 4 one-hot, ``to_move`` / ``first_player`` / ``mayor`` n
@@ -106,7 +101,6 @@ class QuadropolisEncoder(Encoder[QuadropolisView]):
 
         #: The byte tables of this table kind (made once per process: a few ms).
         self._fast: QuadropolisTensors = shared_tensors(mode, players)
-        self._batch: QuadropolisBatch | None = None
 
     # -- straight from the state (same numbers, no view) ----------------------------------------
     @property
@@ -127,33 +121,11 @@ class QuadropolisEncoder(Encoder[QuadropolisView]):
     def legal_ids(self, state: GameState) -> Ids:
         return self._fast.legal_ids(state)  # type: ignore[arg-type]
 
-    def encode_batch(
-        self, states: Sequence[GameState], seats: Sequence[int] | npt.NDArray[np.integer[Any]]
-    ) -> tuple[Obs, Mask]:
-        count = len(states)
-        if count < BATCH_FROM:
-            t = self.tensors
-            parts: list[bytes] = []
-            for state, seat in zip(states, seats, strict=True):
-                parts += t.observation(state, int(seat))  # type: ignore[arg-type]
-            obs = np.frombuffer(bytearray().join(parts), np.float32).reshape(count, self.size)
-            masks = bytearray().join([t.mask(state) for state in states])  # type: ignore[arg-type]
-            return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
-        b = self.batch
-        raw = b.matrix(states)  # type: ignore[arg-type]
-        obs = np.zeros((count, self.size), np.float32)
-        b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
-        return obs, b.mask(raw).view(np.int8)
-
-    @property
-    def batch(self) -> QuadropolisBatch:
+    def make_batch(self, offsets: dict[str, int]) -> QuadropolisBatch:
         """The numpy encoders of many states at once (:mod:`~polis.games.quadropolis.tensors`)."""
-        if self._batch is None:
-            from polis.games.quadropolis.tensors import QuadropolisBatch
+        from polis.games.quadropolis.tensors import QuadropolisBatch
 
-            offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
-            self._batch = QuadropolisBatch(self.mode, self.n, offsets)
-        return self._batch
+        return QuadropolisBatch(self.mode, self.n, offsets)
 
     def fill(self, b: dict[str, Obs], view: QuadropolisView, me: int) -> None:
         n = self.n

@@ -64,15 +64,19 @@ class Advice:
         raise KeyError(str(move))
 
 
+def _player_of(view: View) -> int:
+    if view.player is None:
+        raise PolisError("advice is for a player: a spectator's view has no moves to weigh")
+    return view.player
+
+
 def estimate(
     game: Game, view: View, moves: Sequence[Move], *, samples: int, seed: int
 ) -> tuple[Estimate, ...]:
     """Each of ``moves`` (legal in ``view``) played, then the game finished by the playout
     policy, on ``samples`` states drawn from the view; the same states and random numbers
     for every move."""
-    player = view.player
-    if player is None:
-        raise PolisError("advice is for a player: a spectator's view has no moves to weigh")
+    player = _player_of(view)
     knowledge = knowledge_for(game)
     knowledge.observe(view)
     rng = random.Random(derive_seed(seed, "samples"))
@@ -108,9 +112,7 @@ def advise(
     seed: int = 0,
 ) -> Advice:
     """The move ``agent`` chooses from ``view`` and the estimates of it and of ``also``."""
-    player = view.player
-    if player is None:
-        raise PolisError("advice is for a player: a spectator's view has no moves to weigh")
+    player = _player_of(view)
     if not legal:
         raise PolisError("there is no move to advise on: the game is over")
     searcher, budget = make_agent(agent, derive_seed(seed, "agent"))

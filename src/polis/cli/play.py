@@ -35,6 +35,7 @@ from polis.core.match import Seat, Turn, derive_seed, play_match
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
+from polis.games.text import LETTERS
 
 HELP_TEXT = (
     "Type a move in notation (e.g. {example}). Commands: 'moves' lists the legal moves "
@@ -42,7 +43,6 @@ HELP_TEXT = (
     "explains the signs,\n'hint' suggests a move (from what you can see), 'quit' stops (the "
     "game is saved and can be resumed)."
 )
-LETTERS = "ABCD"
 #: The searcher behind ``hint`` (about half a second) and how many moves it is compared with.
 HINT_AGENT = "mcts:400i"
 HINT_ALTERNATIVES = 3

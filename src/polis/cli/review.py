@@ -16,8 +16,7 @@ from polis.cli.common import echo_json, game_of, read_json, user_errors
 from polis.core.errors import InputError
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
-
-LETTERS = "ABCD"
+from polis.games.text import LETTERS
 
 
 def review(

@@ -78,6 +78,19 @@ class _Table:
         self.session.new_game(self._seeds.getrandbits(63), setup)
         self.agents = self.possible_agents[:]
 
+    def render(self) -> str | None:
+        """The public position as text (a spectator's picture: nothing hidden)."""
+        if self.render_mode is None or self.session.state is None:
+            return None
+        text = self.session.state.render_text(None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.session.state = None
+
 
 class PolisAECEnv(_Table, AECEnv):  # type: ignore[misc]
     """One table of ``game`` (a registry name or the Game) as a PettingZoo AEC env;
@@ -148,20 +161,6 @@ class PolisAECEnv(_Table, AECEnv):  # type: ignore[misc]
         assert state is not None
         return self.possible_agents[state.current_player()]
 
-    # -- output ------------------------------------------------------------------------------
-    def render(self) -> str | None:
-        """The public position as text (a spectator's picture: nothing hidden)."""
-        if self.render_mode is None or self.session.state is None:
-            return None
-        text = self.session.state.render_text(None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        self.session.state = None
-
 
 class PolisParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]
     """One table of ``game`` through PettingZoo's parallel API.
@@ -231,19 +230,6 @@ class PolisParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """The public position as text (a spectator's picture: nothing hidden)."""
-        if self.render_mode is None or self.session.state is None:
-            return None
-        text = self.session.state.render_text(None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        self.session.state = None
 
 
 def env(game: str | Game, **kwargs: Any) -> PolisAECEnv:

@@ -136,13 +136,7 @@ class Room:
         except ServerError:
             if not any(s.kind == "human" and s.token_hash is None for s in self.stored.seats):
                 raise
-        seats = await patiently(
-            lambda: asyncio.to_thread(self.store.seats, self.id),
-            self.hub.config.store_patience,
-            f"seats of game {self.id}",
-        )
-        if seats:
-            self.stored.seats = seats
+        await self.reload_seats()
         return self.seat_for_token(token)
 
     async def reload_seats(self) -> None:

@@ -212,6 +212,15 @@ class TableEncoder(Encoder[V]):
         return obs, mask
 
 
+def one_hot_bytes(index: int | None, size: int) -> bytes:
+    """A float32 one-hot row of ``size`` as bytes (all zeros for ``None``): the pieces the
+    games' byte tables are built from."""
+    row = np.zeros(size, np.float32)
+    if index is not None:
+        row[index] = 1
+    return row.tobytes()
+
+
 def slot(player: int | None, observer: int, n: int) -> int:
     """Seat of ``player`` relative to ``observer`` (0 = observer); -1 for nobody."""
     return -1 if player is None or player < 0 else (player - observer) % n

@@ -32,6 +32,7 @@ from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.state import MetropolysState
+from polis.research.observations import one_hot_bytes
 
 #: Field bytes: a free field, a field out of play, else player * 16 + value.
 FREE_B: Final = 255
@@ -45,13 +46,6 @@ LAST_KEY: Final = 128
 
 def _f32(values: list[int]) -> bytes:
     return np.asarray(values, dtype=np.float32).tobytes()
-
-
-def _one_hot(index: int | None, size: int) -> bytes:
-    row = np.zeros(size, np.float32)
-    if index is not None:
-        row[index] = 1
-    return row.tobytes()
 
 
 class FieldRows(dict[int, bytes]):
@@ -95,15 +89,16 @@ class MetropolysTensors:
         self.mode, self.n = mode, n
         self.num_actions = PASS_ID + 1
         self.slot = [
-            [_one_hot((p - me) % n, n) for p in range(n)] + [_one_hot(None, n)] for me in range(n)
+            [one_hot_bytes((p - me) % n, n) for p in range(n)] + [one_hot_bytes(None, n)]
+            for me in range(n)
         ]
         #: n + 1 one-hots: the holder's slot, or nobody (index -1).
         self.holder = [
-            [_one_hot((p - me) % n, n + 1) for p in range(n)] + [_one_hot(n, n + 1)]
+            [one_hot_bytes((p - me) % n, n + 1) for p in range(n)] + [one_hot_bytes(n, n + 1)]
             for me in range(n)
         ]
         #: A 0/1 float.
-        self.flag = (_one_hot(None, 1), _one_hot(0, 1))
+        self.flag = (one_hot_bytes(None, 1), one_hot_bytes(0, 1))
         self._unused: dict[tuple[str, ...], bytes] = {}
         # Field rows, looked up by seat, field and the token dealt there, then the field's byte.
         self.fields = [
@@ -111,13 +106,13 @@ class MetropolysTensors:
             for me in range(n)
         ]
         self._bases: dict[int, tuple[object, list[tuple[FieldRows, ...]]]] = {}
-        self.bid_value = [_one_hot(v, VALUES + 1) for v in range(VALUES + 1)]
+        self.bid_value = [one_hot_bytes(v, VALUES + 1) for v in range(VALUES + 1)]
         self.supply = [row.tobytes() for row in SUPPLY_ROWS]
         self.pack_counts = struct.Struct(f"<{4 * n}f").pack
-        self.area = {card: _one_hot(i, len(_AREA)) for card, i in _AREA.items()}
-        self.no_area = _one_hot(None, len(_AREA))
-        self.colour = {c: _one_hot(i, len(_COLOUR)) for c, i in _COLOUR.items()}
-        self.no_colour = _one_hot(None, len(_COLOUR))
+        self.area = {card: one_hot_bytes(i, len(_AREA)) for card, i in _AREA.items()}
+        self.no_area = one_hot_bytes(None, len(_AREA))
+        self.colour = {c: one_hot_bytes(i, len(_COLOUR)) for c, i in _COLOUR.items()}
+        self.no_colour = one_hot_bytes(None, len(_COLOUR))
         orders = [tuple((me + s) % n for s in range(n)) for me in range(n)]
         #: in_order[me](per-player list): the entries of the players from seat ``me`` on.
         self.in_order = [itemgetter(*order) for order in orders]

@@ -44,6 +44,7 @@ from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
+from polis.research.observations import one_hot_bytes
 
 #: Mask classes of a site square: nothing there, a face-down tile, a Tower Block, an Office
 #: Tower, another building.
@@ -61,13 +62,6 @@ LOW_BYTE: Final = 0 if sys.byteorder == "little" else 1
 
 def _f32(values: object) -> bytes:
     return np.asarray(values, dtype=np.float32).tobytes()
-
-
-def _one_hot(index: int | None, size: int) -> bytes:
-    row = np.zeros(size, np.float32)
-    if index is not None:
-        row[index] = 1
-    return row.tobytes()
 
 
 def _spread(flags: list[int] | tuple[int, ...]) -> int:
@@ -101,11 +95,12 @@ class QuadropolisTensors:
         up = FACE_UP[n]
         #: (round, turn) -> the ``round`` and ``turn`` one-hots.
         self.round_turn = [
-            _one_hot(r, rounds) + _one_hot(t, 4) for r in range(rounds) for t in range(4)
+            one_hot_bytes(r, rounds) + one_hot_bytes(t, 4) for r in range(rounds) for t in range(4)
         ]
         #: slot[me][player] (player -1: nobody) -> an n one-hot of the relative seat.
         self.slot = [
-            [_one_hot((p - me) % n, n) for p in range(n)] + [_one_hot(None, n)] for me in range(n)
+            [one_hot_bytes((p - me) % n, n) for p in range(n)] + [one_hot_bytes(None, n)]
+            for me in range(n)
         ]
         self.finished = (_f32([0]), _f32([1]))
         #: site[tile] (index -1: an empty square); face-down tiles show only their back.
@@ -129,7 +124,7 @@ class QuadropolisTensors:
         #: blocked_offset[urbanist] (index -1 beside the board): per spot, 8n if blocked.
         self.blocked_offset = [tuple(8 * n * (b >> s & 1) for s in range(N_SPOTS)) for b in BLOCKED]
         #: urbanist[square] (index -1 / 25: beside the board).
-        self.urbanist = [_one_hot(q, 26) for q in range(26)]
+        self.urbanist = [one_hot_bytes(q, 26) for q in range(26)]
         self.unused = [
             _f32([not mask >> k & 1 for k in range(1, a + 1)]) for mask in range(1 << (a + 1))
         ]

@@ -198,16 +198,17 @@ class TerminalGame:
 
 
 def hint_text(advice: Advice) -> str:
-    """What a hint says: the move, how often it wins, and what it gains over the next best."""
-    best = advice.of(advice.best)
+    """What a hint says: of the searcher's move and the others weighed on the same sampled
+    games, the one that did best, how often it wins, and what it gains over the next."""
+    ranked = sorted(advice.estimates, key=lambda e: (-e.win_share, -e.points))
+    best = ranked[0]
     line = (
         f"Hint: {best.move}. It wins {best.win_share:.0%} of {best.samples} games played "
         f"out from what you can see, for about {best.points:.0f} points"
     )
-    rest = advice.estimates[1:]
-    if not rest:
+    if len(ranked) == 1:
         return line + " (the only sensible move)."
-    runner = max(rest, key=lambda e: (e.win_share, e.points))
+    runner = ranked[1]
     gain_wins = best.win_share - runner.win_share
     gain_points = best.points - runner.points
     if gain_wins < 0.01 and gain_points < 0.5:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
+
+from polis.server.jsontext import dumps, loads
 
 log = logging.getLogger("polis.server")
 
@@ -114,7 +115,7 @@ class RedisBus(LocalBus):
             self.dropped += 1  # the others poll the store meanwhile
             return
         try:
-            self._out.put_nowait(json.dumps({**message, "o": self.instance}))
+            self._out.put_nowait(dumps({**message, "o": self.instance}))
         except asyncio.QueueFull:
             self.dropped += 1
 
@@ -150,7 +151,7 @@ class RedisBus(LocalBus):
                     if message is None or message.get("type") != "message":
                         continue
                     try:
-                        data = json.loads(message["data"])
+                        data = loads(message["data"])
                     except ValueError:
                         continue
                     if isinstance(data, dict) and data.get("o") != self.instance:
@@ -208,7 +209,7 @@ class RedisBus(LocalBus):
         if self.healthy:
             with contextlib.suppress(Exception):
                 await self._redis.publish(
-                    self.channel, json.dumps({"o": self.instance, "t": "bye", "g": ""})
+                    self.channel, dumps({"o": self.instance, "t": "bye", "g": ""})
                 )
         for task in self._tasks:
             task.cancel()

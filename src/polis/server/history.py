@@ -13,12 +13,12 @@ is filed under the index of the entry of its move.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from polis.core.events import Event
 from polis.core.protocol import Game, GameState
+from polis.server.jsontext import dumps, loads
 
 #: One event as the server keeps it: (the move it belongs to, ``None`` for the set-up; who may
 #: see it, ``None`` for everyone; its message ``{"move", "key", "params"}`` serialized once).
@@ -60,7 +60,7 @@ def taken_back(entries: Sequence[str]) -> list[dict[str, Any]]:
 def logged(move: int | None, event: Event) -> LoggedEvent:
     data = {"move": move, **event.to_json()}
     to = None if event.to is None else tuple(event.to)
-    return (move, to, json.dumps(data, separators=(",", ":")))
+    return (move, to, dumps(data))
 
 
 def visible(entry: LoggedEvent, seat: int | None) -> bool:
@@ -90,7 +90,7 @@ class EventLog:
 
     def for_seat(self, seat: int | None) -> list[Mapping[str, Any]]:
         """The events ``seat`` may see, as messages."""
-        return [json.loads(entry[2]) for entry in self.entries if visible(entry, seat)]
+        return [loads(entry[2]) for entry in self.entries if visible(entry, seat)]
 
     def json_for(self, seat: int | None) -> str:
         """:meth:`for_seat`, serialized (a JSON array)."""

@@ -21,7 +21,6 @@ level of the bots that replace leavers, ``away_limit``: seconds, or null).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from polis.core.moves import Move, MoveList
 from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.server.history import EventLog
+from polis.server.jsontext import dumps
 from polis.server.presence import seats_public
 from polis.server.store import StoredGame
 
@@ -85,20 +85,17 @@ class Snapshots:
         if key != self._texts_key:
             self._texts_key = key
             self._texts.clear()
-            seats = json.dumps(seats_public(self._stored.seats, online), separators=(",", ":"))
-            rematch = json.dumps(self._stored.rematch_id)
+            seats = dumps(seats_public(self._stored.seats, online))
+            rematch = dumps(self._stored.rematch_id)
             extra = "".join(
-                f',"{k}":{json.dumps(v, separators=(",", ":"))}'
-                for k, v in (self._extra() if self._extra else {}).items()
+                f',"{k}":{dumps(v)}' for k, v in (self._extra() if self._extra else {}).items()
             )
             self._tail = f',"seats":{seats},"rematch_id":{rematch}{extra}}}'
         text = self._texts.get(seat)
         if text is None:
             body = self._bodies.get(seat)
             if body is None:
-                body = self._bodies[seat] = json.dumps(
-                    self._body(seat, state), separators=(",", ":")
-                )[1:-1]
+                body = self._bodies[seat] = dumps(self._body(seat, state))[1:-1]
             # the log is kept serialized: spliced in, never encoded again
             text = self._texts[seat] = '{"log":' + log.json_for(seat) + "," + body + self._tail
         return text

@@ -11,6 +11,10 @@ moves); a worker thinks for one seat at a time, seats wait their turn in their h
 A decision has a time limit counted from when the worker starts on it: past it the worker is
 killed and started again, and so is a worker that crashes; the caller gets
 :class:`BotTimeout` / :class:`BotFailed` and plays a fallback move, so the game continues.
+
+Other thinking from a seat's view (a hint, a post-game review's moves) goes the same way
+(:meth:`WorkerPool.compute`): queued on the least busy worker, one call at a time, with a
+time limit, so it never runs in the web process nor holds up a bot for long.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from polis.bots import Agent, Budget, agent_seat
 from polis.core.match import Turn
@@ -35,6 +39,8 @@ from polis.core.view import View
 from polis.server.botworker import Key, ViewTurn
 
 log = logging.getLogger("polis.server")
+
+T = TypeVar("T")
 
 
 class BotFailed(Exception):
@@ -59,10 +65,24 @@ class BotJob:
     limit: float
 
 
+@dataclass(frozen=True, slots=True)
+class Work:
+    """A call of ``function(*args)`` in a worker (a module-level function: it is pickled by
+    name), answered within ``limit`` seconds of the worker starting on it."""
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    limit: float
+
+
 class BotPool(Protocol):
     """Anything that runs bot decisions away from the event loop."""
 
     async def decide(self, job: BotJob) -> Move: ...
+
+    async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+        """``function(*args)`` in a worker; BotTimeout / BotFailed when it gives no answer."""
+        ...
 
     def forget(self, key: Key) -> None: ...
 
@@ -90,7 +110,7 @@ class _Slot:
         self.worker = worker
         self.agents: set[Key] = set()
         self.homes: set[Key] = set()
-        self.queue: deque[tuple[BotJob, asyncio.Future[Move]]] = deque()
+        self.queue: deque[tuple[BotJob | Work, asyncio.Future[Any]]] = deque()
         self.busy = False
 
 
@@ -109,14 +129,23 @@ class WorkerPool:
     async def decide(self, job: BotJob) -> Move:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Move] = loop.create_future()
-        slot = self._home_of(job.key)
+        self._queue(self._home_of(job.key), job, future)
+        return await future
+
+    async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        slot = min(self._slots, key=lambda s: (len(s.queue) + s.busy, len(s.homes)))
+        self._queue(slot, Work(function, args, limit), future)
+        return await future
+
+    def _queue(self, slot: _Slot, job: BotJob | Work, future: asyncio.Future[Any]) -> None:
         slot.queue.append((job, future))
         if not slot.busy:
             slot.busy = True
-            task = loop.create_task(self._serve(slot))
+            task = asyncio.get_running_loop().create_task(self._serve(slot))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return await future
 
     def forget(self, key: Key) -> None:
         slot = self._home.pop(key, None)
@@ -149,7 +178,11 @@ class WorkerPool:
                 if future.done():  # the room gave up waiting
                     continue
                 try:
-                    move = await self._run(slot, job)
+                    if isinstance(job, Work):
+                        answer = await self._work(slot, job)
+                    else:
+                        answer = await self._run(slot, job)
+                        self.stats["moves"] += 1
                 except asyncio.CancelledError:
                     future.cancel()
                     raise
@@ -157,9 +190,8 @@ class WorkerPool:
                     if not future.done():
                         future.set_exception(exc)
                 else:
-                    self.stats["moves"] += 1
                     if not future.done():
-                        future.set_result(move)
+                        future.set_result(answer)
         finally:
             slot.busy = False
 
@@ -200,6 +232,22 @@ class WorkerPool:
                 self.stats["failures"] += 1
                 raise BotFailed(str(answer[1]))
         raise BotFailed("the bot gave no move")  # pragma: no cover - two 'missing' answers
+
+    async def _work(self, slot: _Slot, job: Work) -> Any:
+        if not slot.worker.alive:
+            await slot.worker.start()
+        try:
+            answer = await slot.worker.call(("call", job.function, job.args), job.limit)
+        except TimeoutError:
+            self.stats["timeouts"] += 1
+            await self._restart(slot, f"a call ran longer than {job.limit:.1f} s")
+            raise BotTimeout(f"no answer within {job.limit:.1f} s") from None
+        except (EOFError, OSError, BotFailed) as exc:
+            await self._restart(slot, f"it crashed ({type(exc).__name__}: {exc})")
+            raise BotFailed("the worker crashed") from None
+        if answer[0] != "done":
+            raise BotFailed(str(answer[1]))
+        return answer[1]
 
 
 # -- worker processes --------------------------------------------------------------------------
@@ -392,6 +440,17 @@ class ThreadPool:
             self._seats.pop(job.key, None)
             raise BotFailed(f"{type(exc).__name__}: {exc}") from exc
         return move
+
+    async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(limit):
+                answer: T = await loop.run_in_executor(self.executor, lambda: function(*args))
+        except TimeoutError:
+            raise BotTimeout(f"no answer within {limit:.1f} s") from None
+        except Exception as exc:
+            raise BotFailed(f"{type(exc).__name__}: {exc}") from exc
+        return answer
 
     def forget(self, key: Key) -> None:
         self._seats.pop(key, None)

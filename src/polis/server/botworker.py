@@ -10,7 +10,10 @@ Requests, as tuples (pickled over a pipe, or Ray arguments):
 
 * ``("decide", key, agent or None, game, view, legal)``: answered ``("move", move)``,
   ``("missing",)`` (no agent for ``key``: send it) or ``("error", text)`` (the agent failed);
-* ``("forget", key)``: drop the agent (its game is over or gone); no answer.
+* ``("forget", key)``: drop the agent (its game is over or gone); no answer;
+* ``("call", function, args)``: other thinking done for the server from a seat's view (a
+  hint, a move of a post-game review, :mod:`polis.server.advisor`): answered ``("done",
+  value)`` or ``("error", text)``.
 """
 
 from __future__ import annotations
@@ -61,6 +64,12 @@ class BotHost:
         if kind == "forget":
             self.seats.pop(request[1], None)
             return None
+        if kind == "call":
+            _kind, function, args = request
+            try:
+                return ("done", function(*args))
+            except Exception as exc:  # reported; the worker goes on
+                return ("error", f"{type(exc).__name__}: {exc}")
         if kind != "decide":
             return ("error", f"unknown request {kind!r}")
         _kind, key, blob, game, view, legal = request

@@ -75,6 +75,14 @@ class ServerConfig:
     bot_delay: float = 0.4
     #: Extra seconds a bot gets beyond twice its own budget before it counts as stuck.
     bot_grace: float = 3.0
+    #: The searcher behind a table's hints and the sampled games each move is weighed on
+    #: (:mod:`polis.server.hints`; an iteration budget keeps them reproducible).
+    hint_agent: str = "mcts:400i"
+    hint_samples: int = 48
+    #: The same for the post-game review (:mod:`polis.server.reviews`): smaller than the
+    #: terminal's ``polis review``, so a game is reviewed in seconds.
+    review_agent: str = "mcts:200i"
+    review_samples: int = 24
     #: Seconds a room with nobody connected and no bot thinking stays in memory.
     room_idle: float = 300.0
     #: Seconds between checks of the positions of loaded rooms against the database
@@ -116,6 +124,8 @@ class ServerConfig:
 
         ``POLIS_PUBLIC_URL``, ``POLIS_REDIS_URL``, ``POLIS_BOTS`` (process or ray),
         ``POLIS_BOT_WORKERS``, ``POLIS_RAY_ADDRESS``, ``POLIS_BOT_DELAY``,
+        ``POLIS_HINT_AGENT``, ``POLIS_HINT_SAMPLES``, ``POLIS_REVIEW_AGENT``,
+        ``POLIS_REVIEW_SAMPLES``,
         ``POLIS_TRUSTED_PROXIES`` (comma-separated), ``POLIS_ROOM_IDLE``,
         ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, ``POLIS_VAPID_KEY_FILE``,
         ``POLIS_VAPID_SUBJECT``, ``POLIS_PUSH_SERVICES`` (comma-separated), and ``POLIS_LIMITS``
@@ -131,6 +141,10 @@ class ServerConfig:
             "POLIS_BOT_WORKERS": ("bot_workers", int),
             "POLIS_RAY_ADDRESS": ("ray_address", str),
             "POLIS_BOT_DELAY": ("bot_delay", float),
+            "POLIS_HINT_AGENT": ("hint_agent", str),
+            "POLIS_HINT_SAMPLES": ("hint_samples", int),
+            "POLIS_REVIEW_AGENT": ("review_agent", str),
+            "POLIS_REVIEW_SAMPLES": ("review_samples", int),
             "POLIS_ROOM_IDLE": ("room_idle", float),
             "POLIS_SYNC_INTERVAL": ("sync_interval", float),
             "POLIS_STORE_PATIENCE": ("store_patience", float),
@@ -162,6 +176,12 @@ class ServerConfig:
             raise InputError(f"bots run in 'process' or 'ray', not {self.bot_backend!r}")
         if self.bot_workers < 1:
             raise InputError(f"bot workers must be at least 1, not {self.bot_workers}")
+        from polis.bots.factory import parse_agent_spec
+
+        for agent in (self.hint_agent, self.review_agent):
+            parse_agent_spec(agent)  # InputError naming the problem
+        if min(self.hint_samples, self.review_samples) < 1:
+            raise InputError("hints and reviews need at least one sampled game per move")
         if self.public_url is not None and not self.public_url.startswith(("http://", "https://")):
             raise InputError(
                 f"the public URL must start with http:// or https://: {self.public_url}"

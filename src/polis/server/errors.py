@@ -12,6 +12,7 @@ STATUS = {
     "seat_taken": 409,
     "waiting": 409,
     "no_takeback": 409,
+    "no_hint": 409,
     "bad_request": 400,
     "too_large": 413,
     "rate_limited": 429,

@@ -199,6 +199,7 @@ class Hub:
         chat_spectators: bool = False,
         listed: bool = True,
         table: TableClock | None = None,
+        hints: bool | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """Create and store a game; returns the room and the token of each human seat.
 
@@ -241,6 +242,7 @@ class Hub:
             seed_chosen=seed_chosen,
             chat_spectators=chat_spectators,
             listed=listed,
+            hints=hints,
         )
         stored.bot_turn = stored.seats[state.current_player()].kind == "bot"
         if table is not None:  # its clock (:mod:`~polis.server.takeover`) starts now
@@ -281,6 +283,7 @@ class Hub:
                     claim_later=True,
                     chat_spectators=room.stored.chat_spectators,
                     table=room.stored.table.rules() if room.stored.table.chosen else None,
+                    hints=room.stored.hints,
                 )
                 linked = await self.write(
                     lambda: self.store.set_rematch(game_id, new_room.id), "linking a rematch"

@@ -29,6 +29,7 @@ from polis.server.bot_driver import BotDriver
 from polis.server.chat import TableChat
 from polis.server.errors import ServerError
 from polis.server.faults import patiently, transient
+from polis.server.hints import Hints
 from polis.server.history import TAKE_BACK, EventLog
 from polis.server.presence import Connection, Presence, seats_public
 from polis.server.seats import token_matches
@@ -76,7 +77,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.presence = Presence()
         self.snapshots = Snapshots(
-            stored, choices_of(game), lambda: {**self.watch.extra(), **self.takebacks.extra()}
+            stored,
+            choices_of(game),
+            lambda: {**self.watch.extra(), **self.takebacks.extra(), **self.hints.extra()},
         )
         config = hub.config
         self.bots = BotDriver(self, hub.pool, config.bot_delay, config.bot_grace)
@@ -85,6 +88,8 @@ class Room:
         self.chat = TableChat(self)
         #: Taking back a move (:mod:`~polis.server.takebacks`).
         self.takebacks = TakeBacks(self)
+        #: Suggested moves (:mod:`~polis.server.hints`).
+        self.hints = Hints(self)
         #: When something last happened here (a move, a connection): idle rooms leave memory.
         self.touched = time.monotonic()
         #: Connections being greeted (not yet joined): the room is not idle meanwhile.

@@ -55,6 +55,9 @@ class GameRow(Base):
     listed: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: 1 when spectators may read the table's chat (players always may). (0004_chat_push)
     chat_spectators: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: 1 when the seat to move may ask for a hint, 0 not; NULL: the default for the seats
+    #: (:func:`polis.server.hints.default_hints`). (0005_hints)
+    hints: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):

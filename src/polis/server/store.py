@@ -102,6 +102,8 @@ class StoredGame:
     chat_spectators: bool = False
     #: The lobby lists the table (False: invite-only).
     listed: bool = True
+    #: The seat to move may ask for a hint (:mod:`polis.server.hints`); None: the default.
+    hints: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +282,7 @@ class Store:
                     rematch_of=game.rematch_of,
                     chat_spectators=int(game.chat_spectators),
                     listed=int(game.listed),
+                    hints=None if game.hints is None else int(game.hints),
                 )
             )
             for seat in game.seats:
@@ -416,6 +419,7 @@ class Store:
                 table=clock_store.load(self.engine, game_id),
                 chat_spectators=bool(row.chat_spectators),
                 listed=bool(row.listed),
+                hints=None if row.hints is None else bool(row.hints),
             )
 
     @staticmethod

@@ -1,10 +1,18 @@
 """The server's routers: pages and client files, the HTTP API, open tables, the live
-WebSocket, turn notifications."""
+WebSocket, turn notifications, hints and reviews."""
 
 from __future__ import annotations
 
-from polis.server.routes import api, live, pages, push, standins, tables
+from polis.server.routes import advice, api, live, pages, push, standins, tables
 
-ROUTERS = (pages.router, api.router, tables.router, standins.router, live.router, push.router)
+ROUTERS = (
+    pages.router,
+    api.router,
+    tables.router,
+    standins.router,
+    advice.router,
+    live.router,
+    push.router,
+)
 
 __all__ = ["ROUTERS"]

@@ -18,6 +18,7 @@ from polis.bots import LEVELS
 from polis.server.deals import chosen_seed_refusal
 from polis.server.deps import ClientsDep, HubDep, RoomDep
 from polis.server.errors import ServerError
+from polis.server.hints import default_hints
 from polis.server.history import line_of, replay, taken_back
 from polis.server.inputs import check_text, is_token
 from polis.server.messages import MAX_TOKEN
@@ -56,6 +57,9 @@ class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choo
     listed: bool = True
     #: Spectators may read the table's chat (its players always may; spectators never write).
     chat_spectators: bool = False
+    #: The seat to move may ask for a suggested move; None: on for one person against bots
+    #: and for hot-seat, off when several people play (:mod:`polis.server.hints`).
+    hints: bool | None = None
 
     @field_validator("game", "mode")
     @classmethod
@@ -130,8 +134,8 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
     for seat in body.seats:
         if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
             raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
+    kinds = ["human" if s.kind == "open" else s.kind for s in body.seats]
     if body.seed is not None:
-        kinds = ["human" if s.kind == "open" else s.kind for s in body.seats]
         refusal = chosen_seed_refusal(kinds, body.hot_seat)
         if refusal:
             raise ServerError("bad_request", refusal)
@@ -152,6 +156,7 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         chat_spectators=body.chat_spectators,
         listed=body.listed,
         table=body.table(),
+        hints=default_hints(kinds, body.hot_seat) if body.hints is None else body.hints,
     )
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id
@@ -182,6 +187,7 @@ async def summary(room: RoomDep) -> dict[str, Any]:
         "seed_chosen": stored.seed_chosen,
         "listed": stored.listed,
         "chat_spectators": stored.chat_spectators,
+        "hints": room.hints.enabled,
     }
 
 

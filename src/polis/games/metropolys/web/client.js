@@ -197,6 +197,7 @@ export function render(ctx, t) {
   const layer = s("g", { id: "neighbours-layer", "aria-hidden": "true" });
   const offered = new Map((ctx.choices?.fields ?? []).map((f) => [f.field, f]));
   const last = lastField(ctx);
+  const hinted = ctx.hint?.choice?.fields?.[0]?.field; // the field of a suggested move (hint.js)
   const fieldsLayer = s("g", {});
   for (const f of view.fields) {
     if (!f.in_play) continue;
@@ -204,8 +205,9 @@ export function render(ctx, t) {
     const entry = offered.get(f.id);
     const picked = selection.field === f.id;
     const g = s("g", {
-      class: ["field", entry ? "legal" : "", picked ? "chosen" : "", last === f.id ? "last" : ""].filter(Boolean).join(" "),
-      role: entry ? "button" : "img", "aria-label": fieldWords(ctx, f, t) + (entry ? ` — ${t("canBid")}` : ""),
+      class: ["field", entry ? "legal" : "", picked ? "chosen" : "", last === f.id ? "last" : "", entry && hinted === f.id ? "hinted" : ""].filter(Boolean).join(" "),
+      role: entry ? "button" : "img",
+      "aria-label": fieldWords(ctx, f, t) + (entry ? ` — ${t("canBid")}` : "") + (entry && hinted === f.id ? ` — ${t("hint.title")}` : ""),
       "aria-pressed": entry ? String(picked) : null,
       dataset: { field: f.id, focusKey: `field-${f.id}`, preferred: entry && (picked || selection.field === undefined) ? "" : null, tip: fieldWords(ctx, f, t) },
     });

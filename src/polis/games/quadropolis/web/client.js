@@ -267,15 +267,20 @@ function siteSvg(ctx, t) {
   const { architect, spot: chosenSpot } = chosen(ctx);
   const offered = new Map((architect?.spots ?? []).map((sp) => [sp.spot, sp]));
   const placed = ctx.lastEvents.find((e) => e.key === "architect_placed")?.params.spot;
+  // the spot of a suggested move (hint.js), shown once its architect is chosen
+  const hint = ctx.hint?.choice?.architects?.[0];
+  const hintedSpot = hint && architect?.architect === hint.architect ? hint.spots[0]?.spot : null;
   view.spots.forEach((spot, index) => {
     const [x, y] = spotXY(index);
     const entry = offered.get(spot.spot);
     const picked = selection.spot === spot.spot;
-    const cls = ["spot", entry ? "legal" : "", spot.blocked ? "blocked" : "", picked ? "chosen" : "", placed === spot.spot ? "last" : ""].filter(Boolean).join(" ");
+    const cls = ["spot", entry ? "legal" : "", spot.blocked ? "blocked" : "", picked ? "chosen" : "", placed === spot.spot ? "last" : "",
+      entry && hintedSpot === spot.spot ? "hinted" : ""].filter(Boolean).join(" ");
     let label = spotWhere(view, spot.spot, t);
     if (spot.architect) label += ` — ${t("spotTaken", { k: spot.architect, name: ctx.names[spot.player] ?? "" })}`;
     else if (spot.blocked) label += ` — ${t("blocked")}`;
     if (entry) label += ` — ${takesWords(entry, view, t)}`;
+    if (entry && hintedSpot === spot.spot) label += ` — ${t("hint.title")}`;
     const g = s("g", { class: cls, role: "button", "aria-label": label, "aria-disabled": entry ? null : "true", "aria-pressed": entry ? String(picked) : null,
       dataset: { spot: spot.spot, focusKey: `spot-${spot.spot}`, preferred: entry && (picked || !selection.spot) ? "" : null, tip: label } });
     const horizontal = index < 2 * SITE;
@@ -477,8 +482,9 @@ export function controls(ctx, t) {
   out.push(h("p", { class: "step", id: "prompt", text: step }));
   out.push(h("div", { class: "architects", role: "group", "aria-label": t("architects") }, choices.architects.map(({ architect: k }) => {
     const colour = pool ? "#8a8a8a" : ctx.colours[ctx.seat];
-    const label = pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k });
-    const b = h("button", { class: `architect${selection.architect === k ? " chosen" : ""}`, dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
+    const hinted = ctx.hint?.choice?.architects?.[0]?.architect === k; // a suggested move's (hint.js)
+    const label = (pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k })) + (hinted ? ` — ${t("hint.title")}` : "");
+    const b = h("button", { class: `architect${selection.architect === k ? " chosen" : ""}${hinted ? " hinted" : ""}`, dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
       "aria-pressed": String(selection.architect === k), "aria-label": label,
       on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") } }, [
       h("span", { class: "arch-face", text: k }), pool ? h("span", { class: "arch-left-n", "aria-hidden": "true", text: `×${pool[k]}` }) : ""]);

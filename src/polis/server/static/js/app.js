@@ -20,6 +20,8 @@
 // `t` is the game's translator (its catalogue, then the generic one). `ctx.choices` is the
 // server's structured list of legal choices (null unless this seat is to move); every leaf
 // carries the move text that ctx.move(text, label) sends back, so no client works out a rule.
+// `ctx.hint` is the move suggested to the seat to move ({move, choice: the same structure as
+// ctx.choices, holding only that move}, see hint.js), or null: a client may highlight it.
 import { h, clear } from "./dom.js";
 import { t, translator, addCatalogue, setLanguage, initialLanguage, onLanguage } from "./i18n.js";
 import { holdUnknownSeat, heldTokens } from "./tokens.js";
@@ -28,6 +30,7 @@ import { drawSettings } from "./settings.js";
 import { installTooltips } from "./tooltip.js";
 import { lobby } from "./lobby.js";
 import { tableScreen } from "./table.js";
+import { reviewPage } from "./review.js";
 import { messagePage } from "./pages.js";
 
 const main = () => document.getElementById("main");
@@ -103,6 +106,9 @@ async function route() {
         history.replaceState(null, "", `#/game/${parts[1]}`);
       }
       page = await gameScreen(gameId);
+    } else if (parts[0] === "review" && parts[1]) {
+      // the review of a finished game (review.js)
+      page = reviewPage({ root: main(), gameId: decodeURIComponent(parts[1]), clients, gameTitle, modeName });
     } else {
       page = lobby({ root: main(), meta, clients, names: playable(), gameTitle, modeName });
       document.title = "polis";

@@ -1,5 +1,5 @@
 // The end of a game: the winner's moment, the game's score pad, the record, a replay of every
-// move and the rematch.
+// move, the review and the rematch.
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { markerHtml } from "./players.js";
@@ -56,6 +56,8 @@ export function endPanel(env) {
     h("button", { id: "replay-next", "aria-label": t("replay.next"), title: t("replay.next"), text: "▶", on: { click: () => env.goto(at + 1) } }),
     h("button", { id: "replay-end", "aria-label": t("replay.end"), title: t("replay.end"), text: "▶|", on: { click: () => env.leaveReplay() } }),
   ]));
+  // every move weighed against the strongest level's choice (review.js)
+  bar.append(h("a", { id: "review-link", class: "button", href: `#/review/${encodeURIComponent(gameId)}`, text: t("review.open") }));
   if (env.tokens.length && !replay) {
     bar.append(h("button", { id: "rematch", class: "primary", text: msg.rematch_id ? t("end.joinRematch") : t("end.rematch"),
       on: { click: () => env.rematch() } }));

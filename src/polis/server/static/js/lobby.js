@@ -7,6 +7,7 @@ import { heldTokens, holdToken } from "./tokens.js";
 import { api, toast, copyField } from "./ui.js";
 import { openTablesBox, listedChoice } from "./opentables.js";
 import { tableRules, rulesBody } from "./seatclock.js";
+import { hintsChoice } from "./hint.js";
 
 // env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
 export function lobby(env) {
@@ -47,7 +48,7 @@ export function lobby(env) {
         meta.levels.map((l) => h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) })))]));
     } else {
       parts.push(h("label", { class: "inline", title: t("lobby.hereHelp") }, [
-        h("input", { type: "checkbox", class: "here", checked: seat.here, on: { change: (e) => (seat.here = e.target.checked) } }),
+        h("input", { type: "checkbox", class: "here", checked: seat.here, on: { change: (e) => { seat.here = e.target.checked; syncHints(); } } }),
         t("lobby.here")]));
     }
     return h("div", { class: "seat-row", role: "group", "aria-label": t("lobby.seat", { n: i + 1 }), dataset: { seat: i } }, parts);
@@ -89,7 +90,19 @@ export function lobby(env) {
       t("lobby.chatSpectators")])));
     panel.append(...tableRules(form, draw));
     panel.append(listedChoice(form));
+    panel.append(hintsChoice(form, hintsByDefault()));
     panel.append(h("button", { id: "create", class: "primary", text: t("lobby.create"), on: { click: create } }));
+  }
+
+  // hints are on by default for one person against bots and for hot-seat (see hints.py)
+  function hintsByDefault() {
+    const humans = form.seats.slice(0, form.players).filter((s) => s.kind !== "bot");
+    return humans.length <= 1 || humans.every((s) => s.kind === "human" && s.here);
+  }
+
+  function syncHints() {
+    const box = document.getElementById("hints");
+    if (box) box.checked = form.hints ?? hintsByDefault();
   }
 
   async function create() {
@@ -105,7 +118,8 @@ export function lobby(env) {
     let data;
     try {
       data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed, ...rulesBody(form) }) });
+        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed,
+          hints: form.hints ?? hintsByDefault(), ...rulesBody(form) }) });
     } catch (err) {
       toast(err.message);
       return;

@@ -17,6 +17,7 @@ import { serverTime, seatClock, tick, standInBadge, standInBanners, resignButton
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
 import { takeBackBox } from "./takeback.js";
+import { hintBox } from "./hint.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -33,12 +34,13 @@ export function tableScreen(gameId, env) {
   const ui = {
     selection: {}, replay: null, lastError: null, pending: null, focusNext: null, revealed: null,
     drawn: {}, log: { key: null, count: 0 }, announcedPosition: null, wasMyTurn: false, refused: false,
-    takeBack: { confirming: null, answered: new Set() },
+    takeBack: { confirming: null, answered: new Set() }, hint: { answers: {}, asking: null },
   };
   const dom = {
     title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
     tools: h("div", { class: "tools" }), seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
     status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }), takeBack: h("div", { id: "takeback-slot" }),
+    hint: h("div", { id: "hint-slot" }),
     board: h("section", { id: "board", class: `board ${summary.game}` }),
     controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
     side: h("aside", { class: "side" }), end: h("div", { id: "end-slot" }), links: h("div", { id: "links-slot" }),
@@ -57,7 +59,7 @@ export function tableScreen(gameId, env) {
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
   dom.side.append(dom.end, dom.info, dom.logBox, chat.element, push.element, dom.links);
   clear(root).append(h("div", { class: "table", id: "table" }, [
-    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.takeBack]),
+    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.takeBack, dom.hint]),
     dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
   ]));
 
@@ -165,7 +167,8 @@ export function tableScreen(gameId, env) {
     const colours = mod.PLAYER_COLOURS;
     const ctx = {
       conn, view, msg, board, colours, names: names(msg), seat: replaying ? null : msg.seat, heldSeats: mine, myTurn,
-      choices: myTurn ? msg.choices : null, selection: ui.selection, log: shown, position, lastMove,
+      choices: myTurn ? msg.choices : null, selection: ui.selection,
+      hint: myTurn ? ui.hint.answers[`${msg.position}:${msg.seat}`] ?? null : null, log: shown, position, lastMove,
       lastEvents: shown.filter((e) => e.move === lastMove && lastMove !== null),
       result: replaying ? ui.replay.result : msg.result, finished: replaying ? !!ui.replay.result : msg.finished, replaying,
       pending: ui.pending, lang: language(), size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
@@ -276,6 +279,22 @@ export function tableScreen(gameId, env) {
     clear(dom.takeBack).append(...(box ? [box] : []));
   }
 
+  // Hints: whether the table allows them, and "Suggest a move" for the seat to move (hint.js).
+  // (not while a hot-seat device is being passed on: the hint is worked out from secrets)
+  function drawHint(ctx, covered) {
+    const key = JSON.stringify([covered, ctx.lang, ctx.msg.position, ctx.msg.seat, ctx.msg.hints, ctx.myTurn, ctx.replaying, ctx.msg.finished,
+      ui.hint.asking, Object.keys(ui.hint.answers).length]);
+    if (ui.drawn.hint === key) return;
+    ui.drawn.hint = key;
+    const box = covered ? null : hintBox({ gameId, msg: ctx.msg, conn: ctx.conn, myTurn: ctx.myTurn, replaying: ctx.replaying, ui: ui.hint,
+      redraw: (focus) => {
+        ui.focusNext = focus ?? null;
+        ui.drawn.hint = null;
+        update();
+      } });
+    clear(dom.hint).append(...(box ? [box] : []));
+  }
+
   // Leaving: a bot of the table's level plays on for these seats (their links take them back).
   async function resign(seats) {
     for (const c of conns) {
@@ -316,7 +335,7 @@ export function tableScreen(gameId, env) {
 
   function drawBoard(ctx, covered) {
     const key = JSON.stringify([ctx.lang, ctx.position, ctx.msg.seat, ctx.selection, ctx.pending?.text, ctx.replaying, ctx.finished,
-      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0, ctx.myTurn]);
+      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0, ctx.myTurn, ctx.hint?.move]);
     if (ui.drawn.board === key) return false;
     ui.drawn.board = key;
     hideTip();
@@ -446,6 +465,7 @@ export function tableScreen(gameId, env) {
     drawBanners();
     drawTakeBack(ctx);
     const covered = handover(ctx);
+    drawHint(ctx, !!covered);
     drawBoard(ctx, covered);
     const fresh = drawLog(ctx, covered);
     drawEnd(ctx);

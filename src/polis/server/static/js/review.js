@@ -1,0 +1,138 @@
+// The review of a finished game (see reviews.py): every move next to the move the strongest
+// level would have chosen from what that player could see then, what it cost in wins and
+// points, and the game's worst moves marked. The server works it out in its bot workers; the
+// page says how far it has come meanwhile and asks again every second.
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { markerHtml } from "./players.js";
+import { api, ApiError } from "./ui.js";
+
+const POLL = 1000;
+// the chess signs of the marks, short enough for a phone's table (the word is read out)
+const SIGNS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
+
+function markSign(mark) {
+  return h("span", { class: `badge mark ${mark}`, title: t(`review.mark.${mark}`) }, [
+    h("span", { "aria-hidden": "true", text: SIGNS[mark] ?? "!" }),
+    h("span", { class: "visually-hidden", text: t(`review.mark.${mark}`) }),
+  ]);
+}
+
+const pct = (x) => Math.round(100 * x);
+// points lost (negative: the searcher's move was expected to score less, yet win as often)
+const points = (x) => (Math.abs(x) < 0.05 ? "0" : `${x > 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`);
+
+// env: {root, gameId, clients, gameTitle(name), modeName(name, mode)}
+export function reviewPage(env) {
+  const { root, gameId } = env;
+  let summary = null;
+  let data = null;
+  let failure = null;
+  let timer = null;
+  let destroyed = false;
+  const back = `#/game/${encodeURIComponent(gameId)}`;
+
+  function names() {
+    return summary.seats.map((s) => (s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
+  }
+
+  function marker(seat) {
+    const colours = env.clients[summary.game]?.PLAYER_COLOURS ?? [];
+    return colours[seat] ? markerHtml(seat, colours[seat]) : "";
+  }
+
+  function worstList(moves, who) {
+    const marked = moves.filter((m) => m.mark).sort((a, b) => b.win_share_loss - a.win_share_loss);
+    const box = h("section", { class: "review-worst", "aria-labelledby": "review-worst-title" }, [
+      h("h2", { id: "review-worst-title", text: t("review.worst") })]);
+    if (!marked.length) {
+      box.append(h("p", { text: t("review.none") }));
+      return box;
+    }
+    box.append(h("ul", {}, marked.map((m) => h("li", { class: `mark-${m.mark}`, dataset: { move: m.index } }, [
+      h("span", { class: `badge mark ${m.mark}`, text: t(`review.mark.${m.mark}`) }), " ",
+      t("review.markLine", { n: m.index + 1, name: who[m.player] ?? "", played: m.played, best: m.best,
+        win: pct(m.win_share_loss), points: points(m.points_loss) }),
+    ]))));
+    return box;
+  }
+
+  function movesTable(moves, who) {
+    const head = ["review.move", "review.player", "review.played", "review.best", "review.loss", "review.markCol"];
+    const rows = moves.map((m) => {
+      const same = m.forced || m.best === m.played;
+      return h("tr", { class: `${m.forced ? "forced" : ""} ${m.mark ? `mark-${m.mark}` : ""}`, dataset: { move: m.index } }, [
+        h("th", { scope: "row", text: String(m.index + 1) }),
+        h("td", { class: "who" }, [marker(m.player), " ", summary.seats[m.player]?.name ?? ""]), // (short: a phone)
+        h("td", { class: "notation", text: m.played }),
+        h("td", { class: "notation", text: m.forced ? t("review.forced") : same ? t("review.same") : m.best }),
+        h("td", { class: "num", text: same ? "—" : t("review.lossValue", { win: pct(m.win_share_loss), points: points(m.points_loss) }) }),
+        h("td", {}, m.mark ? markSign(m.mark) : ""),
+      ]);
+    });
+    return h("section", { "aria-labelledby": "review-moves-title" }, [
+      h("h2", { id: "review-moves-title", text: t("review.table") }),
+      h("p", { class: "hint", id: "review-loss-help", text: t("review.lossHelp") }),
+      h("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-labelledby": "review-moves-title" },
+        h("table", { class: "review-table", id: "review-table" }, [
+          // (the marks' column is named for screen readers only: its signs need no heading)
+          h("thead", {}, h("tr", {}, head.map((k) => h("th", { scope: "col" },
+            h("span", { class: k === "review.markCol" ? "visually-hidden" : null, text: t(k) }))))),
+          h("tbody", {}, rows),
+        ])),
+    ]);
+  }
+
+  function draw() {
+    if (destroyed) return;
+    const panel = h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" });
+    const title = summary ? `${t("review.title")} · ${env.gameTitle(summary.game)} · ${env.modeName(summary.game, summary.mode)}` : t("review.title");
+    panel.append(h("h1", { id: "review-title", text: title }),
+      h("p", {}, h("a", { href: back, id: "review-back", text: t("review.back") })));
+    if (failure) {
+      panel.append(h("p", { class: "error", role: "alert", id: "review-status", text: failure }),
+        h("button", { id: "review-retry", text: t("review.retry"), on: { click: () => { failure = null; data = null; draw(); poll(); } } }));
+    } else if (!data || data.status !== "ready") {
+      const done = data?.done ?? 0;
+      const total = data?.total ?? 0;
+      panel.append(h("p", { class: "hint", text: t("review.intro") }),
+        h("div", { id: "review-status", role: "status" }, [
+          h("p", { text: t("review.preparing", { done, total }) }),
+          h("progress", { max: Math.max(total, 1), value: done, "aria-label": t("review.progress") }),
+        ]));
+    } else {
+      const who = names();
+      panel.append(h("p", { class: "hint", text: t("review.intro") }),
+        h("p", { class: "muted", id: "review-status", role: "status", text: t("review.ready", { n: data.moves.length }) }),
+        worstList(data.moves, who), movesTable(data.moves, who));
+    }
+    const had = document.activeElement?.id;
+    clear(root).append(panel);
+    if (had && document.getElementById(had)) document.getElementById(had).focus();
+  }
+
+  async function poll() {
+    clearTimeout(timer);
+    if (destroyed) return;
+    try {
+      summary = summary ?? await api(`/api/games/${encodeURIComponent(gameId)}`);
+      data = await api(`/api/games/${encodeURIComponent(gameId)}/review`);
+      if (data.status === "failed") failure = data.message;
+    } catch (err) {
+      failure = err instanceof ApiError && err.code === "not_finished" ? t("review.notOver") : err.message;
+    }
+    draw();
+    if (!failure && data?.status === "preparing") timer = setTimeout(poll, POLL);
+  }
+
+  document.title = `${t("review.title")} – polis`;
+  draw();
+  poll();
+  return {
+    render: draw,
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+    },
+  };
+}

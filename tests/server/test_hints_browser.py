@@ -53,14 +53,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.kill()
 
 
-def problems(page: Any) -> list[str]:
-    """axe-core's findings, less the page header's at phone width (not this feature's: its
-    language and settings labels are hidden there; see the table-looks tests)."""
-    # the language menu and the settings' gear
-    header = ("-> ['#lang']", "-> ['#settings > summary']", "-> ['summary']")
-    return [p for p in axe_problems(page) if not p.endswith(header)]
-
-
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -91,7 +83,7 @@ def test_suggest_a_move_against_a_bot(
     fields = hint["choice"]["fields"]  # the game's choice of the move: highlighted on the board
     hinted = page.query_selector_all("#metro-board .field.hinted")
     assert [h.get_attribute("data-field") for h in hinted] == [str(f["field"]) for f in fields]
-    assert problems(page) == []
+    assert axe_problems(page) == []
     shot(page, f"hint-{size[0]}x{size[1]}")
     assert not errors, errors
     context.close()
@@ -119,7 +111,7 @@ def test_the_review_of_a_finished_game_opens_from_its_end(
     rows = page.query_selector_all("#review-table tbody tr")
     assert len(rows) == moves
     assert "Biggest mistakes" in page.text_content("#review")
-    assert problems(page) == []
+    assert axe_problems(page) == []
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the review is {width} px wide on a 390 px phone"
     shot(page, "review-390x844")

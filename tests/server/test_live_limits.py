@@ -103,13 +103,15 @@ def test_a_spectator_that_never_reads_is_dropped_and_holds_up_no_one(server: Ser
         for p in players:
             p.at_least(state["position"] + 1, timeout=10)
     assert worst < 1.0
-    if cut_after is None:  # the server dropped it after the sending stopped: it must be gone
+    if cut_after is None:  # the server drops it once it has answered enough: it must go
         stalled.settimeout(10)
-        with contextlib.suppress(OSError):
-            stalled.sendall(frame('{"type": "ping"}') * 200)
-            time.sleep(0.5)
-            stalled.sendall(frame('{"type": "ping"}') * 200)
-            cut_after = time.monotonic() - started
+        # (on a busy machine the server may still be reading the 2,000 moves: keep knocking)
+        while cut_after is None and time.monotonic() - started < 30:
+            try:
+                stalled.sendall(frame('{"type": "ping"}') * 200)
+                time.sleep(0.5)
+            except OSError:
+                cut_after = time.monotonic() - started
     assert cut_after is not None and cut_after < 30
     assert "does not read its messages" in server.logged()
     stalled.close()

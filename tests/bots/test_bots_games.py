@@ -211,3 +211,28 @@ def test_quadropolis_playouts_weigh_the_resources_a_city_lacks() -> None:
     assert gain(stacked, 1, 0, tower, 11) < gain(stacked, 1, 5, tower, 11)
     # Spare energy is a hope early and a penalty late (2 players, Expert: 40 turns).
     assert gain("." * 20, 1, 0, factory, 10) > 0 > gain("." * 20, 1, 0, factory, 10, turns=39)
+
+
+def test_metropolys_policy_inference_weighs_moves_by_the_card() -> None:
+    """A bid on a bridge is likelier for a holder of "bridges" than for any card that does
+    not reward that field; passing up every bridge makes "bridges" less likely than a card
+    none of the offered fields rewards."""
+    game = engine("metropolys")
+    from polis.games.metropolys import PASS
+    from polis.games.metropolys.board import ON_BRIDGE
+    from polis.games.metropolys.knowledge import move_likelihoods, qualifies
+
+    state = game.new_game("family", 2, seed=4)
+    legal = state.legal_moves()
+    bridge = next(m for m in legal if m is not PASS and ON_BRIDGE[m.field])
+    others = [c for c in ("lakes", "statues", "outskirts") if not qualifies(c, bridge.field)]
+    assert others
+    cards = ["bridges", *others]
+    likely = move_likelihoods(state, bridge, cards)
+    assert all(likely[0] > x for x in likely[1:])
+    # a raise is possible now: passing it up says the passer's card does not reward the field
+    state.apply(bridge)
+    passed = move_likelihoods(state, PASS, cards)
+    raises = [m for m in state.legal_moves() if m is not PASS]
+    if raises:
+        assert passed[0] < max(passed[1:])

@@ -7,14 +7,19 @@ card(s) if the field qualifies, and in Expert the size for the highest-building 
 The chance to win is 1 when nobody still in the round can raise (no higher building or no
 free neighbour), else it shrinks with each opponent who still can.
 
-Belief: for every opponent a weight per secret card it may hold, multiplied by
-``1 + ALPHA`` each time that player bids on a field the card rewards (an opening bid is a
-free choice and counts fully, a raise is constrained and counts half). Determinizations are
-drawn from the belief (``Metropolys.determinize(view, rng, card_weights)``).
+Belief: for every opponent a weight per secret card it may hold. Policy-based inference:
+each of the opponent's moves (passes too) multiplies a card's weight by how likely that move
+was had the opponent held the card, under the bots' own fast policy (a softmax over the
+greedy values of every legal move, mixed with a uniform choice since people and other bots
+play otherwise). A bid on a field the card rewards raises the card; passing up a field it
+rewards lowers it. Determinizations are drawn from the belief
+(``Metropolys.determinize(view, rng, card_weights)``). ``inference = "counts"`` keeps the
+older rule (weights times ``1 + ALPHA`` per bid on a rewarded field), for comparison.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
@@ -55,6 +60,11 @@ TOKEN_VALUE = {None: 0.0, "chic": 3.0, "metro": 2.0, "archaeology": -2.0}
 PLAYOUT_EPSILON = 0.15
 PLAYOUT_SAMPLES = 4
 TREE_WIDTH = 8
+#: The opponent model: softmax temperature (points) over greedy bid values, and the share
+#: of moves taken as uniformly random (a model that is never certain cannot be fooled for
+#: ever by an opponent that plays otherwise).
+POLICY_TEMPERATURE = 1.0
+POLICY_NOISE = 0.3
 
 
 def qualifies(card: str, field: int) -> float:
@@ -102,6 +112,74 @@ def field_value(state: MetropolysState, player: int, field: int, value: int) -> 
     if COLOUR[field] == setup.neighbourhood_cards[player]:
         worth += 2.0
     return worth + (0.0, 0.8, 1.8)[SIZE_OF[value]]
+
+
+def card_bonus(state: MetropolysState, player: int, card: str, field: int) -> float:
+    """The part of :func:`field_value` that ``player``'s secret ``card`` decides (an area
+    card, or in Expert a neighbourhood card), for ``card`` in place of its real one."""
+    if state.setup_data.neighbourhood_cards is None:
+        return 3.0 * qualifies(card, field)
+    if card in NEIGHBOURHOOD_CARDS:
+        return 2.0 if COLOUR[field] == card else 0.0
+    worth = _CARD_POINTS[card] * qualifies(card, field)
+    if card == "chains" or card == "districts":
+        near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
+        mine = 0
+        for g in near:
+            b = state.building_at(g)
+            if b is not None and b[0] == player and b[2]:
+                mine += 1
+        worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
+    return worth
+
+
+def move_likelihoods(state: MetropolysState, move: Move, cards: Sequence[str]) -> list[float]:
+    """How likely the player to move at ``state`` was to play ``move``, per card it may hold.
+
+    The fast policy: a softmax (temperature :data:`POLICY_TEMPERATURE`) over the greedy value
+    of every legal move with that card, mixed with a uniform choice (:data:`POLICY_NOISE`).
+    What does not depend on the card (the chance to win the round, tokens, the building's
+    cost) is computed once per move.
+    """
+    player = state.current_player()
+    legal = state.legal_moves()
+    rival = rivals(state, player)
+    rows: list[tuple[float, float, int]] = []  # (chance, value without the card, field)
+    observed = -1
+    for i, m in enumerate(legal):
+        if m is move:
+            observed = i
+        if m is PASS:
+            rows.append((0.0, 0.0, -1))
+            continue
+        bid = m
+        p = win_chance(state, rival, bid.field, bid.value)
+        own = TOKEN_VALUE[state.token_at(bid.field)] - SPEND_COST * bid.value
+        if state.setup_data.neighbourhood_cards is not None:
+            own += (0.0, 0.8, 1.8)[SIZE_OF[bid.value]]
+        rows.append((p, p * own - (1 - p) * 0.2, bid.field))
+    if observed < 0:
+        return [1.0] * len(cards)
+    n = len(rows)
+    inv_t = 1.0 / POLICY_TEMPERATURE
+    out = []
+    for card in cards:
+        bonus: dict[int, float] = {}
+        values = []
+        for p, v, field in rows:
+            if field >= 0 and p > 0.0:
+                b = bonus.get(field)
+                if b is None:
+                    b = bonus[field] = card_bonus(state, player, card, field)
+                v += p * b
+            values.append(v * inv_t)
+        top = max(values)
+        total = 0.0
+        for v in values:
+            total += math.exp(v - top)
+        chosen = math.exp(values[observed] - top) / total
+        out.append(POLICY_NOISE / n + (1.0 - POLICY_NOISE) * chosen)
+    return out
 
 
 def rivals(state: MetropolysState, player: int) -> list[tuple[int, ...]]:
@@ -152,6 +230,9 @@ class MetropolysKnowledge(Knowledge):
 
     pool_size = 12
     score_scale = 6.0
+    #: How the belief learns from the opponents' moves: "policy" (likelihood under the
+    #: bots' fast policy) or "counts" (the older per-bid multiplier; for comparisons).
+    inference = "policy"
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -171,14 +252,19 @@ class MetropolysKnowledge(Knowledge):
         me = view.player
         for move in moves[self._seen :]:
             mover = replay.current_player()
-            opening = not replay.bids
-            replay.apply(move)
-            if move is PASS or mover == me:
+            if mover == me:
+                replay.apply(move)
                 continue
-            weight = ALPHA if opening else ALPHA / 2
             belief = self.belief[mover]
-            for card in belief:
-                belief[card] *= 1.0 + weight * qualifies(card, move.field)
+            if self.inference == "policy":
+                cards = list(belief)
+                for card, likely in zip(cards, move_likelihoods(replay, move, cards), strict=True):
+                    belief[card] *= likely
+            elif move is not PASS:
+                weight = ALPHA if not replay.bids else ALPHA / 2
+                for card in belief:
+                    belief[card] *= 1.0 + weight * qualifies(card, move.field)
+            replay.apply(move)
             total = sum(belief.values())
             for card in belief:
                 belief[card] /= total

@@ -16,6 +16,7 @@ from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise
 from polis.core.match import derive_seed
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
+from polis.core.view import View
 
 #: Win share lost from which a move is marked, worst first.
 MARKS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
@@ -76,7 +77,23 @@ def _weigh(
     legal = state.legal_moves()
     if len(legal) == 1:
         return MoveReview(index, player, played, played, True, None, None, 0.0, 0.0)
-    view = state.view(player)  # everything below starts from what the player saw
+    # everything below starts from what the player saw
+    return weigh(game, state.view(player), legal, index, played, agent, samples, seed)
+
+
+def weigh(
+    game: Game,
+    view: View,
+    legal: Sequence[Move],
+    index: int,
+    played: Move,
+    agent: str,
+    samples: int,
+    seed: int,
+) -> MoveReview:
+    """Move ``index`` (not forced) against the searcher's choice from ``view``, the view its
+    player had then: both moves played out on the same sampled games."""
+    assert view.player is not None
     advice = advise(
         game, view, legal, also=(played,), agent=agent, samples=samples,
         seed=derive_seed(seed, "move", index),
@@ -84,7 +101,7 @@ def _weigh(
     best, mine = advice.of(advice.best), advice.of(played)
     return MoveReview(
         index,
-        player,
+        view.player,
         played,
         advice.best,
         False,
@@ -105,4 +122,4 @@ def mark_worst(reviews: list[MoveReview]) -> list[MoveReview]:
     return [replace(r, mark=marks.get(r.index, "")) for r in reviews]
 
 
-__all__ = ["MARKED", "MARKS", "MoveReview", "mark_worst", "review_moves"]
+__all__ = ["MARKED", "MARKS", "MoveReview", "mark_worst", "review_moves", "weigh"]

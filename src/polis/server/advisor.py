@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polis.bots.advice import advise, alternatives
-from polis.bots.review import MoveReview
-from polis.core.match import derive_seed
+from polis.bots.review import weigh
 from polis.core.moves import Move
 from polis.core.protocol import Game
 from polis.core.view import View
@@ -61,37 +60,6 @@ def suggest(
     params["gainWins"] = round(100 * gain_wins)
     params["gainPoints"] = round(gain_points, 1)
     return Suggestion(best.move, {"key": "hint.gain", "params": params})
-
-
-def weigh(
-    game: Game,
-    view: View,
-    legal: Sequence[Move],
-    index: int,
-    played: Move,
-    agent: str,
-    samples: int,
-    seed: int,
-) -> MoveReview:
-    """Move ``index`` of a finished game against the searcher's choice from the view its
-    player had (as :func:`polis.bots.review.review_moves` weighs it, with the same seeds)."""
-    assert view.player is not None
-    advice = advise(
-        game, view, legal, also=(played,), agent=agent, samples=samples,
-        seed=derive_seed(seed, "move", index),
-    )  # fmt: skip
-    best, mine = advice.of(advice.best), advice.of(played)
-    return MoveReview(
-        index,
-        view.player,
-        played,
-        advice.best,
-        False,
-        mine,
-        best,
-        max(0.0, best.win_share - mine.win_share),
-        best.points - mine.points,
-    )
 
 
 __all__ = ["HINT_ALTERNATIVES", "Suggestion", "suggest", "weigh"]

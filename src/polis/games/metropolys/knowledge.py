@@ -82,6 +82,9 @@ def qualifies(card: str, field: int) -> float:
     return 0.0  # districts, chains: rewarded by clusters, not by single fields
 
 
+#: Expert: what a building's size is worth towards the highest-building awards.
+SIZE_BONUS = (0.0, 0.8, 1.8)
+
 #: Points per qualifying building, roughly (Expert groups spread over their members).
 _CARD_POINTS = {
     "family": 3.0,
@@ -97,21 +100,11 @@ def field_value(state: MetropolysState, player: int, field: int, value: int) -> 
     """What building ``value`` on ``field`` is worth to ``player`` (from its own cards)."""
     setup = state.setup_data
     worth = TOKEN_VALUE[state.token_at(field)]
-    card = setup.area_cards[player]
+    worth += card_bonus(state, player, setup.area_cards[player], field)
     if setup.neighbourhood_cards is None:
-        return worth + 3.0 * qualifies(card, field)
-    worth += _CARD_POINTS[card] * qualifies(card, field)
-    if card == "chains" or card == "districts":
-        near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
-        mine = 0
-        for g in near:
-            b = state.building_at(g)
-            if b is not None and b[0] == player and b[2]:
-                mine += 1
-        worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
-    if COLOUR[field] == setup.neighbourhood_cards[player]:
-        worth += 2.0
-    return worth + (0.0, 0.8, 1.8)[SIZE_OF[value]]
+        return worth
+    worth += card_bonus(state, player, setup.neighbourhood_cards[player], field)
+    return worth + SIZE_BONUS[SIZE_OF[value]]
 
 
 def card_bonus(state: MetropolysState, player: int, card: str, field: int) -> float:
@@ -156,7 +149,7 @@ def move_likelihoods(state: MetropolysState, move: Move, cards: Sequence[str]) -
         p = win_chance(state, rival, bid.field, bid.value)
         own = TOKEN_VALUE[state.token_at(bid.field)] - SPEND_COST * bid.value
         if state.setup_data.neighbourhood_cards is not None:
-            own += (0.0, 0.8, 1.8)[SIZE_OF[bid.value]]
+            own += SIZE_BONUS[SIZE_OF[bid.value]]
         rows.append((p, p * own - (1 - p) * 0.2, bid.field))
     if observed < 0:
         return [1.0] * len(cards)

@@ -285,10 +285,18 @@ def page_errors(page: Any) -> list[str]:
 
 
 def create_game(
-    server: ServerProcess, game: str, mode: str, seats: list[dict[str, Any]]
+    server: ServerProcess,
+    game: str,
+    mode: str,
+    seats: list[dict[str, Any]],
+    seed: int | None = None,
 ) -> dict[str, Any]:
-    """A game made through the API: seats as {name, kind, level}; the answer has invites."""
-    made: dict[str, Any] = server.api("/api/games", {"game": game, "mode": mode, "seats": seats})
+    """A game made through the API: seats as {name, kind, level}; the answer has invites.
+    A ``seed`` (allowed against bots) makes the deal the same on every run."""
+    body: dict[str, Any] = {"game": game, "mode": mode, "seats": seats}
+    if seed is not None:
+        body["seed"] = seed
+    made: dict[str, Any] = server.api("/api/games", body)
     return made
 
 

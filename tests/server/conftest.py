@@ -81,3 +81,13 @@ def browser() -> Iterator[Any]:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where browser tests save their screenshots: $POLIS_SCREENSHOTS, else a temporary
+    folder (look at them: a test can pass on a screen nobody could use)."""
+    folder = os.environ.get("POLIS_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path

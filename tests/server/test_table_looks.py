@@ -9,7 +9,6 @@ otherwise)."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -49,14 +48,6 @@ def screens(server: ServerProcess) -> dict[str, str]:
             assert time.monotonic() < deadline
             time.sleep(0.3)
     return out
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = os.environ.get("POLIS_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def show(page: Any, name: str, url: str) -> None:

@@ -18,6 +18,7 @@ from polis.core.registry import games
 from polis.server import create_app
 
 from .browser_helpers import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from .services import Postgres, Redis, postgres, redis
 
 
 def make_app(db_url: str) -> FastAPI:
@@ -91,3 +92,18 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[Postgres]:
+    """A throw-away PostgreSQL server for a module's multi-process tests (test_faults has a
+    fresh one per test: it kills it)."""
+    with postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def bus() -> Iterator[Redis]:
+    """A throw-away Redis for a module's multi-process tests."""
+    with redis() as server:
+        yield server

@@ -4,6 +4,7 @@ clear error (the connection stays open) when too long, not text, or too fast."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,6 +54,19 @@ def greet(ws: Any, token: str | None) -> dict[str, Any]:
     assert ws.receive_json()["type"] == "state"
     chat: dict[str, Any] = welcome["chat"]
     return chat
+
+
+@contextlib.contextmanager
+def both_players(client: TestClient) -> Iterator[tuple[Any, Any]]:
+    """A new table's two people, connected and greeted: (Ada's socket, Lin's)."""
+    gid, tokens = table(client)
+    with (
+        client.websocket_connect(f"/ws/{gid}") as ada,
+        client.websocket_connect(f"/ws/{gid}") as lin,
+    ):
+        greet(ada, tokens[0])
+        greet(lin, tokens[1])
+        yield ada, lin
 
 
 def say(ws: Any, text: str) -> None:
@@ -177,45 +191,37 @@ def _escaped(text: str) -> str:
 
 
 def test_a_connection_saying_too_much_is_slowed_not_cut(db_url: str) -> None:
-    with make(db_url, chat_rate="3/hour", chat_address_rate="100/hour") as client:
-        gid, tokens = table(client)
-        with (
-            client.websocket_connect(f"/ws/{gid}") as ada,
-            client.websocket_connect(f"/ws/{gid}") as lin,
-        ):
-            greet(ada, tokens[0])
-            greet(lin, tokens[1])
-            for i in range(3):
-                say(ada, f"line {i}")
-                assert next_of(ada, "chat")["text"] == f"line {i}"
-            say(ada, "one too many")
-            err = next_of(ada, "error", "chat")
-            assert err["code"] == "chat_rate_limited"
-            assert "too many chat lines" in err["message"] and "3/hour" in err["message"]
-            assert until_pong(ada) == []  # still open
-            # the limit is the connection's: the other seat still talks
-            say(lin, "my turn to talk")
-            assert next_of(ada, "chat")["text"] == "my turn to talk"
-            texts = [m["text"] for m in until_pong(lin) if m["type"] == "chat"]
-            assert "one too many" not in texts
+    with (
+        make(db_url, chat_rate="3/hour", chat_address_rate="100/hour") as client,
+        both_players(client) as (ada, lin),
+    ):
+        for i in range(3):
+            say(ada, f"line {i}")
+            assert next_of(ada, "chat")["text"] == f"line {i}"
+        say(ada, "one too many")
+        err = next_of(ada, "error", "chat")
+        assert err["code"] == "chat_rate_limited"
+        assert "too many chat lines" in err["message"] and "3/hour" in err["message"]
+        assert until_pong(ada) == []  # still open
+        # the limit is the connection's: the other seat still talks
+        say(lin, "my turn to talk")
+        assert next_of(ada, "chat")["text"] == "my turn to talk"
+        texts = [m["text"] for m in until_pong(lin) if m["type"] == "chat"]
+        assert "one too many" not in texts
 
 
 def test_an_address_saying_too_much_is_slowed_on_all_its_connections(db_url: str) -> None:
-    with make(db_url, chat_rate="100/hour", chat_address_rate="4/hour") as client:
-        gid, tokens = table(client)
-        with (
-            client.websocket_connect(f"/ws/{gid}") as ada,
-            client.websocket_connect(f"/ws/{gid}") as lin,
-        ):
-            greet(ada, tokens[0])
-            greet(lin, tokens[1])
-            for i in range(4):
-                ws = ada if i % 2 else lin
-                say(ws, f"line {i}")
-                next_of(ws, "chat")
-            say(ada, "fifth")
-            err = next_of(ada, "error")
-            assert err["code"] == "chat_rate_limited" and "your address" in err["message"]
+    with (
+        make(db_url, chat_rate="100/hour", chat_address_rate="4/hour") as client,
+        both_players(client) as (ada, lin),
+    ):
+        for i in range(4):
+            ws = ada if i % 2 else lin
+            say(ws, f"line {i}")
+            next_of(ws, "chat")
+        say(ada, "fifth")
+        err = next_of(ada, "error")
+        assert err["code"] == "chat_rate_limited" and "your address" in err["message"]
 
 
 def test_the_chat_choice_is_refused_when_not_a_boolean(client: TestClient) -> None:

@@ -9,25 +9,10 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from .clients import PEOPLE, Player, create_game
-from .services import Postgres, Redis, Serve, postgres, redis
-
-
-@pytest.fixture(scope="module")
-def pg() -> Iterator[Postgres]:
-    with postgres() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def bus() -> Iterator[Redis]:
-    with redis() as server:
-        yield server
+from .services import Postgres, Redis, Serve
 
 
 def say(player: Player, text: str) -> None:

@@ -11,30 +11,17 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .clients import PEOPLE, Player, create_game, http
-from .services import Postgres, Redis, Serve, postgres, redis
+from .services import Postgres, Redis, Serve
 
 BOTS = [
     {"name": "B1", "kind": "bot", "level": "easy"},
     {"name": "B2", "kind": "bot", "level": "easy"},
 ]
-
-
-@pytest.fixture(scope="module")
-def pg() -> Iterator[Postgres]:
-    with postgres() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def bus() -> Iterator[Redis]:
-    with redis() as server:
-        yield server
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ Most tests use the toy "counting" game (only its end reveals anything); the game
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +24,7 @@ from polis.server.history import TAKE_BACK, line_of
 from polis.server.schema import MOVES
 from polis.server.store import normalise_url
 
-from .seat_client import seated
+from .seat_client import Seat, seated
 
 PEOPLE = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 
@@ -102,13 +103,21 @@ def two_people(client: TestClient) -> tuple[dict[str, Any], int]:
     return made, first
 
 
-def test_no_take_back_after_the_next_move(client: TestClient) -> None:
+@contextlib.contextmanager
+def both_seated(client: TestClient) -> Iterator[tuple[dict[str, Any], int, Seat, Seat]]:
+    """A new game of two people, both connected: (the game, who moves first, the first
+    mover's connection, the other's)."""
     made, first = two_people(client)
     tokens = [s["token"] for s in made["seats"]]
     with (
         seated(client, made["id"], tokens[first]) as mover,
         seated(client, made["id"], tokens[1 - first]) as other,
     ):
+        yield made, first, mover, other
+
+
+def test_no_take_back_after_the_next_move(client: TestClient) -> None:
+    with both_seated(client) as (_, first, mover, other):
         mover.move("1")
         other.at(1)
         other.move("1")
@@ -120,12 +129,7 @@ def test_no_take_back_after_the_next_move(client: TestClient) -> None:
 
 
 def test_a_take_back_waits_for_the_other_persons_consent(client: TestClient, db_url: str) -> None:
-    made, first = two_people(client)
-    tokens = [s["token"] for s in made["seats"]]
-    with (
-        seated(client, made["id"], tokens[first]) as mover,
-        seated(client, made["id"], tokens[1 - first]) as other,
-    ):
+    with both_seated(client) as (made, first, mover, other):
         mover.move("2")
         other.at(1)
         mover.at(1)
@@ -158,12 +162,7 @@ def test_a_take_back_waits_for_the_other_persons_consent(client: TestClient, db_
 
 
 def test_a_request_lapses_when_the_other_person_moves_instead(client: TestClient) -> None:
-    made, first = two_people(client)
-    tokens = [s["token"] for s in made["seats"]]
-    with (
-        seated(client, made["id"], tokens[first]) as mover,
-        seated(client, made["id"], tokens[1 - first]) as other,
-    ):
+    with both_seated(client) as (_, first, mover, other):
         mover.move("1")
         mover.at(1)
         mover.take_back()
@@ -178,13 +177,8 @@ def test_a_request_lapses_when_the_other_person_moves_instead(client: TestClient
 def test_the_record_keeps_every_entry_and_replays_show_the_final_line(
     client: TestClient, db_url: str
 ) -> None:
-    made, first = two_people(client)
-    tokens = [s["token"] for s in made["seats"]]
-    gid = made["id"]
-    with (
-        seated(client, gid, tokens[first]) as a,
-        seated(client, gid, tokens[1 - first]) as b,
-    ):
+    with both_seated(client) as (made, first, a, b):
+        gid = made["id"]
         players = {first: a, 1 - first: b}
         a.move("1")
         a.at(1)

@@ -51,6 +51,10 @@ class BotTimeout(BotFailed):
     """The bot did not answer within its time limit (its worker was restarted)."""
 
 
+class _Crashed(Exception):
+    """A worker crashed mid-request (it has been started again)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotJob:
     """One decision: seat ``key`` = (game id, seat) to move, from what the seat may see."""
@@ -202,6 +206,19 @@ class WorkerPool:
         slot.agents.clear()
         slot.worker = self._make_worker()
 
+    async def _ask(self, slot: _Slot, request: tuple[Any, ...], limit: float, doing: str) -> Any:
+        """The worker's answer to ``request``; past ``limit`` seconds, or when it crashes, the
+        worker is started again and :class:`BotTimeout` / :class:`_Crashed` raised."""
+        try:
+            return await slot.worker.call(request, limit)
+        except TimeoutError:
+            self.stats["timeouts"] += 1
+            await self._restart(slot, f"{doing} longer than {limit:.1f} s")
+            raise BotTimeout(f"no answer within {limit:.1f} s") from None
+        except (EOFError, OSError, BotFailed) as exc:
+            await self._restart(slot, f"it crashed ({type(exc).__name__}: {exc})")
+            raise _Crashed from None
+
     async def _run(self, slot: _Slot, job: BotJob) -> Move:
         for attempt in range(2):
             if not slot.worker.alive:
@@ -209,13 +226,8 @@ class WorkerPool:
             blob = None if job.key in slot.agents else pickle.dumps(job.make())
             request = ("decide", job.key, blob, job.game, job.view, job.legal)
             try:
-                answer = await slot.worker.call(request, job.limit)
-            except TimeoutError:
-                self.stats["timeouts"] += 1
-                await self._restart(slot, f"{job.key} thought longer than {job.limit:.1f} s")
-                raise BotTimeout(f"no move within {job.limit:.1f} s") from None
-            except (EOFError, OSError, BotFailed) as exc:
-                await self._restart(slot, f"it crashed ({type(exc).__name__}: {exc})")
+                answer = await self._ask(slot, request, job.limit, f"{job.key} thought")
+            except _Crashed:
                 if attempt == 0:
                     continue
                 self.stats["failures"] += 1
@@ -237,13 +249,9 @@ class WorkerPool:
         if not slot.worker.alive:
             await slot.worker.start()
         try:
-            answer = await slot.worker.call(("call", job.function, job.args), job.limit)
-        except TimeoutError:
-            self.stats["timeouts"] += 1
-            await self._restart(slot, f"a call ran longer than {job.limit:.1f} s")
-            raise BotTimeout(f"no answer within {job.limit:.1f} s") from None
-        except (EOFError, OSError, BotFailed) as exc:
-            await self._restart(slot, f"it crashed ({type(exc).__name__}: {exc})")
+            request = ("call", job.function, job.args)
+            answer = await self._ask(slot, request, job.limit, "a call ran")
+        except _Crashed:
             raise BotFailed("the worker crashed") from None
         if answer[0] != "done":
             raise BotFailed(str(answer[1]))
@@ -430,15 +438,13 @@ class ThreadPool:
             agent, budget = job.make()
             seat = self._seats[job.key] = agent_seat(agent, budget, job.game)
         turn: Turn = ViewTurn(job.view, job.legal)
-        loop = asyncio.get_running_loop()
         try:
-            async with asyncio.timeout(job.limit):
-                move: Move = await loop.run_in_executor(self.executor, seat, turn)
-        except TimeoutError:
-            raise BotTimeout(f"no move within {job.limit:.1f} s") from None
-        except Exception as exc:
-            self._seats.pop(job.key, None)
-            raise BotFailed(f"{type(exc).__name__}: {exc}") from exc
+            move: Move = await self.compute(seat, (turn,), job.limit)
+        except BotTimeout:
+            raise
+        except BotFailed:
+            self._seats.pop(job.key, None)  # the agent raised: a fresh one next time
+            raise
         return move
 
     async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise
 from polis.core.match import derive_seed
@@ -45,6 +46,32 @@ class MoveReview:
     #: "", "inaccuracy", "mistake" or "blunder" (only the game's worst moves are marked).
     mark: str = ""
 
+    @classmethod
+    def forced_move(cls, index: int, player: int, played: Move) -> MoveReview:
+        """A move that was the only legal one: nothing to weigh."""
+        return cls(index, player, played, played, True, None, None, 0.0, 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The move's entry in a review's JSON (``polis review --json`` and the web's)."""
+        return {
+            "index": self.index,
+            "player": self.player,
+            "played": str(self.played),
+            "best": str(self.best),
+            "forced": self.forced,
+            "played_estimate": _estimate_json(self.played_estimate),
+            "best_estimate": _estimate_json(self.best_estimate),
+            "win_share_loss": round(self.win_share_loss, 4),
+            "points_loss": round(self.points_loss, 2),
+            "mark": self.mark,
+        }
+
+
+def _estimate_json(e: Estimate | None) -> dict[str, float] | None:
+    if e is None:
+        return None
+    return {"win_share": round(e.win_share, 4), "points": round(e.points, 2)}
+
 
 def review_moves(
     game: Game,
@@ -76,7 +103,7 @@ def _weigh(
     player = state.current_player()
     legal = state.legal_moves()
     if len(legal) == 1:
-        return MoveReview(index, player, played, played, True, None, None, 0.0, 0.0)
+        return MoveReview.forced_move(index, player, played)
     # everything below starts from what the player saw
     return weigh(game, state.view(player), legal, index, played, agent, samples, seed)
 

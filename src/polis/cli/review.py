@@ -83,33 +83,13 @@ def as_json(
     game: Game, final: GameState, reviews: list[MoveReview], agent: str, samples: int, seed: int
 ) -> dict[str, Any]:
     """The review as JSON: one entry per weighed move."""
-
-    def estimate(e: Any) -> dict[str, float] | None:
-        if e is None:
-            return None
-        return {"win_share": round(e.win_share, 4), "points": round(e.points, 2)}
-
     return {
         "game": game.name,
         "mode": final.mode,
         "agent": agent,
         "samples": samples,
         "seed": seed,
-        "moves": [
-            {
-                "index": r.index,
-                "player": r.player,
-                "played": str(r.played),
-                "best": str(r.best),
-                "forced": r.forced,
-                "played_estimate": estimate(r.played_estimate),
-                "best_estimate": estimate(r.best_estimate),
-                "win_share_loss": round(r.win_share_loss, 4),
-                "points_loss": round(r.points_loss, 2),
-                "mark": r.mark,
-            }
-            for r in reviews
-        ],
+        "moves": [r.to_json() for r in reviews],
     }
 
 

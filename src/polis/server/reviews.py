@@ -111,9 +111,7 @@ class Reviews:
             for index, (view, legal, played) in enumerate(positions):
                 assert view.player is not None
                 if len(legal) == 1:
-                    weighed.append(
-                        MoveReview(index, view.player, played, played, True, None, None, 0.0, 0.0)
-                    )
+                    weighed.append(MoveReview.forced_move(index, view.player, played))
                 else:
                     args = (
                         game, view, legal, index, played,
@@ -121,7 +119,7 @@ class Reviews:
                     )  # fmt: skip
                     weighed.append(await self.hub.pool.compute(weigh, args, LIMIT))
                 review.done = index + 1
-            review.moves = [_entry(r) for r in mark_worst(weighed)]
+            review.moves = [r.to_json() for r in mark_worst(weighed)]
         except Exception as exc:  # a worker that failed (or anything else): said, not hung
             if isinstance(exc, BotFailed):
                 log.warning("the review of game %s failed: %s", stored.id, exc)
@@ -145,28 +143,6 @@ def _positions(game: Game, stored: StoredGame) -> list[tuple[View, MoveList[Move
         out.append((state.view(state.current_player()), state.legal_moves(), move))
         state.apply(move)
     return out
-
-
-def _estimate(e: Any) -> dict[str, float] | None:
-    if e is None:
-        return None
-    return {"win_share": round(e.win_share, 4), "points": round(e.points, 2)}
-
-
-def _entry(r: MoveReview) -> dict[str, Any]:
-    """One weighed move as JSON (the keys of ``polis review --json``)."""
-    return {
-        "index": r.index,
-        "player": r.player,
-        "played": str(r.played),
-        "best": str(r.best),
-        "forced": r.forced,
-        "played_estimate": _estimate(r.played_estimate),
-        "best_estimate": _estimate(r.best_estimate),
-        "win_share_loss": round(r.win_share_loss, 4),
-        "points_loss": round(r.points_loss, 2),
-        "mark": r.mark,
-    }
 
 
 _BOARDS: weakref.WeakKeyDictionary[Hub, Reviews] = weakref.WeakKeyDictionary()

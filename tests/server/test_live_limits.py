@@ -20,7 +20,9 @@ from .services import Serve
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     db = tmp_path_factory.mktemp("live") / "polis.db"
-    env = {"POLIS_LIMITS": "header_timeout=1,send_queue=8"}
+    # a message rate no client here reaches: the stalled spectator must be dropped for not
+    # reading, never closed first for flooding (that limit has its own tests in test_abuse)
+    env = {"POLIS_LIMITS": "header_timeout=1,send_queue=8,message_rate=100000/second"}
     with Serve(f"sqlite:///{db}", env=env) as srv:
         yield srv
 

@@ -382,3 +382,25 @@ def test_start_up_replays_no_game_before_serving(
         time.sleep(0.5)  # the background upkeep has run: no game of people was replayed
         assert replayed == []
         assert len(client.get("/api/games").json()["games"]) == 30
+
+
+def test_rate_counts_start_no_thread_and_expired_ones_are_swept() -> None:
+    """The limiter's counters cost no thread per message (the library's own sweeper starts
+    one after each hit); expired counts leave memory at the next sweep."""
+    import threading
+
+    from polis.server import guards
+    from polis.server.config import Limits
+
+    guard = guards.Guards(Limits(message_rate="3/second"))
+    time.sleep(0.05)  # the library's one timer of its start-up has run
+    threads = threading.active_count()
+    assert [guard.message("10.0.0.1") for _ in range(5)] == [True] * 3 + [False] * 2
+    assert all(guard.message(f"10.0.1.{i}") for i in range(50))
+    assert threading.active_count() <= threads
+    assert any("10.0.1.7" in key for key in guard._counts.storage)
+    time.sleep(2.2)  # both windows of the sliding counter are over
+    guard._swept -= guards.SWEEP_EVERY  # the sweep is due
+    assert guard.message("10.0.0.2")
+    kept = {key for key in guard._counts.storage if "10.0." in key}
+    assert kept and all("10.0.0.2" in key for key in kept)

@@ -38,6 +38,9 @@ Handler = Callable[[dict[str, Any]], None]
 #: Seconds a process's word on who is online holds without being repeated.
 PRESENCE_TTL = 60.0
 
+#: Most messages published in one round trip to Redis.
+PUBLISH_BATCH = 100
+
 _CLAIM = """
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -122,15 +125,24 @@ class RedisBus(LocalBus):
     async def _publish(self) -> None:
         from redis.exceptions import RedisError
 
+        out = self._out
         while True:
-            text = await self._out.get()
+            texts = [await out.get()]
+            while not out.empty() and len(texts) < PUBLISH_BATCH:
+                texts.append(out.get_nowait())
             if not self.healthy:
-                self.dropped += 1
+                self.dropped += len(texts)
                 continue
             try:
-                await self._redis.publish(self.channel, text)
+                if len(texts) == 1:
+                    await self._redis.publish(self.channel, texts[0])
+                else:  # what queued meanwhile goes in one round trip
+                    pipe = self._redis.pipeline(transaction=False)
+                    for text in texts:
+                        pipe.publish(self.channel, text)
+                    await pipe.execute()
             except (RedisError, OSError) as exc:
-                self.dropped += 1
+                self.dropped += len(texts)
                 self._down(exc)
 
     async def _listen(self, handler: Handler, on_connect: Callable[[], None]) -> None:

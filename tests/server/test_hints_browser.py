@@ -5,6 +5,7 @@ every move; both pass axe-core and fit a phone."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from .browser_helpers import (
     axe_problems,
     new_context,
     page_errors,
+    shoot,
     tab_to,
 )
 
@@ -31,7 +33,6 @@ SMALL = {
     "POLIS_REVIEW_SAMPLES": "3",
 }
 #: Where the screenshots go (looked at by hand; nothing checks them).
-SHOTS = Path(os.environ.get("POLIS_SHOTS", "/tmp/hints-shots"))
 
 
 @pytest.fixture(scope="module")
@@ -53,14 +54,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.kill()
 
 
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
 @pytest.mark.parametrize("size", [(390, 844), (1366, 900)])
 def test_suggest_a_move_against_a_bot(
-    server: ServerProcess, browser: Any, size: tuple[int, int]
+    server: ServerProcess, browser: Any, shots: Path, size: tuple[int, int]
 ) -> None:
     seats = [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
     made = server.api("/api/games", {"game": "metropolys", "mode": "family", "seats": seats})
@@ -84,13 +80,13 @@ def test_suggest_a_move_against_a_bot(
     hinted = page.query_selector_all("#metro-board .field.hinted")
     assert [h.get_attribute("data-field") for h in hinted] == [str(f["field"]) for f in fields]
     assert axe_problems(page) == []
-    shot(page, f"hint-{size[0]}x{size[1]}")
+    shoot(page, shots, f"hint-{size[0]}x{size[1]}")
     assert not errors, errors
     context.close()
 
 
 def test_the_review_of_a_finished_game_opens_from_its_end(
-    server: ServerProcess, browser: Any
+    server: ServerProcess, browser: Any, shots: Path
 ) -> None:
     bots = [{"name": n, "kind": "bot", "level": "easy"} for n in ("Ann", "Bea")]
     made = server.api("/api/games", {"game": "metropolys", "mode": "family", "seats": bots})
@@ -111,12 +107,15 @@ def test_the_review_of_a_finished_game_opens_from_its_end(
     rows = page.query_selector_all("#review-table tbody tr")
     assert len(rows) == moves
     assert "Biggest mistakes" in page.text_content("#review")
+    worst = page.text_content("#review .review-worst") or ""
+    if "at move" in worst:  # a bot is named with its level, brackets never nested
+        assert re.search(r"\((Ann|Bea), easy\)", worst) and "))" not in worst, worst
     assert axe_problems(page) == []
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the review is {width} px wide on a 390 px phone"
-    shot(page, "review-390x844")
+    shoot(page, shots, "review-390x844")
     page.set_viewport_size({"width": 1366, "height": 900})
-    shot(page, "review-1366x900")
+    shoot(page, shots, "review-1366x900")
     page.click("#review-back")
     page.wait_for_selector("#scorepad")
     assert not errors, errors

@@ -32,8 +32,9 @@ export function reviewPage(env) {
   let destroyed = false;
   const back = `#/game/${encodeURIComponent(gameId)}`;
 
+  // shown inside brackets ("at move 5 (Bea, easy)"): a bot's level follows a comma
   function names() {
-    return summary.seats.map((s) => (s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
+    return summary.seats.map((s) => (s.kind === "bot" ? `${s.name}, ${t(`level.${s.level}`)}` : s.name));
   }
 
   function marker(seat) {

@@ -462,3 +462,8 @@ def axe_problems(page: Any) -> list[str]:
             targets = [", ".join(map(str, n["target"])) for n in v["nodes"][:5]]
             bad.append(f"{v['id']} ({v['impact']}): {v['help']} -> {targets}")
     return bad
+
+
+def shoot(page: Any, folder: Path, name: str) -> None:
+    """Save the whole page as ``folder/name.png`` (the ``shots`` fixture's folder)."""
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)

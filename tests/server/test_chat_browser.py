@@ -3,12 +3,11 @@ arrive on the other screen, markup in a line is shown as text and never run, the
 player writes by keyboard alone, a spectator of a table that keeps its chat private reads
 nothing, and the chat is labelled for screen readers.
 
-Set ``POLIS_SHOTS`` to a folder to keep the screenshots (desktop and 390x844).
+Set ``POLIS_SCREENSHOTS`` to a folder to keep the screenshots (desktop and 390x844).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .browser_helpers import (
     new_context,
     overflow,
     page_errors,
+    shoot,
     tab_to,
 )
 
@@ -38,13 +38,6 @@ document.addEventListener('securitypolicyviolation', (e) => {
 CHAT_TEXTS = "[...document.querySelectorAll('#chat-log .chat-text')].map((el) => el.textContent)"
 
 
-def shoot(page: Any, name: str) -> None:
-    folder = os.environ.get("POLIS_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
-
-
 def open_table(context: Any, link: str) -> Any:
     page = context.new_page()
     page.add_init_script(REPORT_VIOLATIONS)
@@ -60,7 +53,9 @@ def wait_lines(page: Any, count: int) -> list[str]:
     return texts
 
 
-def test_two_players_chat_and_markup_stays_text(server: ServerProcess, browser: Any) -> None:
+def test_two_players_chat_and_markup_stays_text(
+    server: ServerProcess, browser: Any, shots: Path
+) -> None:
     made = create_game(server, "metropolys", "family", PEOPLE)
     desk = new_context(browser)
     phone = new_context(browser, 390, 844, touch=True)
@@ -108,8 +103,8 @@ def test_two_players_chat_and_markup_stays_text(server: ServerProcess, browser: 
         assert wait_lines(ada, 2) == [HOSTILE, "gg, your move"]
         assert wait_lines(lin, 2)[1] == "gg, your move"
         assert [p for p in overflow(lin) if "chat" in p or "push" in p] == []
-        shoot(lin, "chat-phone-390x844")
-        shoot(ada, "chat-desktop")
+        shoot(lin, shots, "chat-phone-390x844")
+        shoot(ada, shots, "chat-desktop")
         # the service worker registers from the site's root under the page's policy; asking
         # for notices where the browser gives no push service ends in a message, not an error
         active = ada.evaluate(
@@ -128,7 +123,9 @@ def test_two_players_chat_and_markup_stays_text(server: ServerProcess, browser: 
         phone.close()
 
 
-def test_a_private_chat_is_not_shown_to_spectators(server: ServerProcess, browser: Any) -> None:
+def test_a_private_chat_is_not_shown_to_spectators(
+    server: ServerProcess, browser: Any, shots: Path
+) -> None:
     made = create_game(server, "metropolys", "family", PEOPLE)
     players = new_context(browser)
     watcher = new_context(browser, 390, 844, touch=True)
@@ -145,7 +142,7 @@ def test_a_private_chat_is_not_shown_to_spectators(server: ServerProcess, browse
         assert page.is_hidden("#push")  # turn notifications are for seats
         assert page.evaluate(CHAT_TEXTS) == []
         assert "only" in page.text_content("#chat-note").lower()
-        shoot(page, "chat-spectator-390x844")
+        shoot(page, shots, "chat-spectator-390x844")
     finally:
         players.close()
         watcher.close()

@@ -1,10 +1,9 @@
 """Open tables and take-backs in a real browser: a host leaves a seat open in the lobby form,
 a second browser context (a phone) takes it from the lobby's list, both play, and a move is
-taken back with the other player's consent. Screenshots go to ``POLIS_SHOTS`` if set."""
+taken back with the other player's consent. Screenshots go to ``POLIS_SCREENSHOTS`` if set."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -17,19 +16,13 @@ from .browser_helpers import (
     overflow,
     page_errors,
     position,
+    shoot,
     wait_position,
 )
 
 pytestmark = BROWSER_TESTS
 
 YOUR_TURN = "#status.your-turn"
-
-
-def shot(page: Any, name: str) -> None:
-    folder = os.environ.get("POLIS_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def axe_in(page: Any, selector: str) -> list[str]:
@@ -55,7 +48,7 @@ def to_move(pages: list[Any]) -> int:
 
 
 def test_a_second_browser_takes_an_open_seat_from_the_lobby_and_plays(
-    server: ServerProcess, browser: Any
+    server: ServerProcess, browser: Any, shots: Path
 ) -> None:
     host_context = new_context(browser)
     guest_context = new_context(browser, 390, 844, touch=True)
@@ -77,12 +70,12 @@ def test_a_second_browser_takes_an_open_seat_from_the_lobby_and_plays(
         assert match, host.url
         gid = match.group(1)
         assert "Ada" in host.inner_text("#seats")
-        shot(host, "open-table-host-waiting-desktop")
+        shoot(host, shots, "open-table-host-waiting-desktop")
 
         guest.goto(server.base + "/")
         row = f"#open-tables li[data-game='{gid}']"
         guest.wait_for_selector(row)
-        shot(guest, "open-table-lobby-390")
+        shoot(guest, shots, "open-table-lobby-390")
         assert overflow(guest) == []
         assert axe_in(guest, "#open-tables") == []
         guest.fill(f"{row} input.name", "Zoe")
@@ -98,7 +91,7 @@ def test_a_second_browser_takes_an_open_seat_from_the_lobby_and_plays(
         mover, other = pages[first], pages[1 - first]
         metropolys_move(mover, acts[first], 0)
         wait_position(other, "=== 1")
-        shot(guest, "open-table-playing-390")
+        shoot(guest, shots, "open-table-playing-390")
 
         # the mover takes the move back; the other person is asked and accepts
         mover.wait_for_selector("#takeback-button")
@@ -106,8 +99,8 @@ def test_a_second_browser_takes_an_open_seat_from_the_lobby_and_plays(
         acts[first]("#takeback-ok")
         other.wait_for_selector("#takeback-accept")
         assert axe_in(other, "#takeback") == []
-        shot(other, f"takeback-asked-{'390' if other is guest else 'desktop'}")
-        shot(mover, f"takeback-waiting-{'390' if mover is guest else 'desktop'}")
+        shoot(other, shots, f"takeback-asked-{'390' if other is guest else 'desktop'}")
+        shoot(mover, shots, f"takeback-waiting-{'390' if mover is guest else 'desktop'}")
         acts[1 - first]("#takeback-accept")
         wait_position(mover, "=== 2")
         mover.wait_for_selector(YOUR_TURN)
@@ -116,8 +109,8 @@ def test_a_second_browser_takes_an_open_seat_from_the_lobby_and_plays(
         # and play goes on
         metropolys_move(mover, acts[first], 1)
         wait_position(other, "=== 3")
-        shot(host, "open-table-after-takeback-desktop")
-        shot(guest, "open-table-after-takeback-390")
+        shoot(host, shots, "open-table-after-takeback-desktop")
+        shoot(guest, shots, "open-table-after-takeback-390")
         assert errors == []
     finally:
         host_context.close()

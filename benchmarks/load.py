@@ -266,7 +266,11 @@ async def table(run: Run, index: int, with_bot: bool) -> None:
     """Games at one table, one after another, until the run stops."""
     source = address(index if not with_bot else 60_000 + index)
     rng = random.Random(index)
-    transport = httpx.AsyncHTTPTransport(local_address=source)
+    # kept-alive connections are dropped before the server's 5 s would close them: a request
+    # sent on a connection the server is closing that moment fails (a race, not a refusal)
+    transport = httpx.AsyncHTTPTransport(
+        local_address=source, limits=httpx.Limits(keepalive_expiry=2.0)
+    )
     async with httpx.AsyncClient(transport=transport, timeout=60) as http:
         await asyncio.sleep(rng.random() * min(run.config.pace or 0.5, 2.0))
         n = 0

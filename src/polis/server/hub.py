@@ -139,6 +139,15 @@ class Hub:
         return room
 
     async def _load(self, game_id: str) -> Room:
+        # heard from before the read: a move another process stores after it is not missed
+        await self.bus.follow(game_id)
+        try:
+            return await self._rebuild(game_id)
+        except BaseException:
+            self.bus.unfollow(game_id)
+            raise
+
+    async def _rebuild(self, game_id: str) -> Room:
         stored: StoredGame | None = await self.patiently(
             lambda: self.store.load(game_id), f"loading game {game_id}"
         )
@@ -173,6 +182,7 @@ class Hub:
         """Let an idle room leave memory (it is rebuilt from the store when needed again)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            self.bus.unfollow(room.id)
             room.bots.cancel()
             room.bots.forget()
             room.watch.cancel()
@@ -251,6 +261,7 @@ class Hub:
             person = None if stored.bot_turn or waiting else first
             stored.table = table.started(len(seats), self.now(), person)
         await self.write(lambda: self.store.create_game(stored), "creating a game")
+        await self.bus.follow(stored.id)
         events = EventLog()
         events.extend(None, state.opening_events())
         room = self._room(stored, game, state, events)

@@ -74,6 +74,14 @@ def test_progress_off_a_terminal_is_one_line_per_game_with_the_time_left() -> No
     assert all("elapsed, about" in ln and ln.endswith("left") for ln in lines)
 
 
+def _interruptible() -> None:
+    """In the child before it starts: Ctrl-C as in a terminal. A child inherits an ignored
+    or blocked SIGINT from the process that starts it (a test runner's worker may have one),
+    and Python then never turns it into KeyboardInterrupt."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
 def test_ctrl_c_with_workers_stops_at_once() -> None:
     """Ctrl-C reaches the whole process group, as in a terminal; the running games (a
@@ -88,6 +96,7 @@ def test_ctrl_c_with_workers_stops_at_once() -> None:
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=_interruptible,
     )
     try:
         time.sleep(4)  # the workers have started and are thinking

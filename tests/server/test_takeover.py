@@ -322,8 +322,9 @@ def test_a_clock_that_ran_out_while_nobody_held_the_table_is_acted_on(db_url: st
     wall.advance(3600)  # the server was down for an hour; nobody came back
     with server(db_url, wall) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
-        assert gid not in hub.rooms
-        assert client.portal.call(load_overdue, hub) == 1  # type: ignore[union-attr]
+        # loaded by this call, or by the upkeep's own first round if it got there first
+        client.portal.call(load_overdue, hub)  # type: ignore[union-attr]
+        assert gid in hub.rooms
         with client.websocket_connect(f"/ws/{gid}") as ws:
             state = hello(ws, None)
             if state["position"] < 1:

@@ -32,7 +32,6 @@ SMALL = {
     "POLIS_REVIEW_AGENT": "mcts:8i",
     "POLIS_REVIEW_SAMPLES": "3",
 }
-#: Where the screenshots go (looked at by hand; nothing checks them).
 
 
 @pytest.fixture(scope="module")

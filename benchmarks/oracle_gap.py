@@ -101,16 +101,10 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
-    """One game's outcome for the honest seats (and the whole table, for the JSON)."""
+class Record(Task):
+    """One game (its task) and its outcome for the honest seats (and the whole table, for
+    the JSON)."""
 
-    game: str
-    mode: str
-    players: int
-    agent: str
-    budget: int
-    deal: int
-    twins: tuple[int, ...]
     scores: tuple[float, ...]
     ranks: tuple[float, ...]
     win_shares: tuple[float, ...]
@@ -183,17 +177,11 @@ def play(task: Task) -> Record:
     play_match(state, seats)
     result = state.result()
     return Record(
-        task.game,
-        task.mode,
-        task.players,
-        task.agent,
-        task.budget,
-        task.deal,
-        task.twins,
-        tuple(float(s) for s in result.scores),
-        result.ranks(),
-        result.win_shares(),
-        round(time.perf_counter() - start, 3),
+        **asdict(task),
+        scores=tuple(float(s) for s in result.scores),
+        ranks=result.ranks(),
+        win_shares=result.win_shares(),
+        seconds=round(time.perf_counter() - start, 3),
     )
 
 

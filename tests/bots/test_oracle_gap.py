@@ -99,7 +99,7 @@ def test_a_stale_truth_is_refused() -> None:
 def _record(deal: int, twins: tuple[int, ...], shares: tuple[float, ...]) -> Any:
     ranks = tuple(1.0 if s == 1 else 1.5 if s == 0.5 else 2.0 for s in shares)
     scores = tuple(10.0 * s for s in shares)
-    return og.Record("g", "m", 2, "mcts", 400, deal, twins, scores, ranks, shares, 1.0)
+    return og.Record("g", "m", 2, "mcts", 400, deal, twins, 11, scores, ranks, shares, 1.0)
 
 
 def test_summary_wilson_interval_on_known_numbers() -> None:

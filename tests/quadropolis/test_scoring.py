@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from polis.core.errors import InputError
+from polis.core.registry import get_game
 from polis.games.quadropolis.city import Building, City, geometry, parse_city
 from polis.games.quadropolis.scorefile import score_file
 from polis.games.quadropolis.scoring import ScoreReport, rank, score_city
@@ -170,3 +172,45 @@ def test_bad_score_inputs() -> None:
         score_city("family", city, 0, 0)
     with pytest.raises(InputError, match="4 rows"):
         score_file(dict(FORMATS_CITY, city=["T . . ."]))
+
+
+@pytest.mark.parametrize(
+    ("mode", "players", "options"),
+    [
+        ("classic", 2, {}),
+        ("classic", 4, {"playground_absorbs_pollution": True}),
+        ("expert", 3, {"office_tower_group_cap": 3, "empty_squares_tie_break": "before_removal"}),
+        ("expert", 4, {}),
+    ],
+)
+def test_game_result_totals_and_places_are_those_of_the_reports(
+    mode: str, players: int, options: dict[str, Any]
+) -> None:
+    """The result reads totals and places off the optimiser's keys and builds the reports
+    only for its details: both must tell the same game."""
+    rng = random.Random(f"{mode}{players}")
+    game = get_game("quadropolis")
+    for _ in range(40):
+        state = game.new_game(mode, players, seed=rng.getrandbits(32), options=options)
+        while not state.is_terminal():
+            state.apply(state.random_move(rng))
+        result = state.result()
+        playground, cap, after = state.rules.scoring
+        reports = []
+        for p in range(players):
+            inh, en = state.resources(p)
+            reports.append(
+                score_city(
+                    mode,
+                    state.city(p),
+                    inh,
+                    en,
+                    playground_absorbs_pollution=playground,
+                    office_tower_group_cap=cap,
+                    empty_squares_after_removal=after,
+                )
+            )
+        assert result.scores == tuple(r.total for r in reports)
+        assert result.ranking == rank(reports)
+        assert [line.total for line in result.players] == [r.total for r in reports]
+        assert result.json["players"] == [r.to_json() for r in reports]

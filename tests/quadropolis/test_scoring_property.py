@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best, reference_categories
 
 from polis.games.quadropolis.city import Building, City, geometry, parse_cell
-from polis.games.quadropolis.scoring import evaluate, score_city
+from polis.games.quadropolis.scoring import _Options, _place_key, evaluate, score_city
 from polis.games.quadropolis.scoring_solver import IB, W, solve
 
 CODES = {
@@ -150,3 +150,10 @@ def test_scorer_matches_exhaustive_reference(
         empty_squares_after_removal=after,
     )
     assert key == report.total * W + report.inhabitants_on_buildings * IB - report.empty_squares
+    # the places read off the key (resources beyond any allocation's use included)
+    opts = _Options(playgrounds, group_cap, after)
+    assert _place_key(mode, city, inh, en, opts) == (
+        report.total,
+        report.inhabitants_on_buildings,
+        report.empty_squares,
+    )

@@ -367,28 +367,59 @@ def score_city(
     return _score(mode, tuple(city), inhabitants, energy, opts)
 
 
+def _decode(key: int) -> tuple[int, int, int]:
+    """(total, inhabitants on buildings, empty squares) of an optimiser key
+    ``total * W + on_buildings * IB - empty``: the empty squares (at most 25) stay below
+    IB and ``on_buildings * IB + IB`` below W, so the three parts are unique."""
+    total = (key + IB - 1) // W
+    rest = key - total * W
+    on_buildings = (rest + IB - 1) // IB
+    return total, on_buildings, on_buildings * IB - rest
+
+
+@lru_cache(maxsize=4096)
+def _place_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> tuple[int, int, int]:
+    """(total, inhabitants on buildings, empty squares) of ``city``'s best allocation: what
+    the places need (§13), read off the optimiser's key without building the report."""
+    g = geometry(mode)
+    most_inh, most_en = usable(g, city, opts.playground_absorbs_pollution)
+    used_inh, used_en = min(inh, most_inh), min(en, most_en)
+    key = solve(
+        g,
+        city,
+        used_inh,
+        used_en,
+        opts.playground_absorbs_pollution,
+        opts.office_tower_group_cap,
+        opts.empty_squares_after_removal,
+    )[0]
+    total, on_buildings, empty = _decode(key)
+    # resources no allocation can place are a plain penalty of 1 VP each (see usable)
+    return total - (inh - used_inh) - (en - used_en), on_buildings, empty
+
+
 def game_result(state: QuadropolisState) -> GameResult:
-    """§8-§13: every city scored with its best allocation, then ranked with the tie-breaks."""
+    """§8-§13: every city scored with its best allocation, then ranked with the tie-breaks.
+
+    The totals and places come from the optimiser's keys; the reports (the scoring pad's
+    breakdown and the allocation) are built only when the details are asked for, since a
+    bot's playout or a learner's reward needs the totals alone.
+    """
     mode = state.mode
     playground, cap, after_removal = state.rules.scoring
-    reports = []
+    opts = _Options(playground, cap, after_removal)
+    cities = []
+    keys = []
     for p in range(state.num_players):
         inh, en = state.resources(p)
-        reports.append(
-            score_city(
-                mode,
-                state.city(p),
-                inh,
-                en,
-                playground_absorbs_pollution=playground,
-                office_tower_group_cap=cap,
-                empty_squares_after_removal=after_removal,
-            )
-        )
-    ranking = rank(reports)
-    scores = tuple(r.total for r in reports)
+        city = tuple(state.city(p))
+        cities.append((city, inh, en))
+        keys.append(_place_key(mode, city, inh, en, opts))
+    ranking = _places([(total, on_buildings, -empty) for total, on_buildings, empty in keys])
+    scores = tuple(key[0] for key in keys)
 
     def details() -> Details:
+        reports = [_score(mode, city, inh, en, opts) for city, inh, en in cities]
         players = tuple(
             PlayerScore(
                 total=r.total,
@@ -418,9 +449,14 @@ def rank(reports: Sequence[ScoreReport]) -> tuple[tuple[int, ...], ...]:
 
     Players equal on all three share a place (indices within a place in seating order).
     """
+    return _places([(r.total, r.inhabitants_on_buildings, -r.empty_squares) for r in reports])
+
+
+def _places(keys: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, ...], ...]:
+    """Seats grouped by equal keys, best key first (seating order within a place)."""
     places: dict[tuple[int, int, int], list[int]] = {}
-    for i, r in enumerate(reports):
-        places.setdefault((r.total, r.inhabitants_on_buildings, -r.empty_squares), []).append(i)
+    for i, key in enumerate(keys):
+        places.setdefault(key, []).append(i)
     return tuple(tuple(places[k]) for k in sorted(places, reverse=True))
 
 

@@ -317,8 +317,8 @@ class MetropolysBatch:
         self.c_collected = self.c_built + n
         self.width = self.c_collected + 4 * n
         self.field_width = 4 + 2 * n + 2 + BOARD_ROWS.shape[1]
-        #: FIELD_ROWS[token * field_keys + code]: in play, token one-hot, built-by / bid-by
-        #: slot, value; code 0 out of play, 1 free, 2 + (slot << 4 | value) << 1 | bid.
+        # table[token * field_keys + code]: in play, token one-hot, built-by / bid-by slot,
+        # value; code 0 out of play, 1 free, 2 + (slot << 4 | value) << 1 | bid.
         self.field_head = 4 + 2 * n + 1
         self.field_keys = 2 + (n << 5)
         table = np.zeros((4 * self.field_keys, self.field_head), np.float32)
@@ -332,7 +332,27 @@ class MetropolysBatch:
                     slot, value, bid = (code - 2) >> 5, (code - 2) >> 1 & 15, (code - 2) & 1
                     row[4 + slot + n * bid] = 1
                     row[4 + 2 * n] = value
-        self.field_rows = table
+        #: full_rows[field_base[f] + token * field_keys + code]: field f's whole row, its
+        #: board columns (colour, district) included, the last-bid flag 0.
+        per_field = 4 * self.field_keys
+        full = np.zeros((NUM_FIELDS, per_field, self.field_width), np.float32)
+        full[:, :, : self.field_head] = table
+        full[:, :, self.field_head + 1 :] = BOARD_ROWS[:, None, :]
+        self.full_rows = full.reshape(NUM_FIELDS * per_field, self.field_width)
+        self.field_base = np.arange(NUM_FIELDS) * per_field
+        #: cell_code[me, cell byte]: a cell's code without the bid flag, seen from seat me
+        #: (a free cell is byte 255, out of play 254).
+        codes = np.zeros((n, 256), np.int64)
+        for me in range(n):
+            for byte in range(256):
+                cell = byte - 256 if byte > 127 else byte
+                slot = ((cell >> 4) - me) % n
+                codes[me, byte] = ((slot << 4 | cell & 15) << 1) + 2 if cell >= 0 else cell + 2
+        self.cell_code = codes
+        #: holder_slot[me, holder + 1]: a card holder's slot, n for nobody.
+        self.holder_slot = np.array(
+            [[n] + [(p - me) % n for p in range(n)] for me in range(n)], np.int64
+        )
         self._facts: dict[int, tuple[Setup, bytes, bytes]] = {}
 
     def raw_row(self, s: MetropolysState) -> bytes:
@@ -446,54 +466,64 @@ class MetropolysBatch:
         return supply
 
     def encode(self, raw8: Int8s, seats: Ints, out: Floats) -> None:
-        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
+        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``.
+
+        Two gathers write most of it: every field's whole row from :attr:`full_rows` (by
+        field, token, and cell), the supplies from ``SUPPLY_ROWS``; the one-hot features of
+        all rows are one scatter of flat indices."""
         n = self.n
         o = self.offsets
         count = raw8.shape[0]
+        size = out.shape[1]
         rows = np.arange(count)
+        base = rows * size  # each row's first flat index
         me = seats
         order = (me[:, None] + np.arange(n)) % n
-        supplies = self.supplies(raw8)
         raw = raw8.astype(np.int64)
         cur, last = raw[:, 0], raw[:, 3]
-        out[rows, o["to_move"] + (cur - me) % n] = cur >= 0
-        out[rows, o["start_player"] + (raw[:, 1] - me) % n] = 1
-        out[:, o["terminal"]] = cur < 0
-        out[:, o["unused"] : o["unused"] + len(DISTRICTS)] = UNUSED_ROWS[raw[:, 6]]
         cells = raw[:, self.c_cells : self.c_bids]
-        width = self.field_width
+        # Each field's row by field, token and cell (out of play, free, or slot and value),
+        # plus the bid flag (0 on a field without a building).
+        code = self.cell_code[me[:, None], raw8[:, self.c_cells : self.c_bids].view(np.uint8)]
+        code += raw[:, self.c_bids : self.c_tokens]
+        code += raw[:, self.c_tokens : self.c_supply] * self.field_keys + self.field_base
         start = o["fields"]
+        width = self.field_width
         fields = out[:, start : start + NUM_FIELDS * width].reshape(count, NUM_FIELDS, width)
-        # Each field's first columns (in play, tokens, built-by / bid-by slot, value) are one
-        # row of FIELD_ROWS, by token and cell (out of play, free, or slot, value and bid).
-        built = cells >= 0
-        rel = ((cells >> 4) - me[:, None]) % n
-        code = ((rel << 4 | cells & 15) << 1) + raw[:, self.c_bids : self.c_tokens] + 2
-        code = np.where(built, code, cells + 2)
-        code += raw[:, self.c_tokens : self.c_supply] * self.field_keys
-        fields[:, :, : self.field_head] = self.field_rows[code]
-        fields[:, :, 4 + 2 * n + 2 :] = BOARD_ROWS
-        with_bid = last >= 0
-        fields[rows[with_bid], last[with_bid], 4 + 2 * n + 1] = 1
-        value = np.where(with_bid, cells[rows, last] & 15, 0)
-        out[rows, o["bid_value"] + value] = 1
-        out[:, o["passed"] : o["passed"] + n] = (raw[:, 2:3] >> order) & 1
+        np.take(self.full_rows, code, axis=0, out=fields, mode="clip")  # codes are in range
         by_seat = rows[:, None], order
-        supply = supplies[by_seat]
+        supply = self.supplies(raw8)[by_seat]
         flat = SUPPLY_ROWS[supply].reshape(count, -1)
         out[:, o["supplies"] : o["supplies"] + flat.shape[1]] = flat
+        out[:, o["unused"] : o["unused"] + len(DISTRICTS)] = UNUSED_ROWS[raw[:, 6]]
+        out[:, o["passed"] : o["passed"] + n] = (raw[:, 2:3] >> order) & 1
         out[:, o["built"] : o["built"] + n] = raw[:, self.c_built : self.c_collected][by_seat]
         collected = raw[:, self.c_collected : self.width].reshape(count, n, 4)[:, :, 1:]
-        collected = collected[by_seat]
-        out[:, o["tokens"] : o["tokens"] + 3 * n] = collected.reshape(count, -1)
-        for key, column in (("metro_card", 4), ("archaeology_card", 5)):
-            holder = raw[:, column]
-            out[rows, o[key] + np.where(holder < 0, n, (holder - me) % n)] = 1
+        out[:, o["tokens"] : o["tokens"] + 3 * n] = collected[by_seat].reshape(count, -1)
+        # The one-hots: a column per feature in [count, k], then one scatter of the 1s.
+        with_bid = last >= 0
+        at = np.maximum(last, 0)
+        value = np.where(with_bid, cells[rows, at] & 15, 0)
         cards = raw[:, self.c_cards : self.c_cells]
-        out[rows, o["area_card"] + cards[rows, me]] = 1
         colour = cards[rows, n + me]
-        has = colour >= 0
-        out[rows[has], o["neighbourhood_card"] + colour[has]] = 1
+        holders = self.holder_slot[me[:, None], raw[:, 4:6] + 1]
+        hot = np.stack(
+            (
+                o["to_move"] + (cur - me) % n,
+                o["start_player"] + (raw[:, 1] - me) % n,
+                np.full(count, o["terminal"]),
+                start + at * width + 4 + 2 * n + 1,  # the last bid's field
+                o["bid_value"] + value,
+                o["metro_card"] + holders[:, 0],
+                o["archaeology_card"] + holders[:, 1],
+                o["area_card"] + cards[rows, me],
+                o["neighbourhood_card"] + colour,
+            ),
+            axis=1,
+        )
+        on = np.ones(hot.shape, np.bool_)  # which of them are set (the rest always are)
+        on[:, 0], on[:, 2], on[:, 3], on[:, 8] = cur >= 0, cur < 0, with_bid, colour >= 0
+        out.reshape(-1)[(hot + base[:, None])[on]] = 1
 
     def mask(self, raw: Int8s) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""

@@ -532,29 +532,40 @@ class QuadropolisBatch:
         out[rows, o["first_player"] + (raw[:, 3] - me) % n] = 1
         out[rows, o["mayor"] + (raw[:, 4] - me) % n] = 1
         out[:, o["finished"]] = cur < 0
+        # The gathers write straight into ``out`` (np.take with ``out``: no temporary).
         cs = self.c_site
-        site = self.site_rows[raw[:, cs : cs + SITE_SQUARES]]
-        out[:, o["site"] : o["site"] + site[0].size] = site.reshape(count, -1)
+        width = self.site_rows.shape[1]
+        site = out[:, o["site"] : o["site"] + SITE_SQUARES * width]
+        np.take(  # an empty square (-1) wraps to the last row, the empty one
+            self.site_rows,
+            raw[:, cs : cs + SITE_SQUARES],
+            axis=0,
+            out=site.reshape(count, SITE_SQUARES, width),
+            mode="wrap",
+        )
         urb = raw[:, 5]
-        spots = self.spot_rows[me[:, None], raw[:, self.c_spots : self.c_spots + N_SPOTS]]
+        width = self.spot_rows.shape[2]
+        spots = out[:, o["spots"] : o["spots"] + N_SPOTS * width].reshape(count, N_SPOTS, width)
+        codes = raw[:, self.c_spots : self.c_spots + N_SPOTS] + (me * 8 * n)[:, None]
+        np.take(self.spot_rows.reshape(-1, width), codes, axis=0, out=spots, mode="clip")
         spots[:, :, -1] = BLOCKED_ROWS[urb]
-        out[:, o["spots"] : o["spots"] + spots[0].size] = spots.reshape(count, -1)
         out[rows, o["urbanist"] + urb % (SITE_SQUARES + 1)] = 1
         ca = self.c_arch
+        by_seat = rows[:, None], order
         if self.expert:
             out[:, o["architects"] : o["architects"] + a] = raw[:, ca + 1 : ca + 1 + a]
         else:
-            used = np.take_along_axis(raw[:, ca : ca + n], order, axis=1)
+            used = raw[:, ca : ca + n][by_seat]
             out[:, o["architects"] : o["architects"] + n * a] = self.unused_rows[used].reshape(
                 count, -1
             )
-        cells = raw[:, self.c_cells : self.c_inh].reshape(count, n, size)
-        cells = np.take_along_axis(cells, order[:, :, None], axis=1)
-        city = CELL_ROWS[cells]
-        out[:, o["cities"] : o["cities"] + city[0].size] = city.reshape(count, -1)
+        cells = raw[:, self.c_cells : self.c_inh].reshape(count, n, size)[by_seat]
+        width = CELL_ROWS.shape[1]
+        city = out[:, o["cities"] : o["cities"] + n * size * width]
+        np.take(CELL_ROWS, cells, axis=0, out=city.reshape(count, n, size, width), mode="clip")
         res = out[:, o["resources"] : o["resources"] + 2 * n].reshape(count, n, 2)
-        res[:, :, 0] = np.take_along_axis(raw[:, self.c_inh : self.c_en], order, axis=1)
-        res[:, :, 1] = np.take_along_axis(raw[:, self.c_en : self.width], order, axis=1)
+        res[:, :, 0] = raw[:, self.c_inh : self.c_en][by_seat]
+        res[:, :, 1] = raw[:, self.c_en : self.width][by_seat]
 
     def mask(self, raw: Ints) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
@@ -592,7 +603,7 @@ class QuadropolisBatch:
         table[:, :, TOWER_C : OTHER_C + 1, stride - 2] = True
         flat = table.reshape(count * a * CLASSES, stride)
         index = (np.arange(count * a).reshape(count, a, 1) * CLASSES) + cls
-        return flat[index].reshape(count, self.num_actions)
+        return np.take(flat, index, axis=0, mode="clip").reshape(count, self.num_actions)
 
 
 __all__ = ["QuadropolisBatch", "QuadropolisTensors", "shared_tensors"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, ClassVar, Final, Self
 
@@ -81,16 +82,23 @@ class GameFacts:
         self.mode: str = setup.mode
         self.players: int = setup.players
         self.all_mask: int = (1 << setup.players) - 1
-        unused = setup.unused_codes
-        self.play_fields: tuple[int, ...] = tuple(
-            f for f in range(NUM_FIELDS) if DISTRICT[f] not in unused
-        )
-        in_play = set(self.play_fields)
-        #: R14: a bridge into an unused district leads nowhere playable.
-        self.adjacent: tuple[tuple[int, ...], ...] = tuple(
-            tuple(g for g in ADJACENT[f] if g in in_play) if f in in_play else ()
-            for f in range(NUM_FIELDS)
-        )
+        self.play_fields, self.adjacent = _board_in_play(setup.unused_codes)
+
+
+@lru_cache(maxsize=64)
+def _board_in_play(
+    unused: frozenset[int],
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The fields in play and each one's neighbours in play, without the ``unused``
+    districts (a handful of combinations, so worked out once each rather than per deal)."""
+    play_fields = tuple(f for f in range(NUM_FIELDS) if DISTRICT[f] not in unused)
+    in_play = set(play_fields)
+    #: R14: a bridge into an unused district leads nowhere playable.
+    adjacent = tuple(
+        tuple(g for g in ADJACENT[f] if g in in_play) if f in in_play else ()
+        for f in range(NUM_FIELDS)
+    )
+    return play_fields, adjacent
 
 
 class MetropolysState(GameState):

@@ -172,6 +172,70 @@ def test_metropolys_win_chance_counts_only_rivals_who_can_raise() -> None:
         assert bid_value(state, move, me, rival) == bid_value(state, move, me)
 
 
+def _plain_field_value(state: Any, player: int, field: int, value: int) -> float:
+    """field_value written straight from the rules of thumb in the knowledge module's doc,
+    through the state's public accessors (the module itself reads tables and the lists)."""
+    from polis.games.metropolys.board import ADJACENT, COLOUR, DISTRICT, DISTRICT_FIELDS, SIZE_OF
+    from polis.games.metropolys.knowledge import _CARD_POINTS, SIZE_BONUS, TOKEN_VALUE, qualifies
+
+    setup = state.setup_data
+    worth = TOKEN_VALUE[state.token_at(field)]
+    card = setup.area_cards[player]
+    if setup.neighbourhood_cards is None:
+        return worth + 3.0 * qualifies(card, field)
+    area = _CARD_POINTS[card] * qualifies(card, field)
+    if card in ("chains", "districts"):
+        near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
+        mine = 0
+        for g in near:
+            b = state.building_at(g)
+            if b is not None and b[0] == player and b[2]:
+                mine += 1
+        area += _CARD_POINTS[card] * min(mine, 2) * 0.7
+    worth += area
+    worth += 2.0 if COLOUR[field] == setup.neighbourhood_cards[player] else 0.0
+    return worth + SIZE_BONUS[SIZE_OF[value]]
+
+
+@pytest.mark.parametrize(("mode", "players"), [("family", 2), ("expert", 2), ("expert", 4)])
+def test_metropolys_tabulated_values_are_the_plain_ones(mode: str, players: int) -> None:
+    """The playout policy's tables and list reads give exactly the plain values (floats
+    equal, so the bots choose the same moves as before the tables)."""
+    from polis.games.metropolys.board import ADJACENT
+    from polis.games.metropolys.knowledge import field_value, rivals, win_chance
+    from polis.games.metropolys.moves import PASS
+
+    game = engine("metropolys")
+    rng = random.Random(mode + str(players))
+    checked = 0
+    for deal in range(6):
+        state = game.new_game(mode, players, seed=deal)
+        while not state.is_terminal():
+            me = state.current_player()
+            if rng.random() < 0.3:
+                passed = state.passed
+                plain_rivals = [
+                    state.supply(q) for q in range(players) if q != me and q not in passed
+                ]
+                assert rivals(state, me) == plain_rivals
+                for move in state.legal_moves():
+                    if move is PASS:
+                        continue
+                    for p in range(players):
+                        assert field_value(state, p, move.field, move.value) == (
+                            _plain_field_value(state, p, move.field, move.value)
+                        )
+                    free_next = any(
+                        state.in_play(g) and state.building_at(g) is None
+                        for g in ADJACENT[move.field]
+                    )
+                    chance = win_chance(state, plain_rivals, move.field, move.value)
+                    assert free_next or chance == 1.0
+                    checked += 1
+            state.apply(state.random_move(rng))
+    assert checked > 200
+
+
 class _City:
     """The few state accessors a Quadropolis playout reads, for a city made to order."""
 

@@ -23,7 +23,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
-from typing import cast
+from typing import Final, cast
 
 from polis.bots.knowledge import Knowledge
 from polis.core.moves import Move
@@ -34,20 +34,23 @@ from polis.games.metropolys.board import (
     COLOUR,
     DISTRICT,
     DISTRICT_FIELDS,
+    NUM_FIELDS,
     ON_BRIDGE,
     ON_LAKE,
     ON_STATUE,
     OUTSKIRTS,
     SIZE_OF,
+    TOKENS,
 )
 from polis.games.metropolys.cards import (
     EXPERT_AREA_CARDS,
+    FAMILY_AREA_CARDS,
     NEIGHBOURHOOD_CARDS,
     area_deck,
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.setup import public_setup
-from polis.games.metropolys.state import MetropolysState
+from polis.games.metropolys.state import FREE, VALUES_OF, MetropolysState
 from polis.games.metropolys.view import MetropolysView
 
 #: Belief update strength of an opening bid on a field the card rewards (raises count half).
@@ -96,31 +99,50 @@ _CARD_POINTS = {
 }
 
 
+#: Per version, per card, per field: what the card gives a building there on its own (the
+#: values of :func:`card_bonus` without its cluster part), tabulated for the hot paths.
+_FAMILY_POINTS: Final = {
+    c: tuple(3.0 * qualifies(c, f) for f in range(NUM_FIELDS)) for c in FAMILY_AREA_CARDS
+}
+_EXPERT_POINTS: Final = {
+    c: tuple(
+        (2.0 if COLOUR[f] == c else 0.0)
+        if c in NEIGHBOURHOOD_CARDS
+        else _CARD_POINTS[c] * qualifies(c, f)
+        for f in range(NUM_FIELDS)
+    )
+    for c in (*EXPERT_AREA_CARDS, *NEIGHBOURHOOD_CARDS)
+}
+#: TOKEN_VALUE by the state's token code (0 none, then TOKENS).
+_TOKEN_BY_CODE: Final = tuple(TOKEN_VALUE[t] for t in (None, *TOKENS))
+
+
 def field_value(state: MetropolysState, player: int, field: int, value: int) -> float:
     """What building ``value`` on ``field`` is worth to ``player`` (from its own cards)."""
-    setup = state.setup_data
-    worth = TOKEN_VALUE[state.token_at(field)]
-    worth += card_bonus(state, player, setup.area_cards[player], field)
-    if setup.neighbourhood_cards is None:
-        return worth
-    worth += card_bonus(state, player, setup.neighbourhood_cards[player], field)
+    setup = state._facts.setup
+    worth = _TOKEN_BY_CODE[state._tokens[field]]
+    card = setup.area_cards[player]
+    colours = setup.neighbourhood_cards
+    if colours is None:
+        return worth + _FAMILY_POINTS[card][field]
+    worth += card_bonus(state, player, card, field)
+    worth += _EXPERT_POINTS[colours[player]][field]
     return worth + SIZE_BONUS[SIZE_OF[value]]
 
 
 def card_bonus(state: MetropolysState, player: int, card: str, field: int) -> float:
     """The part of :func:`field_value` that ``player``'s secret ``card`` decides (an area
     card, or in Expert a neighbourhood card), for ``card`` in place of its real one."""
-    if state.setup_data.neighbourhood_cards is None:
-        return 3.0 * qualifies(card, field)
-    if card in NEIGHBOURHOOD_CARDS:
-        return 2.0 if COLOUR[field] == card else 0.0
-    worth = _CARD_POINTS[card] * qualifies(card, field)
+    if state._facts.setup.neighbourhood_cards is None:
+        return _FAMILY_POINTS[card][field]
+    worth = _EXPERT_POINTS[card][field]
     if card == "chains" or card == "districts":
         near = ADJACENT[field] if card == "chains" else DISTRICT_FIELDS[DISTRICT[field]]
+        cells, bids = state._cells, state._bids
         mine = 0
         for g in near:
-            b = state.building_at(g)
-            if b is not None and b[0] == player and b[2]:
+            c = cells[g]
+            if c >= 0 and c >> 4 == player and g not in bids:  # built by player (not a bid)
                 mine += 1
         worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
     return worth
@@ -177,8 +199,12 @@ def move_likelihoods(state: MetropolysState, move: Move, cards: Sequence[str]) -
 
 def rivals(state: MetropolysState, player: int) -> list[tuple[int, ...]]:
     """Supplies of the opponents still in the round (what can outbid ``player``)."""
-    passed = state.passed
-    return [state.supply(q) for q in range(state.num_players) if q != player and q not in passed]
+    passed, supply = state._passed, state._supply
+    return [
+        VALUES_OF[supply[q]]
+        for q in range(state._facts.players)
+        if q != player and not passed >> q & 1
+    ]
 
 
 def win_chance(
@@ -186,12 +212,11 @@ def win_chance(
 ) -> float:
     """Chance that a bid of ``value`` on ``field`` is the one built this round, against the
     ``rival`` supplies (see :func:`rivals`)."""
-    free_next = False
+    cells = state._cells
     for g in ADJACENT[field]:
-        if state.in_play(g) and state.building_at(g) is None:
-            free_next = True
+        if cells[g] == FREE:  # in play and empty: somebody can still raise there
             break
-    if not free_next:
+    else:
         return 1.0
     chance = 1.0
     for supply in rival:
@@ -308,7 +333,7 @@ class MetropolysKnowledge(Knowledge):
             value = bid_value(state, move, player, rival)
             if value > best_value:
                 best, best_value = move, value
-        if state.bids and best_value < 0:
+        if state._bids and best_value < 0:
             return PASS
         return best
 

@@ -5,10 +5,10 @@ last mode with the most players: the engine alone (``random_move`` + ``apply``, 
 playout loop), listing the legal action ids from the state (the encoder's fast path, what a
 mask needs) and playing one, one observation of the player to move (straight from the
 state), the PettingZoo AEC and parallel envs, the Gymnasium env and vector env (learner's
-steps; the random opponents' moves are included in the time), the batched self-play API
-(every table step counts; the policy is a uniform draw from each mask), and the OpenSpiel
-game (player actions; chance nodes included in the time). Policies draw uniformly among the
-legal ids of the masks they are given. ``engine_scored_moves_per_s`` is the engine loop
+steps; the random opponents' moves are included in the time), the batched self-play API at
+64 and at 256 tables (every table step counts; the policy is a uniform draw from each mask),
+and the OpenSpiel game (player actions; chance nodes included in the time). Policies draw
+uniformly among the legal ids of the masks they are given. ``engine_scored_moves_per_s`` is the engine loop
 that also scores each finished game (``state.result()``), which every environment pays at
 the end of a game and the bare engine loop does not: the gap between the two first
 figures is the end-of-game scorer's share. Every figure is a random game loop run for
@@ -40,8 +40,10 @@ from polis.core.protocol import Game
 from polis.core.registry import games
 from polis.research.observations import encoder
 
-#: Tables of the batched loops.
+#: Tables of the batched loops (the self-play API is measured at both sizes: numpy's cost
+#: per call is shared by more tables in the larger batch).
 BATCH_TABLES = 64
+BIG_BATCH_TABLES = 256
 VECTOR_TABLES = 16
 
 
@@ -206,18 +208,20 @@ def gym_vector_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     return loop
 
 
-def batch_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
+def batch_loop(
+    game: Game, mode: str, players: int, tables: int = BATCH_TABLES
+) -> Callable[[], int]:
     """Table steps of the batched self-play API (every seat's moves), 20 steps per call."""
     from polis.research.batch import BatchEnv
 
-    env = BatchEnv(game, mode, players, BATCH_TABLES, seed=0)
+    env = BatchEnv(game, mode, players, tables, seed=0)
     rng = random.Random(0)
     env.reset()
 
     def loop() -> int:
         for _ in range(20):
             env.step(env.random_actions(rng))
-        return 20 * BATCH_TABLES
+        return 20 * tables
 
     return loop
 
@@ -257,6 +261,7 @@ LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "gymnasium_steps_per_s": gym_loop,
     "gymnasium_vector_steps_per_s": gym_vector_loop,
     "batch_steps_per_s": batch_loop,
+    "batch256_steps_per_s": lambda g, m, p: batch_loop(g, m, p, BIG_BATCH_TABLES),
     "openspiel_steps_per_s": openspiel_loop,
 }
 

@@ -10,10 +10,10 @@ steps; the random opponents' moves are included in the time), the batched self-p
 and the OpenSpiel game (player actions; chance nodes included in the time). Policies draw
 uniformly among the legal ids of the masks they are given. ``engine_scored_moves_per_s`` is
 the engine loop that also scores each finished game (``state.result()``), which every
-environment pays at the end of a game and the bare engine loop does not: the gap between
-the two first figures is the end-of-game scorer's share. Every figure is a random game loop run for
-about ``--seconds`` seconds in this one process (one core), and is printed also as a ratio
-to the engine's random-move speed measured in the same run (the ratios travel between
+environment pays at the end of a game and the bare engine loop does not: the gap between the
+two first figures is the end-of-game scorer's share. Every figure is a random game loop run
+for about ``--seconds`` seconds in this one process (one core), and is printed also as a
+ratio to the engine's random-move speed measured in the same run (the ratios travel between
 machines, the absolute figures do not). Time is this process's CPU time by default
 (``--clock wall`` for wall time), so programs running beside it on other cores change the
 figures little; ``--repeat k`` measures every configuration k times and prints the median

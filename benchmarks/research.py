@@ -13,11 +13,11 @@ the engine loop that also scores each finished game (``state.result()``), which 
 environment pays at the end of a game and the bare engine loop does not: the gap between the
 two first figures is the end-of-game scorer's share. Every figure is a random game loop run
 for about ``--seconds`` seconds in this one process (one core), and is printed also as a
-ratio to the engine's random-move speed measured in the same run (the ratios travel between
-machines, the absolute figures do not). Time is this process's CPU time by default
-(``--clock wall`` for wall time), so programs running beside it on other cores change the
-figures little; ``--repeat k`` measures every configuration k times and prints the median
-figures and ratios.
+ratio to the engine's random-move speed measured just before and just after it (the ratios
+travel between machines, the absolute figures do not). Time is this process's CPU time by
+default (``--clock wall`` for wall time), so programs running beside it on other cores
+change the figures little; ``--repeat k`` measures every configuration k times and prints
+the median figures and ratios.
 
     .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick] [--cpu 0] [--table]
         [--repeat 3] [--clock cpu|wall]
@@ -250,7 +250,7 @@ def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     return loop
 
 
-#: Figure name -> loop maker; the first is the reference of the ratios.
+#: Figure name -> loop maker; the first (:data:`REFERENCE`) is the reference of the ratios.
 LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "engine_moves_per_s": engine_loop,
     "engine_scored_moves_per_s": lambda g, m, p: engine_loop(g, m, p, scored=True),
@@ -266,20 +266,38 @@ LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
 }
 
 
+REFERENCE = next(iter(LOOPS))
+
+
 def measure(config: Config, seconds: float, repeat: int = 1) -> dict[str, object]:
     """Every figure of one configuration, ``repeat`` times (the loops made once, so caches
-    that fill as positions come stay warm): the medians of the figures and of the ratios."""
+    that fill as positions come stay warm): the medians of the figures and of the ratios.
+
+    This machine's speed drifts within seconds, so each figure's ratio is taken to the
+    engine's speed measured just before and just after it (half the time each, averaged):
+    a figure and its reference share their moment.
+    """
     name, mode, players = config
     game = games()[name]
     loops = {key: make(game, mode, players) for key, make in LOOPS.items()}
-    runs = []
+    engine = loops[REFERENCE]
+    runs: list[dict[str, float]] = []
+    ratios: list[dict[str, float]] = []
     for _ in range(repeat):
-        runs.append({key: rate(loop, seconds) for key, loop in loops.items()})
+        run: dict[str, float] = {}
+        ratio: dict[str, float] = {}
+        before = rate(engine, seconds / 2)
+        for key, loop in loops.items():
+            run[key] = rate(loop, seconds)
+            after = rate(engine, seconds / 2)
+            ratio[key] = run[key] / ((before + after) / 2)
+            before = after
+        runs.append(run)
+        ratios.append(ratio)
     row: dict[str, object] = {"game": name, "mode": mode, "players": players}
     row.update({key: round(statistics.median(r[key] for r in runs)) for key in LOOPS})
     row["ratio_to_engine"] = {
-        key: round(statistics.median(r[key] / r["engine_moves_per_s"] for r in runs), 4)
-        for key in LOOPS
+        key: round(statistics.median(r[key] for r in ratios), 4) for key in LOOPS
     }
     return row
 

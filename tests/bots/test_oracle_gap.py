@@ -139,3 +139,20 @@ def test_saved_games_merge_back(tmp_path: Path) -> None:
     back = [og.Record(**{**r, **og._tuples(r)}) for r in og._saved(log)]
     assert back == records
     assert og.summarise(back) == og.summarise(records)
+
+
+def test_inference_duel_gives_one_agent_the_count_rule() -> None:
+    """benchmarks/inference_duel.py: its wrapped game hands out knowledge that learns by
+    counts, and the real game's knowledge still learns by the policy."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "inference_duel.py"
+    spec = importlib.util.spec_from_file_location("inference_duel", path)
+    assert spec is not None and spec.loader is not None
+    duel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(duel)
+    game = get_game("metropolys")
+    counts = knowledge_for(cast(Game, duel.CountsGame(game)))
+    assert counts.inference == "counts"  # type: ignore[attr-defined]
+    assert knowledge_for(game).inference == "policy"  # type: ignore[attr-defined]
+    # the wrapped game plays as the game: same legal moves from the same deal
+    state = game.new_game("family", 2, seed=1)
+    assert duel.CountsGame(game).new_game("family", 2, seed=1).legal_moves() == state.legal_moves()

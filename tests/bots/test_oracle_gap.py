@@ -19,18 +19,18 @@ from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 
 
-def _load() -> ModuleType:
-    """benchmarks/oracle_gap.py (a script, not a package module)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "oracle_gap.py"
-    spec = importlib.util.spec_from_file_location("oracle_gap", path)
+def _load(name: str) -> ModuleType:
+    """benchmarks/<name>.py (a script, not a package module)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["oracle_gap"] = module  # dataclasses look their module up
+    sys.modules[name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
 
-og = _load()
+og = _load("oracle_gap")
 
 
 def _position(name: str, mode: str, moves: int) -> tuple[Game, GameState]:
@@ -144,11 +144,7 @@ def test_saved_games_merge_back(tmp_path: Path) -> None:
 def test_inference_duel_gives_one_agent_the_count_rule() -> None:
     """benchmarks/inference_duel.py: its wrapped game hands out knowledge that learns by
     counts, and the real game's knowledge still learns by the policy."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "inference_duel.py"
-    spec = importlib.util.spec_from_file_location("inference_duel", path)
-    assert spec is not None and spec.loader is not None
-    duel = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(duel)
+    duel = _load("inference_duel")
     game = get_game("metropolys")
     counts = knowledge_for(cast(Game, duel.CountsGame(game)))
     assert counts.inference == "counts"  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from polis.core.errors import InputError
 from polis.core.result import Details, GameResult, PlayerScore
 from polis.games.quadropolis.city import City, Geometry, geometry
-from polis.games.quadropolis.scoring_solver import IB, W, components, edges, solve
+from polis.games.quadropolis.scoring_solver import IB, Allocation, W, components, edges, solve
 from polis.games.quadropolis.scoring_tables import (
     CATEGORIES,
     FACTORY,
@@ -311,20 +311,31 @@ def usable(g: Geometry, city: City, playgrounds: bool) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
+def _optimum(mode: str, city: City, inh: int, en: int, opts: _Options) -> Allocation:
+    """The optimiser's answer for ``city`` owning ``inh`` and ``en``: it allocates only what
+    some allocation can place (:func:`usable`), and its key is then lowered by the plain
+    1 VP penalty of each resource beyond that, so it is the key of the city's report.
+    Cached: a game's places and its scoring pad (asked for later) solve each city once."""
     g = geometry(mode)
     most_inh, most_en = usable(g, city, opts.playground_absorbs_pollution)
-    _, active, customers, parks = solve(
+    used_inh, used_en = min(inh, most_inh), min(en, most_en)
+    key, active, customers, parks = solve(
         g,
         city,
-        min(inh, most_inh),
-        min(en, most_en),
+        used_inh,
+        used_en,
         opts.playground_absorbs_pollution,
         opts.office_tower_group_cap,
         opts.empty_squares_after_removal,
     )
+    return key - W * (inh - used_inh + en - used_en), active, customers, parks
+
+
+@lru_cache(maxsize=4096)
+def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
+    _, active, customers, parks = _optimum(mode, city, inh, en, opts)
     return _report(
-        g,
+        geometry(mode),
         city,
         inh,
         en,
@@ -377,25 +388,10 @@ def _decode(key: int) -> tuple[int, int, int]:
     return total, on_buildings, on_buildings * IB - rest
 
 
-@lru_cache(maxsize=4096)
 def _place_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> tuple[int, int, int]:
     """(total, inhabitants on buildings, empty squares) of ``city``'s best allocation: what
     the places need (§13), read off the optimiser's key without building the report."""
-    g = geometry(mode)
-    most_inh, most_en = usable(g, city, opts.playground_absorbs_pollution)
-    used_inh, used_en = min(inh, most_inh), min(en, most_en)
-    key = solve(
-        g,
-        city,
-        used_inh,
-        used_en,
-        opts.playground_absorbs_pollution,
-        opts.office_tower_group_cap,
-        opts.empty_squares_after_removal,
-    )[0]
-    total, on_buildings, empty = _decode(key)
-    # resources no allocation can place are a plain penalty of 1 VP each (see usable)
-    return total - (inh - used_inh) - (en - used_en), on_buildings, empty
+    return _decode(_optimum(mode, city, inh, en, opts)[0])
 
 
 def game_result(state: QuadropolisState) -> GameResult:

@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Any
 
 from polis.games.quadropolis.city import Building, City, geometry, parse_city
-from polis.games.quadropolis.scoring import _optimum, _Options, _score
+from polis.games.quadropolis.scoring import _Options, _score
 from polis.games.quadropolis.scoring_solver import clear_city_caches
 
 #: (mode, rows, inhabitants, energy): the slowest cities we could construct.
@@ -89,7 +89,6 @@ def _time(mode: str, city: City, inh: int, en: int) -> float:
     best = float("inf")
     for _ in range(3):
         clear_city_caches()  # each run starts cold (the per-mode tables stay warm)
-        _optimum.cache_clear()
         t0 = clock()
         score(mode, city, inh, en, opts)
         best = min(best, clock() - t0)

@@ -8,7 +8,7 @@ from quadro_scoring_reference import reference_best, reference_categories
 
 from polis.games.quadropolis.city import Building, City, geometry, parse_cell
 from polis.games.quadropolis.scoring import _Options, _place_key, evaluate, score_city
-from polis.games.quadropolis.scoring_solver import IB, W, solve
+from polis.games.quadropolis.scoring_solver import IB, W, solve, solve_key
 
 CODES = {
     "classic": ["T", "T2", "T3", "T4", "S", "U", "U*1", "U*2", "P", "p", "F", "H", "H*1", "H*3"],
@@ -150,6 +150,8 @@ def test_scorer_matches_exhaustive_reference(
         empty_squares_after_removal=after,
     )
     assert key == report.total * W + report.inhabitants_on_buildings * IB - report.empty_squares
+    # the key alone, without rebuilding the allocation, is the same key
+    assert solve_key(geometry(mode), city, inh, en, playgrounds, group_cap, after)[0] == key
     # the places read off the key (resources beyond any allocation's use included)
     opts = _Options(playgrounds, group_cap, after)
     assert _place_key(mode, city, inh, en, opts) == (

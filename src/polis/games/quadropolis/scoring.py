@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from polis.core.errors import InputError
 from polis.core.result import Details, GameResult, PlayerScore
 from polis.games.quadropolis.city import City, Geometry, geometry
-from polis.games.quadropolis.scoring_solver import IB, Allocation, W, components, edges, solve
+from polis.games.quadropolis.scoring_solver import IB, Allocation, W, components, edges, solve_key
 from polis.games.quadropolis.scoring_tables import (
     CATEGORIES,
     FACTORY,
@@ -310,16 +310,17 @@ def usable(g: Geometry, city: City, playgrounds: bool) -> tuple[int, int]:
     return inh, en
 
 
-@lru_cache(maxsize=4096)
-def _optimum(mode: str, city: City, inh: int, en: int, opts: _Options) -> Allocation:
-    """The optimiser's answer for ``city`` owning ``inh`` and ``en``: it allocates only what
-    some allocation can place (:func:`usable`), and its key is then lowered by the plain
-    1 VP penalty of each resource beyond that, so it is the key of the city's report.
-    Cached: a game's places and its scoring pad (asked for later) solve each city once."""
+def _optimum(
+    mode: str, city: City, inh: int, en: int, opts: _Options, *, allocation: bool = False
+) -> tuple[int, Allocation | None]:
+    """The optimiser's key for ``city`` owning ``inh`` and ``en`` (and with ``allocation``
+    the allocation behind it): it allocates only what some allocation can place
+    (:func:`usable`), and its key is then lowered by the plain 1 VP penalty of each
+    resource beyond that, so it is the key of the city's report."""
     g = geometry(mode)
     most_inh, most_en = usable(g, city, opts.playground_absorbs_pollution)
     used_inh, used_en = min(inh, most_inh), min(en, most_en)
-    key, active, customers, parks = solve(
+    key, rebuild = solve_key(
         g,
         city,
         used_inh,
@@ -328,12 +329,21 @@ def _optimum(mode: str, city: City, inh: int, en: int, opts: _Options) -> Alloca
         opts.office_tower_group_cap,
         opts.empty_squares_after_removal,
     )
-    return key - W * (inh - used_inh + en - used_en), active, customers, parks
+    return key - W * (inh - used_inh + en - used_en), rebuild() if allocation else None
+
+
+@lru_cache(maxsize=4096)
+def _best_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
+    """The key alone (all the places need), cached: it is a plain int, so the cache holds
+    nothing of the search (its closures would keep each city's tables alive)."""
+    return _optimum(mode, city, inh, en, opts)[0]
 
 
 @lru_cache(maxsize=4096)
 def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
-    _, active, customers, parks = _optimum(mode, city, inh, en, opts)
+    found = _optimum(mode, city, inh, en, opts, allocation=True)[1]
+    assert found is not None
+    _, active, customers, parks = found
     return _report(
         geometry(mode),
         city,
@@ -391,7 +401,7 @@ def _decode(key: int) -> tuple[int, int, int]:
 def _place_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> tuple[int, int, int]:
     """(total, inhabitants on buildings, empty squares) of ``city``'s best allocation: what
     the places need (§13), read off the optimiser's key without building the report."""
-    return _decode(_optimum(mode, city, inh, en, opts)[0])
+    return _decode(_best_key(mode, city, inh, en, opts))
 
 
 def game_result(state: QuadropolisState) -> GameResult:

@@ -197,6 +197,23 @@ def solve(
     empty_after_removal: bool,
 ) -> Allocation:
     """The best allocation of ``inh`` inhabitants and ``en`` energy for ``city``."""
+    return solve_key(g, city, inh, en, playgrounds, group_cap, empty_after_removal)[1]()
+
+
+def solve_key(
+    g: Geometry,
+    city: City,
+    inh: int,
+    en: int,
+    playgrounds: bool,
+    group_cap: int,
+    empty_after_removal: bool,
+) -> tuple[int, Callable[[], Allocation]]:
+    """The best key for ``city`` now, and a function that rebuilds its allocation.
+
+    A result's places need only the key; the allocation (which buildings are active, the
+    customers, the parks' energy) is rebuilt only for a scoring pad, so most calls skip it.
+    """
     bc = int.bit_count
     nbm = g.neighbour_mask
     cols = g.cols
@@ -501,24 +518,35 @@ def solve(
     assert first is not None  # activating nothing optional is always feasible
     best, finish0 = first
     unforced = best
-    answer = finish0()
-    finish: Callable[[], Allocation] | None = finish0
-    act0 = answer[1]
-    for bonus, union in _segments(g.rows, cols, hm):
+    finish = finish0
+    unforced_answer: list[Allocation] = []  # finish0's allocation, built at most once
+
+    def unforced_allocation() -> Allocation:
+        if not unforced_answer:
+            unforced_answer.append(finish0())
+        return unforced_answer[0]
+
+    # Harbour runs need two harbours side by side (in a row or a column); most cities have none.
+    paired = hm & (hm >> 1) & not_last | hm & (hm >> cols)
+    for bonus, union in _segments(g.rows, cols, hm) if paired else ():
         if bonus * W + unforced <= best:
             break
-        if union & act0 == union:
+        if union & unforced_allocation()[1] == union:
             # the unforced optimum already holds this segment pair, so forcing it changes
             # nothing: its key plus this bonus is reached, and no later pair can beat it
-            best, finish = unforced + bonus * W, None
+            best, finish = unforced + bonus * W, finish0
             break
         got = inner(union, best - bonus * W)
         if got is not None:
             best, finish = got[0] + bonus * W, got[1]
-    if finish is not None and finish is not finish0:
-        answer = finish()
-    _, act, customers, parks = answer
-    return base + best, act, customers, parks
+    key = base + best
+    chosen = unforced_allocation if finish is finish0 else finish
+
+    def allocation() -> Allocation:
+        _, act, customers, parks = chosen()
+        return key, act, customers, parks
+
+    return key, allocation
 
 
 def _pick(

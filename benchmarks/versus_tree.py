@@ -1,0 +1,262 @@
+"""This checkout's agent against another checkout's: a level measured across versions.
+
+The ladder compares levels of one version; this asks whether a level got stronger, e.g.
+today's ``hard`` against ``hard`` as it was when an issue was filed. The other checkout's
+agent runs in its own process (``benchmarks/tree_bridge.py`` with that checkout's ``src``
+first on the path), fed the game record of formats.md §3 and answering in notation, so
+each side runs its own engine, knowledge and search at its own speed, with the same spec
+(``hard`` = the same time per move on both sides). This process deals and referees.
+
+2 players: each deal twice, this checkout's agent once in each seat. 3-4 players: each deal
+twice, this checkout's agent in the even seats, then in the odd ones (half the seats each).
+Printed: this checkout's win share per seat (a shared first place counts half; parity 0.5
+with 2 players, 1/players otherwise) with its Wilson 95% interval, its share of the games
+won, its mean rank with a 95% interval (parity (players + 1) / 2), and each side's seconds
+per move and search iterations per second.
+
+    .venv/bin/python benchmarks/versus_tree.py --tree /tmp/old-checkout --game metropolys
+        --mode family --players 2 --games 100 [--spec hard] [--other-spec hard]
+        [--seed 1] [--first-deal 0] [--workers 2] [--log FILE]
+    .venv/bin/python benchmarks/versus_tree.py --tree ... --game ... --mode ... --merge LOG...
+
+``--first-deal`` lets several runs share the deals of one series (their logs merged).
+
+Make the other checkout with ``git worktree add /tmp/old-checkout <commit>``. Run at most
+one worker per core: the agents think for a fixed time, so a busy machine weakens them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from polis.arena.stats import mean_ci, wilson
+from polis.bots.factory import make_agent
+from polis.core.match import derive_seed
+from polis.core.registry import get_game
+
+BRIDGE = Path(__file__).with_name("tree_bridge.py")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game: the deal, which seats this checkout plays, the specs and the other tree."""
+
+    game: str
+    mode: str
+    players: int
+    deal: int
+    ours: tuple[int, ...]
+    spec: str
+    other_spec: str
+    seed: int
+    tree: str
+
+
+@dataclass
+class Record:
+    """A finished game, seen from this checkout's seats."""
+
+    task: Task
+    scores: tuple[int, ...]
+    win_share: float  # this checkout's seats' shares, summed, over their count
+    mean_rank: float  # of this checkout's seats
+    won: float  # this checkout's share of the game's win (ties split)
+    moves: tuple[int, int]  # (ours, theirs)
+    seconds: tuple[float, float]
+    iterations: tuple[int, int]
+
+
+class OtherAgent:
+    """The other checkout's agents, in their bridge process (one per worker, reused)."""
+
+    def __init__(self, tree: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(Path(tree) / "src"))
+        self.proc = subprocess.Popen(
+            [sys.executable, str(BRIDGE)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the other checkout's bridge stopped (see its error above)")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+
+_OTHER: dict[str, OtherAgent] = {}
+
+
+def play(task: Task) -> Record:
+    """Play one game of ``task`` (in a worker process)."""
+    other = _OTHER.get(task.tree) or _OTHER.setdefault(task.tree, OtherAgent(task.tree))
+    game = get_game(task.game)
+    state = game.new_game(task.mode, task.players, seed=derive_seed(task.seed, "deal", task.deal))
+    ours = {
+        seat: make_agent(task.spec, derive_seed(task.seed, "ours", task.deal, task.ours[0], seat))
+        for seat in task.ours
+    }
+    theirs = [p for p in range(task.players) if p not in ours]
+    fresh = {
+        seat: derive_seed(task.seed, "theirs", task.deal, task.ours[0], seat) for seat in theirs
+    }
+    moves = [0, 0]
+    seconds = [0.0, 0.0]
+    iterations = [0, 0]
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat in ours:
+            agent, budget = ours[seat]
+            stats = getattr(agent, "stats", None)
+            before = stats.iterations if stats is not None else 0
+            start = time.perf_counter()
+            move = agent.act(state.view(seat), state.legal_moves(), game, budget)
+            seconds[0] += time.perf_counter() - start
+            iterations[0] += (stats.iterations if stats is not None else 0) - before
+            moves[0] += 1
+            state.apply(move)
+            continue
+        request: dict[str, Any] = {"record": state.to_record()}
+        if seat in fresh:
+            request.update(spec=task.other_spec, seed=fresh.pop(seat))
+        answer = other.ask(request)
+        state.apply(state.parse_move(answer["move"]))
+        seconds[1] += answer["seconds"]
+        iterations[1] += answer["iterations"]
+        moves[1] += 1
+    result = state.result()
+    shares, ranks = result.win_shares(), result.ranks()
+    n = len(task.ours)
+    return Record(
+        task=task,
+        scores=tuple(result.scores),
+        win_share=sum(shares[p] for p in task.ours) / n,
+        mean_rank=sum(ranks[p] for p in task.ours) / n,
+        won=sum(shares[p] for p in task.ours),
+        moves=(moves[0], moves[1]),
+        seconds=(seconds[0], seconds[1]),
+        iterations=(iterations[0], iterations[1]),
+    )
+
+
+def tasks(args: argparse.Namespace) -> Iterator[Task]:
+    """Each deal twice, this checkout's agent in the other seats the second time."""
+    players = args.players
+    for deal in range(args.first_deal, args.first_deal + (args.games + 1) // 2):
+        for half in (0, 1):
+            if players == 2:
+                ours: tuple[int, ...] = (half,)
+            else:
+                ours = tuple(p for p in range(players) if p % 2 == half)
+            yield Task(
+                args.game,
+                args.mode,
+                players,
+                deal,
+                ours,
+                args.spec,
+                args.other_spec,
+                args.seed,
+                str(Path(args.tree).resolve()),
+            )
+
+
+def summary(records: Sequence[Record]) -> dict[str, Any]:
+    """The figures of the module doc."""
+    first = records[0].task
+    n = len(records)
+    seats = len(first.ours)
+    share = sum(r.win_share for r in records)
+    low, high = wilson(share * seats, n * seats)
+    rank, rank_low, rank_high = mean_ci([r.mean_rank for r in records])
+    moves = [sum(r.moves[i] for r in records) for i in (0, 1)]
+    secs = [sum(r.seconds[i] for r in records) for i in (0, 1)]
+    its = [sum(r.iterations[i] for r in records) for i in (0, 1)]
+    return {
+        "game": first.game,
+        "mode": first.mode,
+        "players": first.players,
+        "spec": first.spec,
+        "other_spec": first.other_spec,
+        "other_tree": first.tree,
+        "games": n,
+        "win_share": round(share / n, 3),
+        "win_share_ci95": [round(low, 2), round(high, 2)],
+        "share_of_games_won": round(sum(r.won for r in records) / n, 3),
+        "mean_rank": round(rank, 2),
+        "mean_rank_ci95": [round(rank_low, 2), round(rank_high, 2)],
+        "seconds_per_move": [round(secs[i] / max(moves[i], 1), 4) for i in (0, 1)],
+        "iterations_per_second": [round(its[i] / secs[i], 1) if secs[i] else 0 for i in (0, 1)],
+    }
+
+
+def _lines(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if line.strip()]
+
+
+def load(line: str) -> Record:
+    """A record from a line of a --log file."""
+    data = json.loads(line)
+    task = data.pop("task")
+    task["ours"] = tuple(task["ours"])
+    fields: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in data.items()
+    }
+    return Record(task=Task(**task), **fields)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tree", required=True, help="the other checkout (its src is used)")
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--mode", required=True)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--spec", default="hard", help="this checkout's agent")
+    parser.add_argument("--other-spec", default="hard", help="the other checkout's agent")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first-deal", type=int, default=0, help="skip the deals before")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--log", type=Path, help="append each game (JSON lines)")
+    parser.add_argument("--merge", type=Path, nargs="+", help="summarise --log files only")
+    args = parser.parse_args()
+    if args.merge:
+        print(json.dumps(summary([load(line) for f in args.merge for line in _lines(f)]), indent=2))
+        return
+    if not (Path(args.tree) / "src" / "polis").is_dir():
+        parser.error(f"{args.tree} is not a polis checkout (no src/polis)")
+    records: list[Record] = []
+    with Pool(args.workers) as pool:
+        for record in pool.imap_unordered(play, list(tasks(args))):
+            records.append(record)
+            line = json.dumps(asdict(record))
+            if args.log:
+                with args.log.open("a") as log:
+                    log.write(line + "\n")
+            print(
+                f"game {len(records)}: deal {record.task.deal} ours {record.task.ours} "
+                f"share {record.win_share} scores {record.scores}",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(json.dumps(summary(records), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""benchmarks/versus_tree.py: an agent of another checkout plays through its bridge, seats
+are split fairly, and the figures are read from this checkout's seats."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from polis.core.registry import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str) -> ModuleType:
+    path = ROOT / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+vt = _load("versus_tree")
+
+
+def _args(**kw: object) -> object:
+    base = {
+        "game": "quadropolis",
+        "mode": "classic",
+        "players": 2,
+        "games": 4,
+        "first_deal": 0,
+        "spec": "greedy",
+        "other_spec": "greedy",
+        "seed": 3,
+        "tree": str(ROOT),
+    }
+    base.update(kw)
+    return type("Args", (), base)()
+
+
+def test_each_deal_is_played_from_both_sides() -> None:
+    two = list(vt.tasks(_args()))
+    assert [(t.deal, t.ours) for t in two] == [(0, (0,)), (0, (1,)), (1, (0,)), (1, (1,))]
+    four = list(vt.tasks(_args(players=4, games=2)))
+    assert [t.ours for t in four] == [(0, 2), (1, 3)]
+
+
+def test_the_bridge_answers_a_legal_move_from_the_record() -> None:
+    game = get_game("metropolys")
+    state = game.new_game("family", 2, seed=8)
+    request = {"record": state.to_record(), "spec": "greedy", "seed": 1}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "tree_bridge.py")],
+        input=json.dumps(request) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    answer = json.loads(done.stdout)
+    move = state.parse_move(answer["move"])
+    assert move in list(state.legal_moves())
+    assert answer["seconds"] >= 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_against_the_same_checkout_is_scored_for_our_seats(players: int) -> None:
+    task = next(iter(vt.tasks(_args(players=players, games=2))))
+    record = vt.play(task)
+    assert record.moves[0] > 0 and record.moves[1] > 0  # both sides moved
+    # every seat plays as often in Quadropolis: the seats were split half and half
+    assert record.moves[0] == record.moves[1]
+    assert len(record.scores) == players
+    assert 0 <= record.won <= 1
+    assert record.win_share == pytest.approx(record.won / len(task.ours))
+    assert 1 <= record.mean_rank <= players
+    summary = vt.summary([record])
+    assert summary["games"] == 1 and summary["players"] == players
+    low, high = summary["win_share_ci95"]
+    assert low <= summary["win_share"] <= high

@@ -3,13 +3,10 @@ summary's intervals are right."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from dataclasses import asdict
 from pathlib import Path
-from types import ModuleType
 from typing import Any, cast
 
 import pytest
@@ -18,19 +15,9 @@ from polis.bots import Budget, MctsAgent, knowledge_for
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 
+from .scripts import load_script
 
-def _load(name: str) -> ModuleType:
-    """benchmarks/<name>.py (a script, not a package module)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-og = _load("oracle_gap")
+og = load_script("oracle_gap")
 
 
 def _position(name: str, mode: str, moves: int) -> tuple[Game, GameState]:
@@ -144,7 +131,7 @@ def test_saved_games_merge_back(tmp_path: Path) -> None:
 def test_inference_duel_gives_one_agent_the_count_rule() -> None:
     """benchmarks/inference_duel.py: its wrapped game hands out knowledge that learns by
     counts, and the real game's knowledge still learns by the policy."""
-    duel = _load("inference_duel")
+    duel = load_script("inference_duel")
     game = get_game("metropolys")
     counts = knowledge_for(cast(Game, duel.CountsGame(game)))
     assert counts.inference == "counts"  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ re-scored here, so a report is always the exact score of the allocation it shows
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -311,10 +311,10 @@ def usable(g: Geometry, city: City, playgrounds: bool) -> tuple[int, int]:
 
 
 def _optimum(
-    mode: str, city: City, inh: int, en: int, opts: _Options, *, allocation: bool = False
-) -> tuple[int, Allocation | None]:
-    """The optimiser's key for ``city`` owning ``inh`` and ``en`` (and with ``allocation``
-    the allocation behind it): it allocates only what some allocation can place
+    mode: str, city: City, inh: int, en: int, opts: _Options
+) -> tuple[int, Callable[[], Allocation]]:
+    """The optimiser's key for ``city`` owning ``inh`` and ``en``, and the function that
+    rebuilds the allocation behind it: it allocates only what some allocation can place
     (:func:`usable`), and its key is then lowered by the plain 1 VP penalty of each
     resource beyond that, so it is the key of the city's report."""
     g = geometry(mode)
@@ -329,7 +329,7 @@ def _optimum(
         opts.office_tower_group_cap,
         opts.empty_squares_after_removal,
     )
-    return key - W * (inh - used_inh + en - used_en), rebuild() if allocation else None
+    return key - W * (inh - used_inh + en - used_en), rebuild
 
 
 @lru_cache(maxsize=4096)
@@ -341,9 +341,7 @@ def _best_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
 
 @lru_cache(maxsize=4096)
 def _score(mode: str, city: City, inh: int, en: int, opts: _Options) -> ScoreReport:
-    found = _optimum(mode, city, inh, en, opts, allocation=True)[1]
-    assert found is not None
-    _, active, customers, parks = found
+    _, active, customers, parks = _optimum(mode, city, inh, en, opts)[1]()
     return _report(
         geometry(mode),
         city,

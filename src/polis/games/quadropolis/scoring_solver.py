@@ -26,7 +26,7 @@ shortcut below is an exchange argument or a valid bound:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import add
 
 from polis.games.quadropolis.city import City, Geometry
@@ -518,14 +518,9 @@ def solve_key(
     assert first is not None  # activating nothing optional is always feasible
     best, finish0 = first
     unforced = best
-    finish = finish0
-    unforced_answer: list[Allocation] = []  # finish0's allocation, built at most once
-
-    def unforced_allocation() -> Allocation:
-        if not unforced_answer:
-            unforced_answer.append(finish0())
-        return unforced_answer[0]
-
+    # The unforced allocation, rebuilt at most once (by the segment test or by the caller).
+    unforced_allocation = cache(finish0)
+    finish: Callable[[], Allocation] = unforced_allocation
     # Harbour runs need two harbours side by side (in a row or a column); most cities have none.
     paired = hm & (hm >> 1) & not_last | hm & (hm >> cols)
     for bonus, union in _segments(g.rows, cols, hm) if paired else ():
@@ -534,16 +529,15 @@ def solve_key(
         if union & unforced_allocation()[1] == union:
             # the unforced optimum already holds this segment pair, so forcing it changes
             # nothing: its key plus this bonus is reached, and no later pair can beat it
-            best, finish = unforced + bonus * W, finish0
+            best, finish = unforced + bonus * W, unforced_allocation
             break
         got = inner(union, best - bonus * W)
         if got is not None:
             best, finish = got[0] + bonus * W, got[1]
     key = base + best
-    chosen = unforced_allocation if finish is finish0 else finish
 
     def allocation() -> Allocation:
-        _, act, customers, parks = chosen()
+        _, act, customers, parks = finish()
         return key, act, customers, parks
 
     return key, allocation

@@ -28,6 +28,7 @@ one worker per core: the agents think for a fixed time, so a busy machine weaken
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import subprocess
@@ -40,8 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from polis.arena.stats import mean_ci, wilson
+from polis.bots.agent import Agent, agent_seat
+from polis.bots.budget import Budget
 from polis.bots.factory import make_agent
-from polis.core.match import derive_seed
+from polis.core.match import Seat, Turn, derive_seed, play_match
+from polis.core.moves import Move
+from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 
 BRIDGE = Path(__file__).with_name("tree_bridge.py")
@@ -68,12 +73,61 @@ class Record:
 
     task: Task
     scores: tuple[int, ...]
-    win_share: float  # this checkout's seats' shares, summed, over their count
     mean_rank: float  # of this checkout's seats
     won: float  # this checkout's share of the game's win (ties split)
     moves: tuple[int, int]  # (ours, theirs)
     seconds: tuple[float, float]
     iterations: tuple[int, int]
+
+    @property
+    def win_share(self) -> float:
+        """Per seat of this checkout (parity 1 / players)."""
+        return self.won / len(self.task.ours)
+
+
+class Tally:
+    """One side's moves, thinking seconds and search iterations in a game."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.seconds = 0.0
+        self.iterations = 0
+
+    def add(self, seconds: float, iterations: int) -> None:
+        self.moves += 1
+        self.seconds += seconds
+        self.iterations += iterations
+
+
+def our_seat(agent: Agent, budget: Budget, game: Game, tally: Tally) -> Seat:
+    """This checkout's agent as a seat, timed."""
+    choose = agent_seat(agent, budget, game)
+    stats = getattr(agent, "stats", None)
+
+    def timed(turn: Turn) -> Move:
+        before = stats.iterations if stats is not None else 0
+        start = time.perf_counter()
+        move: Move = choose(turn)
+        after = stats.iterations if stats is not None else 0
+        tally.add(time.perf_counter() - start, after - before)
+        return move
+
+    return timed
+
+
+def their_seat(other: OtherAgent, state: GameState, spec: str, seed: int, tally: Tally) -> Seat:
+    """A seat of the other checkout: the record so far out, its move in notation back (the
+    first request of the game makes the seat's agent there)."""
+    first: dict[str, Any] = {"spec": spec, "seed": seed}
+
+    def choose(turn: Turn) -> Move:
+        request: dict[str, Any] = {"record": state.to_record(), **first}
+        first.clear()
+        answer = other.ask(request)
+        tally.add(answer["seconds"], answer["iterations"])
+        return state.parse_move(answer["move"])
+
+    return choose
 
 
 class OtherAgent:
@@ -105,53 +159,32 @@ _OTHER: dict[str, OtherAgent] = {}
 
 def play(task: Task) -> Record:
     """Play one game of ``task`` (in a worker process)."""
-    other = _OTHER.get(task.tree) or _OTHER.setdefault(task.tree, OtherAgent(task.tree))
+    other = _OTHER.get(task.tree)
+    if other is None:
+        other = _OTHER[task.tree] = OtherAgent(task.tree)
     game = get_game(task.game)
     state = game.new_game(task.mode, task.players, seed=derive_seed(task.seed, "deal", task.deal))
-    ours = {
-        seat: make_agent(task.spec, derive_seed(task.seed, "ours", task.deal, task.ours[0], seat))
-        for seat in task.ours
-    }
-    theirs = [p for p in range(task.players) if p not in ours]
-    fresh = {
-        seat: derive_seed(task.seed, "theirs", task.deal, task.ours[0], seat) for seat in theirs
-    }
-    moves = [0, 0]
-    seconds = [0.0, 0.0]
-    iterations = [0, 0]
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat in ours:
-            agent, budget = ours[seat]
-            stats = getattr(agent, "stats", None)
-            before = stats.iterations if stats is not None else 0
-            start = time.perf_counter()
-            move = agent.act(state.view(seat), state.legal_moves(), game, budget)
-            seconds[0] += time.perf_counter() - start
-            iterations[0] += (stats.iterations if stats is not None else 0) - before
-            moves[0] += 1
-            state.apply(move)
-            continue
-        request: dict[str, Any] = {"record": state.to_record()}
-        if seat in fresh:
-            request.update(spec=task.other_spec, seed=fresh.pop(seat))
-        answer = other.ask(request)
-        state.apply(state.parse_move(answer["move"]))
-        seconds[1] += answer["seconds"]
-        iterations[1] += answer["iterations"]
-        moves[1] += 1
+    ours, theirs = Tally(), Tally()
+    seats: list[Seat] = []
+    for seat in range(task.players):
+        side = "ours" if seat in task.ours else "theirs"
+        seed = derive_seed(task.seed, side, task.deal, task.ours[0], seat)
+        if seat in task.ours:
+            agent, budget = make_agent(task.spec, seed)
+            seats.append(our_seat(agent, budget, game, ours))
+        else:
+            seats.append(their_seat(other, state, task.other_spec, seed, theirs))
+    play_match(state, seats)
     result = state.result()
     shares, ranks = result.win_shares(), result.ranks()
-    n = len(task.ours)
     return Record(
         task=task,
         scores=tuple(result.scores),
-        win_share=sum(shares[p] for p in task.ours) / n,
-        mean_rank=sum(ranks[p] for p in task.ours) / n,
+        mean_rank=sum(ranks[p] for p in task.ours) / len(task.ours),
         won=sum(shares[p] for p in task.ours),
-        moves=(moves[0], moves[1]),
-        seconds=(seconds[0], seconds[1]),
-        iterations=(iterations[0], iterations[1]),
+        moves=(ours.moves, theirs.moves),
+        seconds=(ours.seconds, theirs.seconds),
+        iterations=(ours.iterations, theirs.iterations),
     )
 
 
@@ -215,8 +248,11 @@ def load(line: str) -> Record:
     data = json.loads(line)
     task = data.pop("task")
     task["ours"] = tuple(task["ours"])
+    kept = {f.name for f in dataclasses.fields(Record)}  # older logs also hold win_share
     fields: dict[str, Any] = {
-        key: tuple(value) if isinstance(value, list) else value for key, value in data.items()
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in data.items()
+        if key in kept
     }
     return Record(task=Task(**task), **fields)
 

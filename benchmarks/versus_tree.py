@@ -19,7 +19,9 @@ per move and search iterations per second.
         [--seed 1] [--first-deal 0] [--workers 2] [--log FILE]
     .venv/bin/python benchmarks/versus_tree.py --tree ... --game ... --mode ... --merge LOG...
 
-``--first-deal`` lets several runs share the deals of one series (their logs merged).
+``--first-deal`` lets several runs share the deals of one series (their logs merged). Each
+line of ``--log`` also holds the game's record (formats.md §3), for replaying or analysing
+the games later.
 
 Make the other checkout with ``git worktree add /tmp/old-checkout <commit>``. Run at most
 one worker per core: the agents think for a fixed time, so a busy machine weakens them.
@@ -78,6 +80,8 @@ class Record:
     moves: tuple[int, int]  # (ours, theirs)
     seconds: tuple[float, float]
     iterations: tuple[int, int]
+    #: the game record (formats.md §3): the game can be replayed, reviewed or analysed later
+    record: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
     @property
     def win_share(self) -> float:
@@ -185,6 +189,7 @@ def play(task: Task) -> Record:
         moves=(ours.moves, theirs.moves),
         seconds=(ours.seconds, theirs.seconds),
         iterations=(ours.iterations, theirs.iterations),
+        record=state.to_record(),
     )
 
 

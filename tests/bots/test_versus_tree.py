@@ -3,6 +3,7 @@ are split fairly, and the figures are read from this checkout's seats."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -73,6 +74,11 @@ def test_a_game_against_the_same_checkout_is_scored_for_our_seats(players: int) 
     assert 1 <= record.mean_rank <= players
     if players == 2:  # our one seat's share follows from its rank (a shared first: half)
         assert record.won == {1.0: 1.0, 1.5: 0.5, 2.0: 0.0}[record.mean_rank]
+    # the logged game record replays to the scores it reports, and survives the log
+    game = get_game(task.game)
+    assert tuple(game.from_record(record.record).result().scores) == record.scores
+    again = vt.load(json.dumps(dataclasses.asdict(record)))
+    assert again.record == record.record and again.scores == record.scores
     summary = vt.summary([record])
     assert summary["games"] == 1 and summary["players"] == players
     low, high = summary["win_share_ci95"]

@@ -5,9 +5,9 @@ so everything below is that checkout's code. Each request holds the game record 
 (formats.md §3: the public contract every version reads) and, for a game's first request,
 the agent spec and seed. The bridge replays the record with its own engine, hands its
 agent only ``state.view(seat)`` and the legal moves (as that checkout's arena did), and
-answers the move in notation with the seconds and search iterations it spent. One agent
-per seat and game, kept between its moves, so its tree reuse and its belief work as in
-that checkout's own games.
+answers the move in notation with the seconds (wall and CPU) and search iterations it
+spent. One agent per seat and game, kept between its moves, so its tree reuse and its
+belief work as in that checkout's own games.
 
 This file uses only calls that the polis API has kept since the first bots (``get_game``,
 ``from_record``, ``view``, ``legal_moves``, ``make_agent`` and ``act``).
@@ -43,11 +43,16 @@ def main() -> None:
         agent, budget = agents[seat]
         stats = getattr(agent, "stats", None)
         before = stats.iterations if stats is not None else 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move = agent.act(state.view(seat), state.legal_moves(), game, budget)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         after = stats.iterations if stats is not None else 0
-        answer = {"move": notation(state, move), "seconds": seconds, "iterations": after - before}
+        answer = {
+            "move": notation(state, move),
+            "seconds": seconds,
+            "cpu": cpu,
+            "iterations": after - before,
+        }
         print(json.dumps(answer), flush=True)
 
 

@@ -12,7 +12,9 @@ twice, this checkout's agent in the even seats, then in the odd ones (half the s
 Printed: this checkout's win share per seat (a shared first place counts half; parity 0.5
 with 2 players, 1/players otherwise) with its Wilson 95% interval, its share of the games
 won, its mean rank with a 95% interval (parity (players + 1) / 2), and each side's seconds
-per move and search iterations per second.
+per move, search iterations per second and the share of its thinking time that was CPU
+time (below 1 when its thinking shared a core: a time-budgeted duel is fair only where
+both sides got theirs).
 
     .venv/bin/python benchmarks/versus_tree.py --tree /tmp/old-checkout --game metropolys
         --mode family --players 2 --games 100 [--spec hard] [--other-spec hard]
@@ -80,6 +82,9 @@ class Record:
     moves: tuple[int, int]  # (ours, theirs)
     seconds: tuple[float, float]
     iterations: tuple[int, int]
+    #: CPU seconds of the thinking (ours, theirs): below ``seconds`` when a side's thinking
+    #: shared its core; the two sides are only comparable where both got their core
+    cpu: tuple[float, float] = (0.0, 0.0)
     #: the game record (formats.md §3): the game can be replayed, reviewed or analysed later
     record: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
@@ -90,16 +95,18 @@ class Record:
 
 
 class Tally:
-    """One side's moves, thinking seconds and search iterations in a game."""
+    """One side's moves, thinking seconds (wall and CPU) and search iterations in a game."""
 
     def __init__(self) -> None:
         self.moves = 0
         self.seconds = 0.0
+        self.cpu = 0.0
         self.iterations = 0
 
-    def add(self, seconds: float, iterations: int) -> None:
+    def add(self, seconds: float, cpu: float, iterations: int) -> None:
         self.moves += 1
         self.seconds += seconds
+        self.cpu += cpu
         self.iterations += iterations
 
 
@@ -110,10 +117,10 @@ def our_seat(agent: Agent, budget: Budget, game: Game, tally: Tally) -> Seat:
 
     def timed(turn: Turn) -> Move:
         before = stats.iterations if stats is not None else 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         move: Move = choose(turn)
         after = stats.iterations if stats is not None else 0
-        tally.add(time.perf_counter() - start, after - before)
+        tally.add(time.perf_counter() - start, time.process_time() - cpu, after - before)
         return move
 
     return timed
@@ -128,7 +135,7 @@ def their_seat(other: OtherAgent, state: GameState, spec: str, seed: int, tally:
         request: dict[str, Any] = {"record": state.to_record(), **first}
         first.clear()
         answer = other.ask(request)
-        tally.add(answer["seconds"], answer["iterations"])
+        tally.add(answer["seconds"], answer.get("cpu", 0.0), answer["iterations"])
         return state.parse_move(answer["move"])
 
     return choose
@@ -188,6 +195,7 @@ def play(task: Task) -> Record:
         won=sum(shares[p] for p in task.ours),
         moves=(ours.moves, theirs.moves),
         seconds=(ours.seconds, theirs.seconds),
+        cpu=(ours.cpu, theirs.cpu),
         iterations=(ours.iterations, theirs.iterations),
         record=state.to_record(),
     )
@@ -240,6 +248,9 @@ def summary(records: Sequence[Record]) -> dict[str, Any]:
         "mean_rank": round(rank, 2),
         "mean_rank_ci95": [round(rank_low, 2), round(rank_high, 2)],
         "seconds_per_move": [round(secs[i] / max(moves[i], 1), 4) for i in (0, 1)],
+        "cpu_share_of_thinking": [
+            round(sum(r.cpu[i] for r in records) / secs[i], 3) if secs[i] else 0 for i in (0, 1)
+        ],
         "iterations_per_second": [round(its[i] / secs[i], 1) if secs[i] else 0 for i in (0, 1)],
     }
 

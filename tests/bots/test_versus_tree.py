@@ -69,6 +69,8 @@ def test_a_game_against_the_same_checkout_is_scored_for_our_seats(players: int) 
     assert record.moves[0] > 0 and record.moves[1] > 0  # both sides moved
     # every seat plays as often in Quadropolis: the seats were split half and half
     assert record.moves[0] == record.moves[1]
+    # both sides report the CPU time of their thinking, never more than its wall time
+    assert all(0 < cpu <= wall + 0.05 for cpu, wall in zip(record.cpu, record.seconds))
     assert len(record.scores) == players
     assert 0 <= record.won <= 1
     assert 1 <= record.mean_rank <= players

@@ -7,7 +7,9 @@ the agent spec and seed. The bridge replays the record with its own engine, hand
 agent only ``state.view(seat)`` and the legal moves (as that checkout's arena did), and
 answers the move in notation with the seconds (wall and CPU) and search iterations it
 spent. One agent per seat and game, kept between its moves, so its tree reuse and its
-belief work as in that checkout's own games.
+belief work as in that checkout's own games. With ``--clock cpu`` its agents' time budgets
+count the process's CPU seconds (``time.perf_counter``, which every version's clock reads,
+is replaced by ``time.process_time``).
 
 This file uses only calls that the polis API has kept since the first bots (``get_game``,
 ``from_record``, ``view``, ``legal_moves``, ``make_agent`` and ``act``).
@@ -28,6 +30,9 @@ def notation(state: Any, move: Any) -> str:
 
 
 def main() -> None:
+    wall = time.perf_counter
+    if sys.argv[1:] == ["--clock", "cpu"]:  # time budgets count this process's CPU seconds
+        time.perf_counter = time.process_time
     from polis.bots.factory import make_agent
     from polis.core.registry import get_game
 
@@ -43,9 +48,9 @@ def main() -> None:
         agent, budget = agents[seat]
         stats = getattr(agent, "stats", None)
         before = stats.iterations if stats is not None else 0
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu = wall(), time.process_time()
         move = agent.act(state.view(seat), state.legal_moves(), game, budget)
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        seconds, cpu = wall() - start, time.process_time() - cpu
         after = stats.iterations if stats is not None else 0
         answer = {
             "move": notation(state, move),

@@ -18,15 +18,18 @@ both sides got theirs).
 
     .venv/bin/python benchmarks/versus_tree.py --tree /tmp/old-checkout --game metropolys
         --mode family --players 2 --games 100 [--spec hard] [--other-spec hard]
-        [--seed 1] [--first-deal 0] [--workers 2] [--log FILE]
+        [--seed 1] [--first-deal 0] [--workers 2] [--clock wall|cpu] [--log FILE]
     .venv/bin/python benchmarks/versus_tree.py --tree ... --game ... --mode ... --merge LOG...
 
 ``--first-deal`` lets several runs share the deals of one series (their logs merged). Each
 line of ``--log`` also holds the game's record (formats.md §3), for replaying or analysing
 the games later.
 
-Make the other checkout with ``git worktree add /tmp/old-checkout <commit>``. Run at most
-one worker per core: the agents think for a fixed time, so a busy machine weakens them.
+Make the other checkout with ``git worktree add /tmp/old-checkout <commit>``. With the
+default ``--clock wall`` run at most one worker per core: the agents think for a fixed
+time, so a busy machine weakens them, and not always both sides alike (the summary's
+``cpu_share_of_thinking`` shows it). ``--clock cpu`` makes every time budget count the
+thinking side's own CPU seconds: the same thinking on either side whatever else runs.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ class Task:
     other_spec: str
     seed: int
     tree: str
+    clock: str = "wall"  # what the time budgets count: wall seconds or each side's CPU seconds
 
 
 @dataclass
@@ -117,10 +121,10 @@ def our_seat(agent: Agent, budget: Budget, game: Game, tally: Tally) -> Seat:
 
     def timed(turn: Turn) -> Move:
         before = stats.iterations if stats is not None else 0
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu = WALL(), time.process_time()
         move: Move = choose(turn)
         after = stats.iterations if stats is not None else 0
-        tally.add(time.perf_counter() - start, time.process_time() - cpu, after - before)
+        tally.add(WALL() - start, time.process_time() - cpu, after - before)
         return move
 
     return timed
@@ -144,10 +148,10 @@ def their_seat(other: OtherAgent, state: GameState, spec: str, seed: int, tally:
 class OtherAgent:
     """The other checkout's agents, in their bridge process (one per worker, reused)."""
 
-    def __init__(self, tree: str) -> None:
+    def __init__(self, tree: str, clock: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(Path(tree) / "src"))
         self.proc = subprocess.Popen(
-            [sys.executable, str(BRIDGE)],
+            [sys.executable, str(BRIDGE), "--clock", clock],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -165,14 +169,25 @@ class OtherAgent:
         return answer
 
 
-_OTHER: dict[str, OtherAgent] = {}
+_OTHER: dict[tuple[str, str], OtherAgent] = {}
+#: The wall clock, kept before :func:`cpu_budgets` may stand the CPU clock in its place.
+WALL = time.perf_counter
+
+
+def cpu_budgets() -> None:
+    """Make this process's time budgets count its CPU seconds: the agents' clocks read
+    ``time.perf_counter`` (in every version), so that is where the CPU clock goes. A side
+    whose thinking shares its core then still gets all of its budget."""
+    time.perf_counter = time.process_time
 
 
 def play(task: Task) -> Record:
     """Play one game of ``task`` (in a worker process)."""
-    other = _OTHER.get(task.tree)
+    if task.clock == "cpu":
+        cpu_budgets()
+    other = _OTHER.get((task.tree, task.clock))
     if other is None:
-        other = _OTHER[task.tree] = OtherAgent(task.tree)
+        other = _OTHER[task.tree, task.clock] = OtherAgent(task.tree, task.clock)
     game = get_game(task.game)
     state = game.new_game(task.mode, task.players, seed=derive_seed(task.seed, "deal", task.deal))
     ours, theirs = Tally(), Tally()
@@ -220,6 +235,7 @@ def tasks(args: argparse.Namespace) -> Iterator[Task]:
                 args.other_spec,
                 args.seed,
                 str(Path(args.tree).resolve()),
+                args.clock,
             )
 
 
@@ -241,6 +257,7 @@ def summary(records: Sequence[Record]) -> dict[str, Any]:
         "spec": first.spec,
         "other_spec": first.other_spec,
         "other_tree": first.tree,
+        "clock": first.clock,
         "games": n,
         "win_share": round(share / n, 3),
         "win_share_ci95": [round(low, 2), round(high, 2)],
@@ -285,6 +302,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--first-deal", type=int, default=0, help="skip the deals before")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what time budgets count: wall seconds, or each side's own CPU seconds",
+    )
     parser.add_argument("--log", type=Path, help="append each game (JSON lines)")
     parser.add_argument("--merge", type=Path, nargs="+", help="summarise --log files only")
     args = parser.parse_args()

@@ -32,6 +32,7 @@ def _args(**kw: object) -> object:
         "other_spec": "greedy",
         "seed": 3,
         "tree": str(ROOT),
+        "clock": "wall",
     }
     base.update(kw)
     return type("Args", (), base)()
@@ -44,12 +45,29 @@ def test_each_deal_is_played_from_both_sides() -> None:
     assert [t.ours for t in four] == [(0, 2), (1, 3)]
 
 
-def test_the_bridge_answers_a_legal_move_from_the_record() -> None:
+def test_cpu_budgets_are_not_spent_while_the_process_waits() -> None:
+    """With ``--clock cpu`` a time budget counts the process's CPU seconds: a side whose
+    core is taken by something else still gets all of its thinking."""
+    code = (
+        "import sys, time; sys.path.insert(0, 'benchmarks'); import versus_tree as vt; "
+        "from polis.bots.budget import Budget; "
+        "wall = Budget(seconds=0.2).clock(); wall.tick(); time.sleep(0.3); print(wall.more()); "
+        "vt.cpu_budgets(); cpu = Budget(seconds=0.2).clock(); cpu.tick(); time.sleep(0.3); "
+        "print(cpu.more())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_the_bridge_answers_a_legal_move_from_the_record(clock: str) -> None:
     game = get_game("metropolys")
     state = game.new_game("family", 2, seed=8)
     request = {"record": state.to_record(), "spec": "greedy", "seed": 1}
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "tree_bridge.py")],
+        [sys.executable, str(ROOT / "benchmarks" / "tree_bridge.py"), "--clock", clock],
         input=json.dumps(request) + "\n",
         capture_output=True,
         text=True,
@@ -59,7 +77,7 @@ def test_the_bridge_answers_a_legal_move_from_the_record() -> None:
     answer = json.loads(done.stdout)
     move = state.parse_move(answer["move"])
     assert move in list(state.legal_moves())
-    assert answer["seconds"] >= 0
+    assert answer["seconds"] >= 0 and answer["cpu"] >= 0
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -70,7 +88,7 @@ def test_a_game_against_the_same_checkout_is_scored_for_our_seats(players: int) 
     # every seat plays as often in Quadropolis: the seats were split half and half
     assert record.moves[0] == record.moves[1]
     # both sides report the CPU time of their thinking, never more than its wall time
-    assert all(0 < cpu <= wall + 0.05 for cpu, wall in zip(record.cpu, record.seconds))
+    assert all(0 < cpu <= wall + 0.05 for cpu, wall in zip(record.cpu, record.seconds, strict=True))
     assert len(record.scores) == players
     assert 0 <= record.won <= 1
     assert 1 <= record.mean_rank <= players

@@ -12,8 +12,8 @@ twice, this checkout's agent in the even seats, then in the odd ones (half the s
 Printed: this checkout's win share per seat (a shared first place counts half; parity 0.5
 with 2 players, 1/players otherwise) with its Wilson 95% interval, its share of the games
 won, its mean rank with a 95% interval (parity (players + 1) / 2), and each side's seconds
-per move, search iterations per second and the share of its thinking time that was CPU
-time (below 1 when its thinking shared a core: a time-budgeted duel is fair only where
+per move, search iterations per wall and per CPU second, and the share of its thinking time
+that was CPU time (below 1 when its thinking shared a core: a time-budgeted duel is fair only where
 both sides got theirs).
 
     .venv/bin/python benchmarks/versus_tree.py --tree /tmp/old-checkout --game metropolys
@@ -249,6 +249,7 @@ def summary(records: Sequence[Record]) -> dict[str, Any]:
     rank, rank_low, rank_high = mean_ci([r.mean_rank for r in records])
     moves = [sum(r.moves[i] for r in records) for i in (0, 1)]
     secs = [sum(r.seconds[i] for r in records) for i in (0, 1)]
+    cpu = [sum(r.cpu[i] for r in records) for i in (0, 1)]
     its = [sum(r.iterations[i] for r in records) for i in (0, 1)]
     return {
         "game": first.game,
@@ -265,9 +266,8 @@ def summary(records: Sequence[Record]) -> dict[str, Any]:
         "mean_rank": round(rank, 2),
         "mean_rank_ci95": [round(rank_low, 2), round(rank_high, 2)],
         "seconds_per_move": [round(secs[i] / max(moves[i], 1), 4) for i in (0, 1)],
-        "cpu_share_of_thinking": [
-            round(sum(r.cpu[i] for r in records) / secs[i], 3) if secs[i] else 0 for i in (0, 1)
-        ],
+        "cpu_share_of_thinking": [round(cpu[i] / secs[i], 3) if secs[i] else 0 for i in (0, 1)],
+        "iterations_per_cpu_second": [round(its[i] / cpu[i], 1) if cpu[i] else 0 for i in (0, 1)],
         "iterations_per_second": [round(its[i] / secs[i], 1) if secs[i] else 0 for i in (0, 1)],
     }
 

@@ -12,9 +12,9 @@ twice, this checkout's agent in the even seats, then in the odd ones (half the s
 Printed: this checkout's win share per seat (a shared first place counts half; parity 0.5
 with 2 players, 1/players otherwise) with its Wilson 95% interval, its share of the games
 won, its mean rank with a 95% interval (parity (players + 1) / 2), and each side's seconds
-per move, search iterations per wall and per CPU second, and the share of its thinking time
-that was CPU time (below 1 when its thinking shared a core: a time-budgeted duel is fair only where
-both sides got theirs).
+per move, search iterations per wall and per CPU second, and the share of its thinking
+time that was CPU time (below 1 when its thinking shared a core: a time-budgeted duel is
+fair only where both sides got theirs).
 
     .venv/bin/python benchmarks/versus_tree.py --tree /tmp/old-checkout --game metropolys
         --mode family --players 2 --games 100 [--spec hard] [--other-spec hard]

@@ -17,6 +17,7 @@ This file uses only calls that the polis API has kept since the first bots (``ge
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -30,8 +31,10 @@ def notation(state: Any, move: Any) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     wall = time.perf_counter
-    if sys.argv[1:] == ["--clock", "cpu"]:  # time budgets count this process's CPU seconds
+    if parser.parse_args().clock == "cpu":  # time budgets count this process's CPU seconds
         time.perf_counter = time.process_time
     from polis.bots.factory import make_agent
     from polis.core.registry import get_game

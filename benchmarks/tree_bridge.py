@@ -8,8 +8,8 @@ agent only ``state.view(seat)`` and the legal moves (as that checkout's arena di
 answers the move in notation with the seconds (wall and CPU) and search iterations it
 spent. One agent per seat and game, kept between its moves, so its tree reuse and its
 belief work as in that checkout's own games. With ``--clock cpu`` its agents' time budgets
-count the process's CPU seconds (``time.perf_counter``, which every version's clock reads,
-is replaced by ``time.process_time``).
+count the process's CPU seconds (:func:`use_cpu_clock`). ``versus_tree.py`` times its own
+side and switches its own clock with the same functions.
 
 This file uses only calls that the polis API has kept since the first bots (``get_game``,
 ``from_record``, ``view``, ``legal_moves``, ``make_agent`` and ``act``).
@@ -23,6 +23,31 @@ import sys
 import time
 from typing import Any
 
+#: The wall clock, kept before :func:`use_cpu_clock` may put the CPU clock in its place.
+WALL = time.perf_counter
+
+
+def use_cpu_clock() -> None:
+    """Make this process's time budgets count its CPU seconds: every version's agent clock
+    reads ``time.perf_counter``, so that is where the CPU clock goes. A side whose thinking
+    shares its core then still gets all of its budget."""
+    time.perf_counter = time.process_time
+
+
+def think(agent: Any, view: Any, legal: Any, game: Any, budget: Any) -> tuple[Any, dict[str, Any]]:
+    """The agent's move, and what it spent on it: wall and CPU seconds, search iterations
+    (both sides of a duel are timed by this)."""
+    stats = getattr(agent, "stats", None)
+    before = stats.iterations if stats is not None else 0
+    start, cpu = WALL(), time.process_time()
+    move = agent.act(view, legal, game, budget)
+    spent = {
+        "seconds": WALL() - start,
+        "cpu": time.process_time() - cpu,
+        "iterations": (stats.iterations if stats is not None else 0) - before,
+    }
+    return move, spent
+
 
 def notation(state: Any, move: Any) -> str:
     """A move's notation in either API (older states format moves themselves)."""
@@ -33,9 +58,8 @@ def notation(state: Any, move: Any) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
-    wall = time.perf_counter
-    if parser.parse_args().clock == "cpu":  # time budgets count this process's CPU seconds
-        time.perf_counter = time.process_time
+    if parser.parse_args().clock == "cpu":
+        use_cpu_clock()
     from polis.bots.factory import make_agent
     from polis.core.registry import get_game
 
@@ -49,19 +73,8 @@ def main() -> None:
         if "spec" in request:  # the seat's first move of a game: a fresh agent
             agents[seat] = make_agent(request["spec"], request["seed"])
         agent, budget = agents[seat]
-        stats = getattr(agent, "stats", None)
-        before = stats.iterations if stats is not None else 0
-        start, cpu = wall(), time.process_time()
-        move = agent.act(state.view(seat), state.legal_moves(), game, budget)
-        seconds, cpu = wall() - start, time.process_time() - cpu
-        after = stats.iterations if stats is not None else 0
-        answer = {
-            "move": notation(state, move),
-            "seconds": seconds,
-            "cpu": cpu,
-            "iterations": after - before,
-        }
-        print(json.dumps(answer), flush=True)
+        move, spent = think(agent, state.view(seat), state.legal_moves(), game, budget)
+        print(json.dumps({"move": notation(state, move), **spent}), flush=True)
 
 
 if __name__ == "__main__":

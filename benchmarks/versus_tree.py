@@ -40,21 +40,21 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from polis.arena.stats import mean_ci, wilson
-from polis.bots.agent import Agent, agent_seat
+from polis.bots.agent import Agent
 from polis.bots.budget import Budget
 from polis.bots.factory import make_agent
 from polis.core.match import Seat, Turn, derive_seed, play_match
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
+from tree_bridge import think, use_cpu_clock  # this script's sibling
 
 BRIDGE = Path(__file__).with_name("tree_bridge.py")
 
@@ -107,27 +107,23 @@ class Tally:
         self.cpu = 0.0
         self.iterations = 0
 
-    def add(self, seconds: float, cpu: float, iterations: int) -> None:
+    def add(self, spent: dict[str, Any]) -> None:
+        """One move's costs, as :func:`tree_bridge.think` reports them."""
         self.moves += 1
-        self.seconds += seconds
-        self.cpu += cpu
-        self.iterations += iterations
+        self.seconds += spent["seconds"]
+        self.cpu += spent["cpu"]
+        self.iterations += spent["iterations"]
 
 
 def our_seat(agent: Agent, budget: Budget, game: Game, tally: Tally) -> Seat:
-    """This checkout's agent as a seat, timed."""
-    choose = agent_seat(agent, budget, game)
-    stats = getattr(agent, "stats", None)
+    """This checkout's agent as a seat, timed as the bridge times the other side's."""
 
-    def timed(turn: Turn) -> Move:
-        before = stats.iterations if stats is not None else 0
-        start, cpu = WALL(), time.process_time()
-        move: Move = choose(turn)
-        after = stats.iterations if stats is not None else 0
-        tally.add(WALL() - start, time.process_time() - cpu, after - before)
-        return move
+    def choose(turn: Turn) -> Move:
+        move, spent = think(agent, turn.view, turn.legal, game, budget)
+        tally.add(spent)
+        return cast(Move, move)
 
-    return timed
+    return choose
 
 
 def their_seat(other: OtherAgent, state: GameState, spec: str, seed: int, tally: Tally) -> Seat:
@@ -139,7 +135,7 @@ def their_seat(other: OtherAgent, state: GameState, spec: str, seed: int, tally:
         request: dict[str, Any] = {"record": state.to_record(), **first}
         first.clear()
         answer = other.ask(request)
-        tally.add(answer["seconds"], answer.get("cpu", 0.0), answer["iterations"])
+        tally.add(answer)
         return state.parse_move(answer["move"])
 
     return choose
@@ -170,21 +166,12 @@ class OtherAgent:
 
 
 _OTHER: dict[tuple[str, str], OtherAgent] = {}
-#: The wall clock, kept before :func:`cpu_budgets` may stand the CPU clock in its place.
-WALL = time.perf_counter
-
-
-def cpu_budgets() -> None:
-    """Make this process's time budgets count its CPU seconds: the agents' clocks read
-    ``time.perf_counter`` (in every version), so that is where the CPU clock goes. A side
-    whose thinking shares its core then still gets all of its budget."""
-    time.perf_counter = time.process_time
 
 
 def play(task: Task) -> Record:
     """Play one game of ``task`` (in a worker process)."""
     if task.clock == "cpu":
-        cpu_budgets()
+        use_cpu_clock()
     other = _OTHER.get((task.tree, task.clock))
     if other is None:
         other = _OTHER[task.tree, task.clock] = OtherAgent(task.tree, task.clock)
@@ -312,7 +299,14 @@ def main() -> None:
     parser.add_argument("--merge", type=Path, nargs="+", help="summarise --log files only")
     args = parser.parse_args()
     if args.merge:
-        print(json.dumps(summary([load(line) for f in args.merge for line in _lines(f)]), indent=2))
+        records = [load(line) for f in args.merge for line in _lines(f)]
+        kinds = {
+            (t.game, t.mode, t.players, t.spec, t.other_spec, t.clock)
+            for t in (r.task for r in records)
+        }
+        if len(kinds) > 1:  # one summary is one pairing under one clock
+            parser.error(f"the logs mix pairings or clocks: {sorted(kinds)}")
+        print(json.dumps(summary(records), indent=2))
         return
     if not (Path(args.tree) / "src" / "polis").is_dir():
         parser.error(f"{args.tree} is not a polis checkout (no src/polis)")

@@ -11,7 +11,10 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def load_script(name: str) -> ModuleType:
-    """benchmarks/<name>.py as a module (registered, since dataclasses look their module up)."""
+    """benchmarks/<name>.py as a module (registered, since dataclasses look their module up),
+    with its sibling scripts importable as when it runs."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

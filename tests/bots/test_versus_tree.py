@@ -49,10 +49,10 @@ def test_cpu_budgets_are_not_spent_while_the_process_waits() -> None:
     """With ``--clock cpu`` a time budget counts the process's CPU seconds: a side whose
     core is taken by something else still gets all of its thinking."""
     code = (
-        "import sys, time; sys.path.insert(0, 'benchmarks'); import versus_tree as vt; "
+        "import sys, time; sys.path.insert(0, 'benchmarks'); import tree_bridge as tb; "
         "from polis.bots.budget import Budget; "
         "wall = Budget(seconds=0.2).clock(); wall.tick(); time.sleep(0.3); print(wall.more()); "
-        "vt.cpu_budgets(); cpu = Budget(seconds=0.2).clock(); cpu.tick(); time.sleep(0.3); "
+        "tb.use_cpu_clock(); cpu = Budget(seconds=0.2).clock(); cpu.tick(); time.sleep(0.3); "
         "print(cpu.more())"
     )
     done = subprocess.run(
@@ -103,3 +103,20 @@ def test_a_game_against_the_same_checkout_is_scored_for_our_seats(players: int) 
     assert summary["games"] == 1 and summary["players"] == players
     low, high = summary["win_share_ci95"]
     assert low <= summary["win_share"] <= high
+
+
+def test_merging_logs_of_other_clocks_is_refused(tmp_path: Path) -> None:
+    """One summary is one pairing under one clock: logs that mix them are refused."""
+    record = vt.play(next(iter(vt.tasks(_args(games=2)))))
+    line = dataclasses.asdict(record)
+    logs = []
+    for clock in ("wall", "cpu"):
+        line["task"]["clock"] = clock
+        logs.append(tmp_path / f"{clock}.jsonl")
+        logs[-1].write_text(json.dumps(line) + "\n")
+    script = [sys.executable, str(ROOT / "benchmarks" / "versus_tree.py"), "--tree", str(ROOT)]
+    merge = [*script, "--game", "quadropolis", "--mode", "classic", "--merge"]
+    mixed = subprocess.run([*merge, *map(str, logs)], capture_output=True, text=True)
+    assert mixed.returncode == 2 and "mix pairings or clocks" in mixed.stderr
+    one = subprocess.run([*merge, str(logs[1])], capture_output=True, text=True, check=True)
+    assert json.loads(one.stdout)["clock"] == "cpu"

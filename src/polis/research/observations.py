@@ -158,7 +158,8 @@ class ByteTables(Protocol):
 
 
 class BatchTables(Protocol):
-    """A game's numpy path for many states: one raw matrix, then observations and masks."""
+    """A game's path for many states: one raw numpy matrix, then observations and masks
+    (written by compiled loops: the games' ``batch_kernels``)."""
 
     def matrix(self, states: Any) -> Any: ...
 
@@ -168,12 +169,13 @@ class BatchTables(Protocol):
 
 
 class TableEncoder(Encoder[V]):
-    """An encoder with a game's byte tables (:class:`ByteTables`) and numpy batch tables
-    (:class:`BatchTables`): small batches are encoded state by state from the bytes,
-    larger ones with numpy. A game supplies :attr:`tensors` and :meth:`make_batch`."""
+    """An encoder with a game's byte tables (:class:`ByteTables`) and batch tables
+    (:class:`BatchTables`): a single state is encoded from the bytes, batches through the
+    raw matrix. A game supplies :attr:`tensors` and :meth:`make_batch`."""
 
-    #: Batches of at least this many states are encoded with numpy, smaller ones row by row.
-    batch_from = 4
+    #: Batches of at least this many states go through the raw matrix (from two states on it
+    #: is the faster way), smaller ones row by row.
+    batch_from = 2
     _batch: BatchTables | None = None
 
     @property
@@ -186,7 +188,7 @@ class TableEncoder(Encoder[V]):
 
     @property
     def batch(self) -> BatchTables:
-        """The numpy encoders of many states at once, made on first use."""
+        """The encoders of many states at once, made on first use."""
         if self._batch is None:
             offsets = {name: start for name, (start, _) in self.layout.blocks.items()}
             self._batch = self.make_batch(offsets)

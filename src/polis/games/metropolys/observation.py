@@ -7,8 +7,8 @@ tabulated once at import.
 The view encoding defines the features. The adapters ask for them (and for the legal-action
 mask) straight from the state, through :meth:`MetropolysEncoder.encode_state`,
 ``legal_mask``, ``legal_ids`` and ``encode_batch``, which use
-:mod:`~polis.games.metropolys.tensors`: byte tables for one table at a time, numpy over a
-matrix of raw facts for batches. Both give
+:mod:`~polis.games.metropolys.tensors`: byte tables for one table at a time, compiled loops
+(:mod:`~polis.games.metropolys.batch_kernels`) over a matrix of raw facts for batches. Both give
 exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/research``).
 """
 
@@ -109,7 +109,7 @@ class MetropolysEncoder(TableEncoder[MetropolysView]):
         return self._fast.pick_legal_id(state, draw)  # type: ignore[arg-type]
 
     def make_batch(self, offsets: dict[str, int]) -> MetropolysBatch:
-        """The numpy encoders of many states at once (:mod:`~polis.games.metropolys.tensors`)."""
+        """The encoders of many states at once (:mod:`~polis.games.metropolys.tensors`)."""
         from polis.games.metropolys.tensors import MetropolysBatch
 
         return MetropolysBatch(self.mode, self.n, offsets)

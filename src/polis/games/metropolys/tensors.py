@@ -27,6 +27,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from polis.games.metropolys.batch_kernels import encode_rows, mask_rows
 from polis.games.metropolys.board import ADJACENT_MASK, COLOUR, DISTRICTS, NUM_FIELDS
 from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
@@ -294,14 +295,12 @@ UNUSED_ROWS: Final = np.array(
     dtype=np.float32,
 )
 TOKEN_ROWS: Final = np.eye(4, dtype=np.float32)[:, 1:]
-ALL_VALUES: Final = np.arange(1, VALUES + 1)
 
 
 class MetropolysBatch:
-    """Many states at once: one row of small ints per state (:meth:`raw_row`, as int8 bytes:
-    a list of ints costs more to turn into an array than to write), one matrix per batch,
-    every block and the masks computed for all rows with numpy (the per-call cost of numpy
-    is paid once per batch, not once per table)."""
+    """Many states at once: one row of small ints per state in one int8 matrix per batch
+    (:meth:`matrix`), the observations and masks written from it by compiled loops
+    (:mod:`~polis.games.metropolys.batch_kernels`)."""
 
     def __init__(self, mode: str, players: int, offsets: dict[str, int]) -> None:
         n = self.n = players
@@ -353,47 +352,34 @@ class MetropolysBatch:
         self.holder_slot = np.array(
             [[n] + [(p - me) % n for p in range(n)] for me in range(n)], np.int64
         )
-        self._facts: dict[int, tuple[Setup, bytes, bytes]] = {}
-
-    def raw_row(self, s: MetropolysState) -> bytes:
-        """The facts of ``s`` the batch encoders read (every player's secret cards too: the
-        encoder picks the observing seat's own), as int8 bytes (supplies as uint16)."""
-        bids = s._bids
-        flags = bytearray(NUM_FIELDS)
-        for f in bids:
-            flags[f] = 1
-        head = array(
-            "b",
-            (
-                s._current,
-                s._start,
-                s._passed,
-                bids[-1] if bids else -1,
-                s._metro_holder,
-                s._archaeology_holder,
-            ),
-        ).tobytes()
-        return b"".join(
-            (
-                head,
-                self._game_facts(s._facts.setup),
-                array("b", s._cells).tobytes(),
-                flags,
-                bytes(s._tokens),
-                array("H", s._supply).tobytes(),
-                bytes(s._built),
-                bytes(s._collected),
-            )
+        #: What the compiled loops (:mod:`.batch_kernels`) read: the sizes and raw columns,
+        #: and the starts of the observation's blocks.
+        self.layout = np.array(
+            [
+                n,
+                NUM_FIELDS,
+                self.field_width,
+                self.field_keys,
+                self.c_cards,
+                self.c_cells,
+                self.c_bids,
+                self.c_tokens,
+                self.c_supply,
+                self.c_built,
+                self.c_collected,
+            ],
+            np.int64,
         )
+        blocks = "fields supplies unused passed built tokens to_move start_player terminal"
+        blocks += " bid_value metro_card archaeology_card area_card neighbourhood_card"
+        self.block_starts = np.array([offsets[b] for b in blocks.split()], np.int64)
+        self._facts: dict[int, tuple[Setup, tuple[int, ...], bytes]] = {}
+        self._packers: dict[int, struct.Struct] = {}
 
-    def _game_facts(self, setup: Setup) -> bytes:
+    def _setup_rows(self, setup: Setup) -> tuple[tuple[int, ...], bytes]:
         """The columns fixed for a whole game (unused districts, a spare 0, every player's
-        secret cards)."""
-        return self._setup_rows(setup)[0]
-
-    def _setup_rows(self, setup: Setup) -> tuple[bytes, bytes]:
-        """The game's fixed columns (:meth:`_game_facts`) and the tokens dealt on the fields,
-        cached per set-up object (the entry keeps it alive)."""
+        secret cards) and the tokens dealt on the fields, cached per set-up object (the entry
+        keeps it alive)."""
         found = self._facts.get(id(setup))
         if found is not None and found[0] is setup:
             return found[1], found[2]
@@ -405,139 +391,92 @@ class MetropolysBatch:
         row = [unused, 0, *[_AREA[c] for c in setup.area_cards]]
         colours = setup.neighbourhood_cards
         row += [-1] * self.n if colours is None else [_COLOUR[c] for c in colours]
-        packed = array("b", row).tobytes()
+        fixed = tuple(row)
         tokens = bytes(setup.tokens)
-        self._facts[id(setup)] = (setup, packed, tokens)
-        return packed, tokens
+        self._facts[id(setup)] = (setup, fixed, tokens)
+        return fixed, tokens
+
+    def _packer(self, count: int) -> struct.Struct:
+        """Packs ``count`` raw rows from one flat list of ints: per row the head and fixed
+        columns and the cells as signed bytes, the bid flags and tokens as zero bytes (filled
+        later), the supplies as little-endian uint16, the counts as unsigned bytes."""
+        packer = self._packers.get(count)
+        if packer is None:
+            n = self.n
+            row = f"{self.c_cells + NUM_FIELDS}b{2 * NUM_FIELDS}x{n}H{5 * n}B"
+            packer = self._packers[count] = struct.Struct("<" + row * count)
+            if len(self._packers) > 16:  # batch sizes vary little: keep a few
+                self._packers.pop(next(iter(self._packers)))
+        return packer
 
     def matrix(self, states: Sequence[MetropolysState]) -> Int8s:
-        """The raw rows of ``states`` as one int8 matrix (supplies: :meth:`supplies`): the
-        rows of :meth:`raw_row`, read a block of columns at a time for all states (each list
-        joined into one flat list, converted once), the tokens from the deal."""
+        """The raw rows of ``states`` as one int8 matrix (the columns of :data:`HEAD`): every
+        state's ints joined into one flat list and packed once (:meth:`_packer`), the bid
+        flags scattered and the tokens taken from the deal. Every player's secret cards are
+        there: the encoder picks the observing seat's own."""
         count = len(states)
-        flags = bytearray(count * NUM_FIELDS)
-        head: list[int] = []
-        fixed: list[tuple[bytes, bytes]] = []
-        cells: list[int] = []
-        supply: list[int] = []
-        counts: list[int] = []
-        for i, s in enumerate(states):
+        values: list[int] = []
+        dealt: list[bytes] = []
+        bid_at: list[int] = []
+        width = self.width
+        at = self.c_bids
+        setup_rows = self._setup_rows
+        for s in states:
             bids = s._bids
-            at = i * NUM_FIELDS
-            for f in bids:
-                flags[at + f] = 1
-            head += (
+            if bids:
+                bid_at += [at + f for f in bids]
+                last = bids[-1]
+            else:
+                last = -1
+            at += width
+            fixed, tokens = setup_rows(s._facts.setup)
+            dealt.append(tokens)
+            values += (
                 s._current,
                 s._start,
                 s._passed,
-                bids[-1] if bids else -1,
+                last,
                 s._metro_holder,
                 s._archaeology_holder,
             )
-            fixed.append(self._setup_rows(s._facts.setup))
-            cells += s._cells
-            supply += s._supply
-            counts += s._built
-            counts += s._collected
-        raw = np.empty((count, self.width), np.int8)
-        blocks = (
-            (0, array("b", head)),
-            (HEAD - 2, b"".join([f[0] for f in fixed])),  # from the unused districts on
-            (self.c_cells, array("b", cells)),
-            (self.c_bids, flags),
-            (self.c_supply, array("H", supply)),
-            (self.c_built, bytes(counts)),
-        )
-        for start, block in blocks:
-            cols = np.frombuffer(block, np.int8).reshape(count, -1)
-            raw[:, start : start + cols.shape[1]] = cols
+            values += fixed
+            values += s._cells
+            values += s._supply
+            values += s._built
+            values += s._collected
+        raw = np.empty((count, width), np.int8)
+        self._packer(count).pack_into(raw, 0, *values)  # type: ignore[arg-type]
+        raw.reshape(-1)[bid_at] = 1
         # A token lies on its field until a building is final there (§5.2): the dealt
         # tokens, cleared where the cell holds a building that is not a bid.
-        dealt = np.frombuffer(b"".join([f[1] for f in fixed]), np.int8).reshape(count, -1)
+        deal = np.frombuffer(b"".join(dealt), np.int8).reshape(count, NUM_FIELDS)
         final = raw[:, self.c_cells : self.c_bids] >= 0
         final &= raw[:, self.c_bids : self.c_tokens] == 0
-        raw[:, self.c_tokens : self.c_supply] = np.where(final, 0, dealt)
+        raw[:, self.c_tokens : self.c_supply] = np.where(final, 0, deal)
         return raw
 
-    def supplies(self, raw: Int8s) -> Ints:
-        """Each player's supply bit mask [rows, players]."""
-        cols = np.ascontiguousarray(raw[:, self.c_supply : self.c_built])
-        supply: Ints = cols.view(np.uint16).astype(np.int64)
-        return supply
-
     def encode(self, raw8: Int8s, seats: Ints, out: Floats) -> None:
-        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``.
-
-        Two gathers write most of it: every field's whole row from :attr:`full_rows` (by
-        field, token, and cell), the supplies from ``SUPPLY_ROWS``; the one-hot features of
-        all rows are one scatter of flat indices."""
-        n = self.n
-        o = self.offsets
-        count = raw8.shape[0]
-        size = out.shape[1]
-        rows = np.arange(count)
-        base = rows * size  # each row's first flat index
-        me = seats
-        order = (me[:, None] + np.arange(n)) % n
-        raw = raw8.astype(np.int64)
-        cur, last = raw[:, 0], raw[:, 3]
-        cells = raw[:, self.c_cells : self.c_bids]
-        # Each field's row by field, token and cell (out of play, free, or slot and value),
-        # plus the bid flag (0 on a field without a building).
-        code = self.cell_code[me[:, None], raw8[:, self.c_cells : self.c_bids].view(np.uint8)]
-        code += raw[:, self.c_bids : self.c_tokens]
-        code += raw[:, self.c_tokens : self.c_supply] * self.field_keys + self.field_base
-        start = o["fields"]
-        width = self.field_width
-        fields = out[:, start : start + NUM_FIELDS * width].reshape(count, NUM_FIELDS, width)
-        np.take(self.full_rows, code, axis=0, out=fields, mode="clip")  # codes are in range
-        by_seat = rows[:, None], order
-        supply = self.supplies(raw8)[by_seat]
-        flat = SUPPLY_ROWS[supply].reshape(count, -1)
-        out[:, o["supplies"] : o["supplies"] + flat.shape[1]] = flat
-        out[:, o["unused"] : o["unused"] + len(DISTRICTS)] = UNUSED_ROWS[raw[:, 6]]
-        out[:, o["passed"] : o["passed"] + n] = (raw[:, 2:3] >> order) & 1
-        out[:, o["built"] : o["built"] + n] = raw[:, self.c_built : self.c_collected][by_seat]
-        collected = raw[:, self.c_collected : self.width].reshape(count, n, 4)[:, :, 1:]
-        out[:, o["tokens"] : o["tokens"] + 3 * n] = collected[by_seat].reshape(count, -1)
-        # The one-hots: a column per feature in [count, k], then one scatter of the 1s.
-        with_bid = last >= 0
-        at = np.maximum(last, 0)
-        value = np.where(with_bid, cells[rows, at] & 15, 0)
-        cards = raw[:, self.c_cards : self.c_cells]
-        colour = cards[rows, n + me]
-        holders = self.holder_slot[me[:, None], raw[:, 4:6] + 1]
-        hot = np.stack(
-            (
-                o["to_move"] + (cur - me) % n,
-                o["start_player"] + (raw[:, 1] - me) % n,
-                np.full(count, o["terminal"]),
-                start + at * width + 4 + 2 * n + 1,  # the last bid's field
-                o["bid_value"] + value,
-                o["metro_card"] + holders[:, 0],
-                o["archaeology_card"] + holders[:, 1],
-                o["area_card"] + cards[rows, me],
-                o["neighbourhood_card"] + colour,
-            ),
-            axis=1,
+        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``:
+        every field's whole row from :attr:`full_rows` (by field, token and cell), the
+        supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
+        encode_rows(
+            raw8,
+            seats,
+            out,
+            self.block_starts,
+            self.layout,
+            self.full_rows,
+            self.field_base,
+            self.cell_code,
+            self.holder_slot,
+            SUPPLY_ROWS,
+            UNUSED_ROWS,
         )
-        on = np.ones(hot.shape, np.bool_)  # which of them are set (the rest always are)
-        on[:, 0], on[:, 2], on[:, 3], on[:, 8] = cur >= 0, cur < 0, with_bid, colour >= 0
-        out.reshape(-1)[(hot + base[:, None])[on]] = 1
 
     def mask(self, raw: Int8s) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
-        count = raw.shape[0]
-        rows = np.arange(count)
-        cur, last = raw[:, 0].astype(np.int64), raw[:, 3].astype(np.int64)
-        cells = raw[:, self.c_cells : self.c_bids].astype(np.int64)
-        fields = (cells == -1) & ADJACENT_ROWS[last]
-        supply = self.supplies(raw)[rows, np.maximum(cur, 0)]
-        lowest = np.where(last >= 0, cells[rows, last] & 15, 0)
-        values = (SUPPLY_ROWS[supply] != 0) & (lowest[:, None] < ALL_VALUES) & (cur >= 0)[:, None]
-        out = np.empty((count, self.num_actions), np.bool_)
-        out[:, :PASS_ID] = (values[:, :, None] & fields[:, None, :]).reshape(count, PASS_ID)
-        out[:, PASS_ID] = (last >= 0) & (cur >= 0)
+        out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        mask_rows(raw, out, self.layout, ADJACENT_ROWS, PASS_ID)
         return out
 
 

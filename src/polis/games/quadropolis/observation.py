@@ -7,8 +7,8 @@ tabulated once at import, so encoding copies rows instead of decoding tiles.
 The view encoding defines the features. The adapters ask for them (and for the legal-action
 mask) straight from the state, through :meth:`QuadropolisEncoder.encode_state`,
 ``legal_mask``, ``legal_ids`` and ``encode_batch``, which use
-:mod:`~polis.games.quadropolis.tensors`: byte tables for one table at a time, numpy over a
-matrix of raw facts for batches. Both give
+:mod:`~polis.games.quadropolis.tensors`: byte tables for one table at a time, compiled loops
+(:mod:`~polis.games.quadropolis.batch_kernels`) over a matrix of raw facts for batches. Both give
 exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/research``).
 """
 
@@ -122,7 +122,7 @@ class QuadropolisEncoder(TableEncoder[QuadropolisView]):
         return self._fast.legal_ids(state)  # type: ignore[arg-type]
 
     def make_batch(self, offsets: dict[str, int]) -> QuadropolisBatch:
-        """The numpy encoders of many states at once (:mod:`~polis.games.quadropolis.tensors`)."""
+        """The encoders of many states at once (:mod:`~polis.games.quadropolis.tensors`)."""
         from polis.games.quadropolis.tensors import QuadropolisBatch
 
         return QuadropolisBatch(self.mode, self.n, offsets)

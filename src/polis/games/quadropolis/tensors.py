@@ -39,6 +39,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from polis.games.quadropolis.batch_kernels import encode_rows, mask_rows
 from polis.games.quadropolis.moves import STRIDE
 from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
@@ -383,9 +384,6 @@ def shared_tensors(mode: str, players: int) -> QuadropolisTensors:
 #: player of the round, Mayor, Urbanist square (-1 beside the board), A5 "unselectable".
 HEAD: Final = 7
 SITE_SQUARES: Final = 25
-#: Mask classes in the batch tables, then the class of a pair that may not play.
-NONE_C: Final = 5
-CLASSES: Final = 6
 #: BLOCKED_ROWS[urbanist] (index -1 beside the board): the spots the Urbanist blocks.
 BLOCKED_ROWS: Final = np.array(
     [[b >> s & 1 for s in range(N_SPOTS)] for b in BLOCKED], dtype=np.bool_
@@ -397,9 +395,9 @@ Bools = npt.NDArray[np.bool_]
 
 
 class QuadropolisBatch:
-    """Many states at once: one int row of facts per state (:meth:`raw_row`), one matrix per
-    batch, every block and the masks computed for all rows with numpy gathers (the per-call
-    cost of numpy is paid once per batch, not once per table)."""
+    """Many states at once: one int row of facts per state in one matrix per batch
+    (:meth:`matrix`), the observations and masks written from it by compiled loops
+    (:mod:`~polis.games.quadropolis.batch_kernels`)."""
 
     def __init__(self, mode: str, players: int, offsets: dict[str, int]) -> None:
         n = players
@@ -454,15 +452,30 @@ class QuadropolisBatch:
             [[geo.reach_mask[k] >> q & 1 for q in range(self.size)] for k in range(1, a + 1)],
             dtype=np.bool_,
         )
-        self.below = np.arange(a)[:, None]
-        self.max_floors = MAX_FLOORS[mode]
-
-    def raw_row(self, s: QuadropolisState) -> list[int]:
-        """The facts of ``s`` the batch encoders read, as one list of ints."""
-        arch = s._pool if self.expert else s._used
-        return (
-            self.raw_row_head(s) + s._site + s._spots + arch + s._cells + s._inhabitants + s._energy
+        self.max_floors = np.array(MAX_FLOORS[mode], np.int64)
+        #: What the compiled loops (:mod:`.batch_kernels`) read: the sizes and raw columns,
+        #: and the starts of the observation's blocks.
+        self.layout = np.array(
+            [
+                n,
+                a,
+                self.size,
+                SITE_SQUARES,
+                N_SPOTS,
+                self.expert,
+                self.c_site,
+                self.c_spots,
+                self.c_arch,
+                self.c_cells,
+                self.c_inh,
+                self.c_en,
+                self.stride,
+            ],
+            np.int64,
         )
+        blocks = "round turn to_move first_player mayor finished site spots urbanist"
+        blocks += " architects cities resources"
+        self.block_starts = np.array([offsets[b] for b in blocks.split()], np.int64)
 
     def raw_row_head(self, s: QuadropolisState) -> list[int]:
         """The columns before the lists (:data:`HEAD`)."""
@@ -484,10 +497,11 @@ class QuadropolisBatch:
         return head
 
     def matrix(self, states: Sequence[QuadropolisState]) -> Ints:
-        """The raw rows of ``states`` as one int64 matrix: the rows of :meth:`raw_row`, read
-        in three blocks for all states at once (numpy reading nested lists costs more than
-        the rest of the encoding): the head, the site as int16 (-1 for an empty square) and
-        everything after it as bytes (all small and never negative)."""
+        """The raw rows of ``states`` as one int64 matrix (the head columns of :data:`HEAD`,
+        the site, spots, architects, cities, inhabitants and energy), read in three blocks for
+        all states at once (numpy reading nested lists costs more than the rest of the
+        encoding): the head, the site as int16 (-1 for an empty square) and everything after
+        it as bytes (all small and never negative)."""
         heads: list[int] = []
         sites: list[int] = []
         rest: list[int] = []
@@ -519,91 +533,34 @@ class QuadropolisBatch:
 
     def encode(self, raw: Ints, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
-        n, a, size = self.n, self.arch, self.size
-        o = self.offsets
-        count = raw.shape[0]
-        rows = np.arange(count)
-        me = seats
-        order = (me[:, None] + np.arange(n)) % n
-        cur = raw[:, 2]
-        out[rows, o["round"] + raw[:, 0]] = 1
-        out[rows, o["turn"] + raw[:, 1]] = 1
-        out[rows, o["to_move"] + (cur - me) % n] = cur >= 0
-        out[rows, o["first_player"] + (raw[:, 3] - me) % n] = 1
-        out[rows, o["mayor"] + (raw[:, 4] - me) % n] = 1
-        out[:, o["finished"]] = cur < 0
-        # The gathers write straight into ``out`` (np.take with ``out``: no temporary).
-        cs = self.c_site
-        width = self.site_rows.shape[1]
-        site = out[:, o["site"] : o["site"] + SITE_SQUARES * width]
-        np.take(  # an empty square (-1) wraps to the last row, the empty one
+        encode_rows(
+            raw,
+            seats,
+            out,
+            self.block_starts,
+            self.layout,
             self.site_rows,
-            raw[:, cs : cs + SITE_SQUARES],
-            axis=0,
-            out=site.reshape(count, SITE_SQUARES, width),
-            mode="wrap",
+            self.spot_rows,
+            BLOCKED_ROWS,
+            self.unused_rows,
+            CELL_ROWS,
         )
-        urb = raw[:, 5]
-        width = self.spot_rows.shape[2]
-        spots = out[:, o["spots"] : o["spots"] + N_SPOTS * width].reshape(count, N_SPOTS, width)
-        codes = raw[:, self.c_spots : self.c_spots + N_SPOTS] + (me * 8 * n)[:, None]
-        np.take(self.spot_rows.reshape(-1, width), codes, axis=0, out=spots, mode="clip")
-        spots[:, :, -1] = BLOCKED_ROWS[urb]
-        out[rows, o["urbanist"] + urb % (SITE_SQUARES + 1)] = 1
-        ca = self.c_arch
-        by_seat = rows[:, None], order
-        if self.expert:
-            out[:, o["architects"] : o["architects"] + a] = raw[:, ca + 1 : ca + 1 + a]
-        else:
-            used = raw[:, ca : ca + n][by_seat]
-            out[:, o["architects"] : o["architects"] + n * a] = self.unused_rows[used].reshape(
-                count, -1
-            )
-        cells = raw[:, self.c_cells : self.c_inh].reshape(count, n, size)[by_seat]
-        width = CELL_ROWS.shape[1]
-        city = out[:, o["cities"] : o["cities"] + n * size * width]
-        np.take(CELL_ROWS, cells, axis=0, out=city.reshape(count, n, size, width), mode="clip")
-        res = out[:, o["resources"] : o["resources"] + 2 * n].reshape(count, n, 2)
-        res[:, :, 0] = raw[:, self.c_inh : self.c_en][by_seat]
-        res[:, :, 1] = raw[:, self.c_en : self.width][by_seat]
 
     def mask(self, raw: Ints) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
-        n, a, size, stride = self.n, self.arch, self.size, self.stride
-        count = raw.shape[0]
-        cur = raw[:, 2]
-        live = cur >= 0
-        p = np.where(live, cur, 0)
-        cs = self.c_site
-        cls = self.site_class[raw[:, cs : cs + SITE_SQUARES][:, self.select]]
-        spots = raw[:, self.c_spots : self.c_spots + N_SPOTS]
-        free = (spots == 0) & ~BLOCKED_ROWS[raw[:, 5]]
-        ca = self.c_arch
-        if self.expert:
-            avail = raw[:, ca + 1 : ca + 1 + a] > 0
-        else:
-            avail = self.unused_rows[raw[np.arange(count), ca + p]]
-        valid = avail[:, :, None] & free[:, None, :] & live[:, None, None]
-        strict = (raw[:, 6] != 0) & (valid & (cls != DOWN_C)).any(axis=(1, 2))
-        cls = np.where(valid, cls, NONE_C)
-        cells = raw[:, self.c_cells : self.c_inh].reshape(count, n, size)[np.arange(count), p]
-        empty = cells == 0
-        kind = cells >> 3
-        floors = cells & 7
-        reach = self.reach[None, :, :]
-        other_t = reach & empty[:, None, :]
-        own_floor = floors[:, None, :] == self.below[None, :, :]
-        table = np.zeros((count, a, CLASSES, stride), np.bool_)
-        table[:, :, EMPTY_C, stride - 1] = True
-        table[:, :, DOWN_C, stride - 1] = ~strict[:, None]
-        for c, k in ((TOWER_C, 1), (OFFICE_C, 2)):
-            stack = (kind == k) & (floors < self.max_floors[k])
-            table[:, :, c, :size] = other_t | (stack[:, None, :] & (reach | own_floor))
-        table[:, :, OTHER_C, :size] = other_t
-        table[:, :, TOWER_C : OTHER_C + 1, stride - 2] = True
-        flat = table.reshape(count * a * CLASSES, stride)
-        index = (np.arange(count * a).reshape(count, a, 1) * CLASSES) + cls
-        return np.take(flat, index, axis=0, mode="clip").reshape(count, self.num_actions)
+        out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        mask_rows(
+            raw,
+            out,
+            self.layout,
+            self.site_class,
+            self.select,
+            BLOCKED_ROWS,
+            self.unused_rows,
+            self.reach,
+            self.max_floors,
+        )
+        return out
 
 
 __all__ = ["QuadropolisBatch", "QuadropolisTensors", "shared_tensors"]

@@ -1,0 +1,201 @@
+"""Compiled loops of the Quadropolis batch encoders (numba): observations and masks of many
+tables, row by row, from the raw matrix of
+:class:`~polis.games.quadropolis.tensors.QuadropolisBatch`.
+
+A table's observation is a few hundred small copies and its mask a few thousand flags:
+loops compiled once (and cached on disk) write them straight into the output arrays, with
+no temporary arrays and no per-call cost of numpy's many small operations. The numbers are
+the view encoder's and ``legal_moves()``'s (``tests/research`` compares every position of
+many random games). Each function takes the batch's tables as arguments: numba compiles one
+version per argument types, shared by every mode and player count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+#: Mask classes of a site square (as in tensors.py): nothing there, a face-down tile, a
+#: Tower Block, an Office Tower, another building.
+EMPTY_C, DOWN_C, TOWER_C, OFFICE_C, OTHER_C = range(5)
+
+
+@njit(cache=True, nogil=True)
+def encode_rows(
+    raw: Any,
+    seats: Any,
+    out: Any,
+    offsets: Any,
+    layout: Any,
+    site_rows: Any,
+    spot_rows: Any,
+    blocked_rows: Any,
+    unused_rows: Any,
+    cell_rows: Any,
+) -> None:
+    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``.
+
+    ``offsets``: the blocks' starts (round, turn, to_move, first_player, mayor, finished,
+    site, spots, urbanist, architects, cities, resources); ``layout``: players, architects,
+    city squares, site squares, spots, expert flag, then the raw columns of the site, spots,
+    architects, cells, inhabitants and energy.
+    """
+    n, a, size, site_sq, n_spots, expert = (
+        layout[0],
+        layout[1],
+        layout[2],
+        layout[3],
+        layout[4],
+        layout[5],
+    )
+    cs, c_spots, ca, c_cells, c_inh, c_en = (
+        layout[6],
+        layout[7],
+        layout[8],
+        layout[9],
+        layout[10],
+        layout[11],
+    )
+    o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = (
+        offsets[0],
+        offsets[1],
+        offsets[2],
+        offsets[3],
+        offsets[4],
+        offsets[5],
+    )
+    o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = (
+        offsets[6],
+        offsets[7],
+        offsets[8],
+        offsets[9],
+        offsets[10],
+        offsets[11],
+    )
+    site_w = site_rows.shape[1]
+    spot_w = spot_rows.shape[2]
+    cell_w = cell_rows.shape[1]
+    last_site = site_rows.shape[0] - 1
+    last_cell = cell_rows.shape[0] - 1
+    spots_flat = spot_rows.reshape(-1, spot_w)
+    last_spot = spots_flat.shape[0] - 1
+    for r in range(raw.shape[0]):
+        row = out[r]
+        facts = raw[r]
+        me = seats[r]
+        cur = facts[2]
+        row[o_round + facts[0]] = 1
+        row[o_turn + facts[1]] = 1
+        if cur >= 0:
+            row[o_to_move + (cur - me) % n] = 1
+        else:
+            row[o_finished] = 1
+        row[o_first + (facts[3] - me) % n] = 1
+        row[o_mayor + (facts[4] - me) % n] = 1
+        for i in range(site_sq):
+            tile = facts[cs + i]
+            src = site_rows[tile if tile >= 0 else last_site]
+            at = o_site + i * site_w
+            for j in range(site_w):
+                row[at + j] = src[j]
+        urb = facts[5]
+        for s in range(n_spots):
+            code = facts[c_spots + s] + me * 8 * n
+            src = spots_flat[min(max(code, 0), last_spot)]
+            at = o_spots + s * spot_w
+            for j in range(spot_w - 1):
+                row[at + j] = src[j]
+            row[at + spot_w - 1] = blocked_rows[urb, s]
+        row[o_urbanist + urb % (site_sq + 1)] = 1
+        for j in range(n):
+            seat = (me + j) % n
+            if expert:
+                if j == 0:
+                    for k in range(a):
+                        row[o_arch + k] = facts[ca + 1 + k]
+            else:
+                used = facts[ca + seat]
+                for k in range(a):
+                    row[o_arch + j * a + k] = unused_rows[used, k]
+            for q in range(size):
+                src = cell_rows[min(max(facts[c_cells + seat * size + q], 0), last_cell)]
+                at = o_cities + (j * size + q) * cell_w
+                for x in range(cell_w):
+                    row[at + x] = src[x]
+            row[o_res + 2 * j] = facts[c_inh + seat]
+            row[o_res + 2 * j + 1] = facts[c_en + seat]
+
+
+@njit(cache=True, nogil=True)
+def mask_rows(
+    raw: Any,
+    out: Any,
+    layout: Any,
+    site_class: Any,
+    select: Any,
+    blocked_rows: Any,
+    unused_rows: Any,
+    reach: Any,
+    max_floors: Any,
+) -> None:
+    """Write the legal-action masks of the players to move into zeroed ``out`` (a finished
+    table's row stays zero); ``layout`` as in :func:`encode_rows`, then the stride.
+
+    An action is (architect, spot, target): an architect available to the player (§5.1) on a
+    free spot (§5.1) selects a site square (§5.2); its class gives the targets: every square
+    the tile may be built on (§6) and discard, or only "nothing taken" (an empty square, or
+    a face-down tile unless A5 "unselectable" and something face up is selectable).
+    """
+    a, size, n_spots, expert = layout[1], layout[2], layout[4], layout[5]
+    cs, c_spots, ca, c_cells = layout[6], layout[7], layout[8], layout[9]
+    stride = layout[12]
+    last_class = site_class.shape[0] - 1
+    cls = np.empty((a, n_spots), np.int64)
+    valid = np.empty((a, n_spots), np.bool_)
+    targets = np.empty((a, 3, size), np.bool_)  # Tower Block, Office Tower, other
+    for r in range(raw.shape[0]):
+        facts = raw[r]
+        cur = facts[2]
+        if cur < 0:
+            continue
+        urb = facts[5]
+        strict = False
+        for k in range(a):
+            avail = facts[ca + 1 + k] > 0 if expert else unused_rows[facts[ca + cur], k]
+            for s in range(n_spots):
+                tile = facts[cs + select[k, s]]
+                c = site_class[tile if tile >= 0 else last_class]
+                cls[k, s] = c
+                ok = avail and facts[c_spots + s] == 0 and not blocked_rows[urb, s]
+                valid[k, s] = ok
+                if ok and c != DOWN_C:
+                    strict = True
+        strict = strict and facts[6] != 0
+        city = c_cells + cur * size
+        for k in range(a):
+            for q in range(size):
+                cell = facts[city + q]
+                other = reach[k, q] and cell == 0
+                targets[k, 2, q] = other
+                kind, floors = cell >> 3, cell & 7
+                near = reach[k, q] or floors == k
+                targets[k, 0, q] = other or (kind == 1 and floors < max_floors[1] and near)
+                targets[k, 1, q] = other or (kind == 2 and floors < max_floors[2] and near)
+        row = out[r]
+        for k in range(a):
+            for s in range(n_spots):
+                if not valid[k, s]:
+                    continue
+                at = (k * n_spots + s) * stride
+                c = cls[k, s]
+                if c == EMPTY_C:
+                    row[at + stride - 1] = True
+                elif c == DOWN_C:
+                    row[at + stride - 1] = not strict
+                else:
+                    t = 0 if c == TOWER_C else 1 if c == OFFICE_C else 2
+                    for q in range(size):
+                        row[at + q] = targets[k, t, q]
+                    row[at + stride - 2] = True

@@ -27,7 +27,6 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from polis.games.metropolys.batch_kernels import encode_rows, mask_rows
 from polis.games.metropolys.board import ADJACENT_MASK, COLOUR, DISTRICTS, NUM_FIELDS
 from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
@@ -459,6 +458,8 @@ class MetropolysBatch:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``:
         every field's whole row from :attr:`full_rows` (by field, token and cell), the
         supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
+        from polis.games.metropolys.batch_kernels import encode_rows  # numba: batches only
+
         encode_rows(
             raw8,
             seats,
@@ -476,6 +477,8 @@ class MetropolysBatch:
     def mask(self, raw: Int8s) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
         out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        from polis.games.metropolys.batch_kernels import mask_rows
+
         mask_rows(raw, out, self.layout, ADJACENT_ROWS, PASS_ID)
         return out
 

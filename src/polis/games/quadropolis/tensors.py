@@ -39,7 +39,6 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from polis.games.quadropolis.batch_kernels import encode_rows, mask_rows
 from polis.games.quadropolis.moves import STRIDE
 from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
@@ -533,6 +532,8 @@ class QuadropolisBatch:
 
     def encode(self, raw: Ints, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
+        from polis.games.quadropolis.batch_kernels import encode_rows  # numba: batches only
+
         encode_rows(
             raw,
             seats,
@@ -549,6 +550,8 @@ class QuadropolisBatch:
     def mask(self, raw: Ints) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
         out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        from polis.games.quadropolis.batch_kernels import mask_rows
+
         mask_rows(
             raw,
             out,

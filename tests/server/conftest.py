@@ -5,6 +5,7 @@ server process and Debian's chromium, one of each per module."""
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,9 +48,26 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_database(admin, name)
         admin.dispose()
+
+
+def drop_database(admin: Any, name: str) -> None:
+    """Drop a test's database. FORCE ends the sessions the test left open, but PostgreSQL
+    refuses it while an autovacuum worker is busy there (a process the test role may not
+    signal; seen after the store tests' many writes): then wait for the worker and retry."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import ProgrammingError
+
+    for attempt in range(40):
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except ProgrammingError as exc:
+            if "pg_signal_backend" not in str(exc) or attempt == 39:
+                raise
+            time.sleep(0.25)
 
 
 @pytest.fixture

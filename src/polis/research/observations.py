@@ -19,7 +19,7 @@ lists the named blocks, which the README documents.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -212,6 +212,13 @@ class TableEncoder(Encoder[V]):
         b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
         mask: Mask = b.mask(raw).view(np.int8)
         return obs, mask
+
+
+def ordered(values: Mapping[str, Any], names: Sequence[str]) -> npt.NDArray[np.int64]:
+    """``values[name]`` for each of ``names``, as one int64 array: how a compiled batch loop
+    (which takes arrays, not dicts) gets named sizes and offsets, in the order its module
+    declares."""
+    return np.array([values[name] for name in names], np.int64)
 
 
 def one_hot_bytes(index: int | None, size: int) -> bytes:

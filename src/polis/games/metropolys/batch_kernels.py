@@ -6,7 +6,10 @@ Each table's observation is 55 field rows picked from a table plus a few dozen f
 mask is one flag per (value, field) pair. Loops compiled once (and cached on disk) write them
 straight into the output arrays, with no temporary arrays and none of the per-call cost of
 numpy's many small operations. The numbers are the view encoder's and ``legal_moves()``'s
-(``tests/research`` compares every position of many random games).
+(``tests/research`` compares every position of many random games). Sizes and columns come
+in two int arrays, ``layout`` and ``offsets``, made by
+:func:`~polis.research.observations.ordered` in the orders :data:`LAYOUT` and :data:`BLOCKS`
+declare here, beside the code that reads them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,41 @@ from __future__ import annotations
 from typing import Any
 
 from numba import njit
+
+from polis.games.metropolys.board import NUM_FIELDS
+
+#: The :class:`~polis.games.metropolys.tensors.MetropolysBatch` attributes in ``layout``:
+#: players, a field row's width, field keys per token, then the raw columns of the cards,
+#: cells, bid flags, tokens, supplies, buildings built and tokens collected.
+LAYOUT: tuple[str, ...] = (
+    "n",
+    "field_width",
+    "field_keys",
+    "c_cards",
+    "c_cells",
+    "c_bids",
+    "c_tokens",
+    "c_supply",
+    "c_built",
+    "c_collected",
+)
+#: The observation's blocks whose starts are in ``offsets``.
+BLOCKS: tuple[str, ...] = (
+    "fields",
+    "supplies",
+    "unused",
+    "passed",
+    "built",
+    "tokens",
+    "to_move",
+    "start_player",
+    "terminal",
+    "bid_value",
+    "metro_card",
+    "archaeology_card",
+    "area_card",
+    "neighbourhood_card",
+)
 
 
 @njit(cache=True, nogil=True)
@@ -38,26 +76,13 @@ def encode_rows(
     supply_rows: Any,
     unused_rows: Any,
 ) -> None:
-    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``.
-
-    ``offsets``: the starts of the blocks fields, supplies, unused, passed, built, tokens,
-    to_move, start_player, terminal, bid_value, metro_card, archaeology_card, area_card,
-    neighbourhood_card; ``layout``: players, fields, field row width, field keys, then the
-    raw columns of the cards, cells, bid flags, tokens, supplies, built and collected.
-    """
-    n, fields, width, keys = layout[0], layout[1], layout[2], layout[3]
-    c_cards, c_cells, c_bids, c_tokens = layout[4], layout[5], layout[6], layout[7]
-    c_supply, c_built, c_collected = layout[8], layout[9], layout[10]
-    o_fields, o_supplies, o_unused, o_passed, o_built, o_tokens = (
-        offsets[0],
-        offsets[1],
-        offsets[2],
-        offsets[3],
-        offsets[4],
-        offsets[5],
-    )
-    o_to_move, o_start, o_terminal, o_bid_value = offsets[6], offsets[7], offsets[8], offsets[9]
-    o_metro, o_arch, o_area, o_colour = offsets[10], offsets[11], offsets[12], offsets[13]
+    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``
+    (``layout`` and ``offsets``: see :data:`LAYOUT` and :data:`BLOCKS`)."""
+    n, width, keys, c_cards, c_cells, c_bids, c_tokens = layout[0:7]
+    c_supply, c_built, c_collected = layout[7:10]
+    o_fields, o_supplies, o_unused, o_passed, o_built, o_tokens = offsets[0:6]
+    o_to_move, o_start, o_terminal, o_bid_value = offsets[6:10]
+    o_metro, o_arch, o_area, o_colour = offsets[10:14]
     last_full = full_rows.shape[0] - 1
     supply_w = supply_rows.shape[1]
     unused_w = unused_rows.shape[1]
@@ -65,7 +90,7 @@ def encode_rows(
         row = out[r]
         facts = raw[r]
         me = seats[r]
-        for f in range(fields):
+        for f in range(NUM_FIELDS):
             code = cell_code[me, facts[c_cells + f] & 255] + facts[c_bids + f]
             code += facts[c_tokens + f] * keys + field_base[f]
             src = full_rows[min(max(code, 0), last_full)]
@@ -107,14 +132,14 @@ def encode_rows(
 @njit(cache=True, nogil=True)
 def mask_rows(raw: Any, out: Any, layout: Any, adjacent_rows: Any, pass_id: int) -> None:
     """Write the legal-action masks of the players to move into zeroed ``out`` (a finished
-    table's row stays zero); ``layout`` as in :func:`encode_rows`.
+    table's row stays zero; ``layout``: see :data:`LAYOUT`).
 
-    Action ``(v - 1) * fields + f`` bids value v on field f: a free field (§5.1), adjacent to
+    Action ``(v - 1) * NUM_FIELDS + f`` bids value v on field f: a free field (§5.1), adjacent to
     the last bid if there is one (§5.1.2), with a building of the player's supply higher than
     the last bid's; passing (``pass_id``) is legal once a round has a bid.
     """
-    fields, c_cells, c_supply = layout[1], layout[5], layout[8]
-    values = pass_id // fields
+    c_cells, c_supply = layout[4], layout[7]
+    values = pass_id // NUM_FIELDS
     for r in range(raw.shape[0]):
         facts = raw[r]
         cur, last = facts[0], facts[3]
@@ -127,8 +152,8 @@ def mask_rows(raw: Any, out: Any, layout: Any, adjacent_rows: Any, pass_id: int)
         for v in range(lowest + 1, values + 1):
             if not (supply >> v) & 1:
                 continue
-            at = (v - 1) * fields
-            for f in range(fields):
+            at = (v - 1) * NUM_FIELDS
+            for f in range(NUM_FIELDS):
                 if facts[c_cells + f] == -1 and near[f]:
                     row[at + f] = True
         row[pass_id] = last >= 0

@@ -32,7 +32,7 @@ from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.state import MetropolysState
-from polis.research.observations import one_hot_bytes
+from polis.research.observations import one_hot_bytes, ordered
 
 #: Field bytes: a free field, a field out of play, else player * 16 + value.
 FREE_B: Final = 255
@@ -351,27 +351,12 @@ class MetropolysBatch:
         self.holder_slot = np.array(
             [[n] + [(p - me) % n for p in range(n)] for me in range(n)], np.int64
         )
-        #: What the compiled loops (:mod:`.batch_kernels`) read: the sizes and raw columns,
-        #: and the starts of the observation's blocks.
-        self.layout = np.array(
-            [
-                n,
-                NUM_FIELDS,
-                self.field_width,
-                self.field_keys,
-                self.c_cards,
-                self.c_cells,
-                self.c_bids,
-                self.c_tokens,
-                self.c_supply,
-                self.c_built,
-                self.c_collected,
-            ],
-            np.int64,
-        )
-        blocks = "fields supplies unused passed built tokens to_move start_player terminal"
-        blocks += " bid_value metro_card archaeology_card area_card neighbourhood_card"
-        self.block_starts = np.array([offsets[b] for b in blocks.split()], np.int64)
+        # What the compiled loops read: this object's sizes and columns and the observation's
+        # block starts (numba is imported with the first batch: it is for batches only).
+        from polis.games.metropolys import batch_kernels
+
+        self.layout = ordered(vars(self), batch_kernels.LAYOUT)
+        self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
         self._facts: dict[int, tuple[Setup, tuple[int, ...], bytes]] = {}
         self._packers: dict[int, struct.Struct] = {}
 
@@ -458,7 +443,7 @@ class MetropolysBatch:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``:
         every field's whole row from :attr:`full_rows` (by field, token and cell), the
         supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
-        from polis.games.metropolys.batch_kernels import encode_rows  # numba: batches only
+        from polis.games.metropolys.batch_kernels import encode_rows
 
         encode_rows(
             raw8,

@@ -7,7 +7,9 @@ loops compiled once (and cached on disk) write them straight into the output arr
 no temporary arrays and no per-call cost of numpy's many small operations. The numbers are
 the view encoder's and ``legal_moves()``'s (``tests/research`` compares every position of
 many random games). Each function takes the batch's tables as arguments: numba compiles one
-version per argument types, shared by every mode and player count.
+version per argument types, shared by every mode and player count. Sizes and columns come in
+two int arrays, ``layout`` and ``offsets``, made by :func:`~polis.research.observations.ordered`
+in the orders :data:`LAYOUT` and :data:`BLOCKS` declare here, beside the code that reads them.
 """
 
 from __future__ import annotations
@@ -17,9 +19,40 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-#: Mask classes of a site square (as in tensors.py): nothing there, a face-down tile, a
-#: Tower Block, an Office Tower, another building.
-EMPTY_C, DOWN_C, TOWER_C, OFFICE_C, OTHER_C = range(5)
+from polis.games.quadropolis.site import N_SPOTS
+from polis.games.quadropolis.tensors import DOWN_C, EMPTY_C, OFFICE_C, SITE_SQUARES, TOWER_C
+
+#: The :class:`~polis.games.quadropolis.tensors.QuadropolisBatch` attributes in ``layout``:
+#: players, architects, city squares, the expert flag, the raw columns of the site, spots,
+#: architects, cells, inhabitants and energy, and the actions per (architect, spot) pair.
+LAYOUT: tuple[str, ...] = (
+    "n",
+    "arch",
+    "size",
+    "expert",
+    "c_site",
+    "c_spots",
+    "c_arch",
+    "c_cells",
+    "c_inh",
+    "c_en",
+    "stride",
+)
+#: The observation's blocks whose starts are in ``offsets``.
+BLOCKS: tuple[str, ...] = (
+    "round",
+    "turn",
+    "to_move",
+    "first_player",
+    "mayor",
+    "finished",
+    "site",
+    "spots",
+    "urbanist",
+    "architects",
+    "cities",
+    "resources",
+)
 
 
 @njit(cache=True, nogil=True)
@@ -35,45 +68,12 @@ def encode_rows(
     unused_rows: Any,
     cell_rows: Any,
 ) -> None:
-    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``.
-
-    ``offsets``: the blocks' starts (round, turn, to_move, first_player, mayor, finished,
-    site, spots, urbanist, architects, cities, resources); ``layout``: players, architects,
-    city squares, site squares, spots, expert flag, then the raw columns of the site, spots,
-    architects, cells, inhabitants and energy.
-    """
-    n, a, size, site_sq, n_spots, expert = (
-        layout[0],
-        layout[1],
-        layout[2],
-        layout[3],
-        layout[4],
-        layout[5],
-    )
-    cs, c_spots, ca, c_cells, c_inh, c_en = (
-        layout[6],
-        layout[7],
-        layout[8],
-        layout[9],
-        layout[10],
-        layout[11],
-    )
-    o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = (
-        offsets[0],
-        offsets[1],
-        offsets[2],
-        offsets[3],
-        offsets[4],
-        offsets[5],
-    )
-    o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = (
-        offsets[6],
-        offsets[7],
-        offsets[8],
-        offsets[9],
-        offsets[10],
-        offsets[11],
-    )
+    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``
+    (``layout`` and ``offsets``: see :data:`LAYOUT` and :data:`BLOCKS`)."""
+    n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
+    cs, c_spots, ca, c_cells, c_inh, c_en = layout[4:10]
+    o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = offsets[0:6]
+    o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = offsets[6:12]
     site_w = site_rows.shape[1]
     spot_w = spot_rows.shape[2]
     cell_w = cell_rows.shape[1]
@@ -94,21 +94,21 @@ def encode_rows(
             row[o_finished] = 1
         row[o_first + (facts[3] - me) % n] = 1
         row[o_mayor + (facts[4] - me) % n] = 1
-        for i in range(site_sq):
+        for i in range(SITE_SQUARES):
             tile = facts[cs + i]
             src = site_rows[tile if tile >= 0 else last_site]
             at = o_site + i * site_w
             for j in range(site_w):
                 row[at + j] = src[j]
         urb = facts[5]
-        for s in range(n_spots):
+        for s in range(N_SPOTS):
             code = facts[c_spots + s] + me * 8 * n
             src = spots_flat[min(max(code, 0), last_spot)]
             at = o_spots + s * spot_w
             for j in range(spot_w - 1):
                 row[at + j] = src[j]
             row[at + spot_w - 1] = blocked_rows[urb, s]
-        row[o_urbanist + urb % (site_sq + 1)] = 1
+        row[o_urbanist + urb % (SITE_SQUARES + 1)] = 1
         for j in range(n):
             seat = (me + j) % n
             if expert:
@@ -141,19 +141,19 @@ def mask_rows(
     max_floors: Any,
 ) -> None:
     """Write the legal-action masks of the players to move into zeroed ``out`` (a finished
-    table's row stays zero); ``layout`` as in :func:`encode_rows`, then the stride.
+    table's row stays zero; ``layout``: see :data:`LAYOUT`).
 
     An action is (architect, spot, target): an architect available to the player (§5.1) on a
     free spot (§5.1) selects a site square (§5.2); its class gives the targets: every square
     the tile may be built on (§6) and discard, or only "nothing taken" (an empty square, or
     a face-down tile unless A5 "unselectable" and something face up is selectable).
     """
-    a, size, n_spots, expert = layout[1], layout[2], layout[4], layout[5]
-    cs, c_spots, ca, c_cells = layout[6], layout[7], layout[8], layout[9]
-    stride = layout[12]
+    a, size, expert = layout[1], layout[2], layout[3]
+    cs, c_spots, ca, c_cells = layout[4:8]
+    stride = layout[10]
     last_class = site_class.shape[0] - 1
-    cls = np.empty((a, n_spots), np.int64)
-    valid = np.empty((a, n_spots), np.bool_)
+    cls = np.empty((a, N_SPOTS), np.int64)
+    valid = np.empty((a, N_SPOTS), np.bool_)
     targets = np.empty((a, 3, size), np.bool_)  # Tower Block, Office Tower, other
     for r in range(raw.shape[0]):
         facts = raw[r]
@@ -164,7 +164,7 @@ def mask_rows(
         strict = False
         for k in range(a):
             avail = facts[ca + 1 + k] > 0 if expert else unused_rows[facts[ca + cur], k]
-            for s in range(n_spots):
+            for s in range(N_SPOTS):
                 tile = facts[cs + select[k, s]]
                 c = site_class[tile if tile >= 0 else last_class]
                 cls[k, s] = c
@@ -185,10 +185,10 @@ def mask_rows(
                 targets[k, 1, q] = other or (kind == 2 and floors < max_floors[2] and near)
         row = out[r]
         for k in range(a):
-            for s in range(n_spots):
+            for s in range(N_SPOTS):
                 if not valid[k, s]:
                     continue
-                at = (k * n_spots + s) * stride
+                at = (k * N_SPOTS + s) * stride
                 c = cls[k, s]
                 if c == EMPTY_C:
                     row[at + stride - 1] = True

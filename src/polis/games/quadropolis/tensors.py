@@ -44,7 +44,7 @@ from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
-from polis.research.observations import one_hot_bytes
+from polis.research.observations import one_hot_bytes, ordered
 
 #: Mask classes of a site square: nothing there, a face-down tile, a Tower Block, an Office
 #: Tower, another building.
@@ -452,29 +452,12 @@ class QuadropolisBatch:
             dtype=np.bool_,
         )
         self.max_floors = np.array(MAX_FLOORS[mode], np.int64)
-        #: What the compiled loops (:mod:`.batch_kernels`) read: the sizes and raw columns,
-        #: and the starts of the observation's blocks.
-        self.layout = np.array(
-            [
-                n,
-                a,
-                self.size,
-                SITE_SQUARES,
-                N_SPOTS,
-                self.expert,
-                self.c_site,
-                self.c_spots,
-                self.c_arch,
-                self.c_cells,
-                self.c_inh,
-                self.c_en,
-                self.stride,
-            ],
-            np.int64,
-        )
-        blocks = "round turn to_move first_player mayor finished site spots urbanist"
-        blocks += " architects cities resources"
-        self.block_starts = np.array([offsets[b] for b in blocks.split()], np.int64)
+        # What the compiled loops read: this object's sizes and columns and the observation's
+        # block starts (numba is imported with the first batch: it is for batches only).
+        from polis.games.quadropolis import batch_kernels
+
+        self.layout = ordered(vars(self), batch_kernels.LAYOUT)
+        self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
 
     def raw_row_head(self, s: QuadropolisState) -> list[int]:
         """The columns before the lists (:data:`HEAD`)."""
@@ -532,7 +515,7 @@ class QuadropolisBatch:
 
     def encode(self, raw: Ints, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
-        from polis.games.quadropolis.batch_kernels import encode_rows  # numba: batches only
+        from polis.games.quadropolis.batch_kernels import encode_rows
 
         encode_rows(
             raw,

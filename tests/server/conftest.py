@@ -9,7 +9,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from fastapi import FastAPI
@@ -20,6 +20,9 @@ from polis.server import create_app
 
 from .browser_helpers import CHROMIUM, CHROMIUM_ARGS, ServerProcess
 from .services import Postgres, Redis, postgres, redis
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def make_app(db_url: str) -> FastAPI:
@@ -52,22 +55,26 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def drop_database(admin: Any, name: str) -> None:
+def drop_database(admin: Engine, name: str) -> None:
     """Drop a test's database. FORCE ends the sessions the test left open, but PostgreSQL
     refuses it while an autovacuum worker is busy there (a process the test role may not
-    signal; seen after the store tests' many writes): then wait for the worker and retry."""
+    signal; seen after the store tests' many writes): then wait for the worker and retry,
+    for up to 10 s (the last try's error goes through)."""
     from sqlalchemy import text
     from sqlalchemy.exc import ProgrammingError
 
-    for attempt in range(40):
+    drop = text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    for _ in range(40):
         try:
             with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                conn.execute(drop)
             return
         except ProgrammingError as exc:
-            if "pg_signal_backend" not in str(exc) or attempt == 39:
+            if "pg_signal_backend" not in str(exc):
                 raise
             time.sleep(0.25)
+    with admin.connect() as conn:
+        conn.execute(drop)
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from polis.core.registry import games
 from polis.server import create_app
 from polis.server.config import Limits, ServerConfig, parse_limits
 
+from .seat_client import seated
+
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 JSON = {"Content-Type": "application/json"}
@@ -57,17 +59,6 @@ def hello(ws: Any, token: str | None) -> dict[str, Any]:
         msg: dict[str, Any] = ws.receive_json()
         if msg["type"] == "state":
             return msg
-
-
-def next_error(ws: Any) -> dict[str, Any]:
-    """The next error message, past the broadcasts a seated socket may get first (the
-    ``seats`` message of who is connected, sent when the previous socket closes): on a busy
-    machine one can come before the answer."""
-    for _ in range(20):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "error":
-            return msg
-    raise AssertionError("no error message among the next 20")
 
 
 # -- headers and the page ------------------------------------------------------------------------
@@ -169,10 +160,10 @@ def test_control_characters_and_lone_surrogates_get_a_clear_4xx(
         ws.send_text(json.dumps({"type": "hello", "token": bad}))
         err = ws.receive_json()
         assert err["code"] == "malformed"
-    with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        hello(ws, made["seats"][0]["token"])
-        ws.send_text(json.dumps({"type": "move", "move": bad, "position": 0}))
-        assert next_error(ws)["code"] == "malformed"
+    with seated(client, made["id"], made["seats"][0]["token"]) as seat:
+        # read to the error: a seats broadcast may come first on a busy machine
+        seat.ws.send_text(json.dumps({"type": "move", "move": bad, "position": 0}))
+        assert seat.error()["code"] == "malformed"
 
 
 def test_invite_links_never_come_from_the_host_header(

@@ -6,20 +6,25 @@ what a real end position looks like. A third set holds the worst cities we could
 (harbour-filled mats, Tower Blocks around Parks with little energy, Office Towers among
 Factories). Each city is timed as the best of three cold runs (CPU time of score_city without
 its caches: the solver and the report of its allocation), so a loaded machine disturbs the
-figures less. Prints JSON: median, p99 and max milliseconds per city.
+figures less. With numba installed, the key alone (all a result's totals and places need) is
+also timed by the solver and by the compiled kernel on the same cities (``keys``). Prints
+JSON: median, p99 and max milliseconds per city.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 from importlib import resources
 from typing import Any
 
 from polis.games.quadropolis.city import Building, City, geometry, parse_city
-from polis.games.quadropolis.scoring import _Options, _score
+from polis.games.quadropolis.scoring import _Options, _score, _solver_key
 from polis.games.quadropolis.scoring_solver import clear_city_caches
 
 #: (mode, rows, inhabitants, energy): the slowest cities we could construct.
@@ -121,16 +126,61 @@ def bench_adversarial() -> dict[str, Any]:
     return {**_summary(list(times.values())), "cases": times}
 
 
-def bench_scorer(n: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Median, p99 and max ms on n random full Expert and Classic cities and the worst set."""
+def _best_of_three(run: Callable[[], object]) -> float:
+    """Best of three CPU-time runs of ``run``, in milliseconds (caches cleared before each)."""
+    best = float("inf")
+    for _ in range(3):
+        clear_city_caches()
+        t0 = time.process_time()
+        run()
+        best = min(best, time.process_time() - t0)
+    return best * 1000
+
+
+def bench_keys(n: int, seed: int) -> dict[str, Any]:
+    """The key alone (what a result's totals and places need), by the Python solver and by
+    the compiled kernel, on the same cities: medians, and the kernel's time as a share."""
+    from polis.games.quadropolis.scoring_kernel import city_key
+
     rng = random.Random(seed)
-    return {
+    out: dict[str, Any] = {}
+    for mode in ("expert", "classic"):
+        pool = _pool(mode)
+        cases = [random_city(mode, rng, pool) for _ in range(n)]
+        cases += [(parse_city(m, list(rows)), i, e) for m, rows, i, e in ADVERSARIAL if m == mode]
+        g = geometry(mode)
+        opts = _Options(False, 5, True)
+        solver, kernel = [], []
+        for city, inh, en in cases:
+            want = _solver_key(mode, city, inh, en, opts)
+            if city_key(g, city, inh, en, False, 5, True) != want:
+                raise AssertionError("the compiled key differs from the solver's")
+            solver.append(_best_of_three(partial(_solver_key, mode, city, inh, en, opts)))
+            kernel.append(_best_of_three(partial(city_key, g, city, inh, en, False, 5, True)))
+        out[mode] = {
+            "solver": _summary(solver),
+            "compiled": _summary(kernel),
+            "compiled_share_of_median": round(
+                statistics.median(kernel) / statistics.median(solver), 3
+            ),
+        }
+    return out
+
+
+def bench_scorer(n: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """Median, p99 and max ms on n random full Expert and Classic cities and the worst set;
+    with numba installed, also the key alone by the solver and by the compiled kernel."""
+    rng = random.Random(seed)
+    found: dict[str, Any] = {
         "n": n,
         "seed": seed,
         "expert": _timings("expert", n, rng),
         "classic": _timings("classic", n, rng),
         "adversarial": bench_adversarial(),
     }
+    if importlib.util.find_spec("numba") is not None:
+        found["keys"] = bench_keys(n // 4, seed)
+    return found
 
 
 if __name__ == "__main__":

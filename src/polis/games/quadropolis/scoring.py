@@ -358,8 +358,9 @@ _key_of: Callable[[str, City, int, int, _Options], int] = _solver_key
 def use_compiled_keys() -> None:
     """Find the totals and places of results with the compiled kernel from now on (numba, an
     extra of the research environments): the same keys as the Python solver (tested), about
-    10x faster, which is what batched self-play pays at every game's end. The batch encoders
-    turn it on; the scoring pad's reports always come from the Python solver."""
+    10x faster: the research environments finish games by the thousand, and their encoder
+    turns it on when numba is installed. The scoring pad's reports (the allocation behind the
+    key) always come from the Python solver."""
     global _key_of
     from polis.games.quadropolis import scoring_kernel  # noqa: F401  (fails here without numba)
 

@@ -1,4 +1,4 @@
-"""The exact scorer's key, compiled (numba): what batched self-play pays at every game's end.
+"""The exact scorer's key, compiled (numba): what self-play pays at every game's end.
 
 :func:`best_key` returns the very key of
 :func:`~polis.games.quadropolis.scoring_solver.solve_key` (``tests/quadropolis`` compares
@@ -8,8 +8,9 @@ alternative first, cut by the same optimistic bound that orders the Python solve
 It gives the key only (the totals and places of a result); the allocation behind it, for a
 scoring pad, is always rebuilt by the Python solver.
 
-Loaded only by the batch path (numba is an extra of the research environments); the
-Python solver stays the reference and the path of every other caller.
+Loaded by the research environments' encoder when numba (one of their extras) is installed,
+through :func:`~polis.games.quadropolis.scoring.use_compiled_keys`; the Python solver stays
+the reference and the path of every other caller.
 """
 
 from __future__ import annotations

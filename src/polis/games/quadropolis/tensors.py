@@ -454,11 +454,8 @@ class QuadropolisBatch:
         self.max_floors = np.array(MAX_FLOORS[mode], np.int64)
         # What the compiled loops read: this object's sizes and columns and the observation's
         # block starts (numba is imported with the first batch: it is for batches only).
-        # Batches finish games by the thousand, so their results take the compiled scorer.
         from polis.games.quadropolis import batch_kernels
-        from polis.games.quadropolis.scoring import use_compiled_keys
 
-        use_compiled_keys()
         self.layout = ordered(vars(self), batch_kernels.LAYOUT)
         self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
 

@@ -93,6 +93,24 @@ def test_batches_equal_one_table_at_a_time(
             start += size
 
 
+@pytest.mark.parametrize(("game", "mode", "players"), ALL_CONFIGS)
+def test_batch_kernels_write_every_entry(game: str, mode: str, players: int) -> None:
+    """Batches come in uninitialised memory: whatever was there (NaN, all legal) is gone."""
+    enc = encoder(get_game(game), mode, players)
+    b = enc.batch  # type: ignore[attr-defined]
+    states = games_positions(game, mode, players, None, range(2))
+    seats = np.array([s.current_player() if not s.is_terminal() else 0 for s in states])
+    raw = b.matrix(states)
+    clean = np.zeros((len(states), enc.size), np.float32)
+    dirty = np.full((len(states), enc.size), np.nan, np.float32)
+    b.encode(raw, seats, clean)
+    b.encode(raw, seats, dirty)
+    assert np.array_equal(clean, dirty)
+    masks = b.mask(raw)
+    for row, state in enumerate(states):  # finished tables too: their rows are all zero
+        assert np.array_equal(masks[row].view(np.int8), reference_mask(state, masks.shape[1]))
+
+
 def test_the_a5_option_changes_the_mask_where_the_rules_say() -> None:
     """Face-down tiles may be selected by default but not under A5 "unselectable" while
     anything else can be: the masks differ at some positions (so the option is read)."""

@@ -163,7 +163,9 @@ class BatchTables(Protocol):
 
     def matrix(self, states: Any) -> Any: ...
 
-    def encode(self, raw: Any, seats: Any, out: Obs) -> None: ...
+    def encode(self, raw: Any, seats: Any, out: Obs) -> None:
+        """Write every entry of ``out`` (one observation per row of ``raw``): it comes
+        uninitialised, since zeroing it first is a second pass over memory."""
 
     def mask(self, raw: Any) -> Any: ...
 
@@ -208,7 +210,7 @@ class TableEncoder(Encoder[V]):
             return obs, np.frombuffer(masks, np.int8).reshape(count, t.num_actions)
         b = self.batch
         raw = b.matrix(states)
-        obs = np.zeros((count, self.size), np.float32)
+        obs = np.empty((count, self.size), np.float32)  # the kernels write every entry
         b.encode(raw, np.asarray(seats, dtype=np.int64), obs)
         mask: Mask = b.mask(raw).view(np.int8)
         return obs, mask

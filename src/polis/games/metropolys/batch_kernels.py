@@ -69,34 +69,40 @@ def encode_rows(
     out: Any,
     offsets: Any,
     layout: Any,
-    full_rows: Any,
-    field_base: Any,
+    head_rows: Any,
+    board_rows: Any,
     cell_code: Any,
     holder_slot: Any,
     supply_rows: Any,
     unused_rows: Any,
 ) -> None:
-    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``
+    """Write the observations of ``seats`` (one per row of ``raw``) into ``out`` (all of it)
     (``layout`` and ``offsets``: see :data:`LAYOUT` and :data:`BLOCKS`)."""
     n, width, keys, c_cards, c_cells, c_bids, c_tokens = layout[0:7]
     c_supply, c_built, c_collected = layout[7:10]
     o_fields, o_supplies, o_unused, o_passed, o_built, o_tokens = offsets[0:6]
     o_to_move, o_start, o_terminal, o_bid_value = offsets[6:10]
     o_metro, o_arch, o_area, o_colour = offsets[10:14]
-    last_full = full_rows.shape[0] - 1
+    last_head = head_rows.shape[0] - 1
+    head_w = head_rows.shape[1]
+    board_w = board_rows.shape[1]
     supply_w = supply_rows.shape[1]
     unused_w = unused_rows.shape[1]
     for r in range(raw.shape[0]):
         row = out[r]
+        row[:] = 0  # one pass over the output, not a zeroing pass and then this one
         facts = raw[r]
         me = seats[r]
         for f in range(NUM_FIELDS):
             code = cell_code[me, facts[c_cells + f] & 255] + facts[c_bids + f]
-            code += facts[c_tokens + f] * keys + field_base[f]
-            src = full_rows[min(max(code, 0), last_full)]
+            code += facts[c_tokens + f] * keys
+            src = head_rows[min(max(code, 0), last_head)]
             at = o_fields + f * width
-            for j in range(width):
+            for j in range(head_w):
                 row[at + j] = src[j]
+            at += head_w + 1  # the last-bid flag, set below
+            for j in range(board_w):
+                row[at + j] = board_rows[f, j]
         passed = facts[2]
         for j in range(n):
             seat = (me + j) % n
@@ -131,7 +137,7 @@ def encode_rows(
 
 @njit(cache=True, nogil=True)
 def mask_rows(raw: Any, out: Any, layout: Any, adjacent_rows: Any, pass_id: int) -> None:
-    """Write the legal-action masks of the players to move into zeroed ``out`` (a finished
+    """Write the legal-action masks of the players to move into ``out`` (all of it; a finished
     table's row stays zero; ``layout``: see :data:`LAYOUT`).
 
     Action ``(v - 1) * NUM_FIELDS + f`` bids value v on field f: a free field (§5.1), adjacent to
@@ -141,6 +147,8 @@ def mask_rows(raw: Any, out: Any, layout: Any, adjacent_rows: Any, pass_id: int)
     c_cells, c_supply = layout[4], layout[7]
     values = pass_id // NUM_FIELDS
     for r in range(raw.shape[0]):
+        row = out[r]
+        row[:] = False
         facts = raw[r]
         cur, last = facts[0], facts[3]
         if cur < 0:

@@ -330,14 +330,10 @@ class MetropolysBatch:
                     slot, value, bid = (code - 2) >> 5, (code - 2) >> 1 & 15, (code - 2) & 1
                     row[4 + slot + n * bid] = 1
                     row[4 + 2 * n] = value
-        #: full_rows[field_base[f] + token * field_keys + code]: field f's whole row, its
-        #: board columns (colour, district) included, the last-bid flag 0.
-        per_field = 4 * self.field_keys
-        full = np.zeros((NUM_FIELDS, per_field, self.field_width), np.float32)
-        full[:, :, : self.field_head] = table
-        full[:, :, self.field_head + 1 :] = BOARD_ROWS[:, None, :]
-        self.full_rows = full.reshape(NUM_FIELDS * per_field, self.field_width)
-        self.field_base = np.arange(NUM_FIELDS) * per_field
+        #: head_rows[token * field_keys + code]: the start of a field's row; the last-bid
+        #: flag follows it, then the field's board columns (colour, district) from
+        #: BOARD_ROWS. Two small tables, not one per field: those would not stay in cache.
+        self.head_rows = table
         #: cell_code[me, cell byte]: a cell's code without the bid flag, seen from seat me
         #: (a free cell is byte 255, out of play 254).
         codes = np.zeros((n, 256), np.int64)
@@ -440,8 +436,8 @@ class MetropolysBatch:
         return raw
 
     def encode(self, raw8: Int8s, seats: Ints, out: Floats) -> None:
-        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``:
-        every field's whole row from :attr:`full_rows` (by field, token and cell), the
+        """Write the observations of ``seats`` (one per row of ``raw``) into ``out`` (every entry):
+        every field's row from :attr:`head_rows` (by token and cell) and ``BOARD_ROWS``, the
         supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
         from polis.games.metropolys.batch_kernels import encode_rows
 
@@ -451,8 +447,8 @@ class MetropolysBatch:
             out,
             self.block_starts,
             self.layout,
-            self.full_rows,
-            self.field_base,
+            self.head_rows,
+            BOARD_ROWS,
             self.cell_code,
             self.holder_slot,
             SUPPLY_ROWS,
@@ -461,7 +457,7 @@ class MetropolysBatch:
 
     def mask(self, raw: Int8s) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
-        out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        out = np.empty((raw.shape[0], self.num_actions), np.bool_)
         from polis.games.metropolys.batch_kernels import mask_rows
 
         mask_rows(raw, out, self.layout, ADJACENT_ROWS, PASS_ID)

@@ -68,7 +68,7 @@ def encode_rows(
     unused_rows: Any,
     cell_rows: Any,
 ) -> None:
-    """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``
+    """Write the observations of ``seats`` (one per row of ``raw``) into ``out`` (all of it)
     (``layout`` and ``offsets``: see :data:`LAYOUT` and :data:`BLOCKS`)."""
     n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
     cs, c_spots, ca, c_cells, c_inh, c_en = layout[4:10]
@@ -83,6 +83,7 @@ def encode_rows(
     last_spot = spots_flat.shape[0] - 1
     for r in range(raw.shape[0]):
         row = out[r]
+        row[:] = 0  # one pass over the output, not a zeroing pass and then this one
         facts = raw[r]
         me = seats[r]
         cur = facts[2]
@@ -140,7 +141,7 @@ def mask_rows(
     reach: Any,
     max_floors: Any,
 ) -> None:
-    """Write the legal-action masks of the players to move into zeroed ``out`` (a finished
+    """Write the legal-action masks of the players to move into ``out`` (all of it; a finished
     table's row stays zero; ``layout``: see :data:`LAYOUT`).
 
     An action is (architect, spot, target): an architect available to the player (§5.1) on a
@@ -156,6 +157,8 @@ def mask_rows(
     valid = np.empty((a, N_SPOTS), np.bool_)
     targets = np.empty((a, 3, size), np.bool_)  # Tower Block, Office Tower, other
     for r in range(raw.shape[0]):
+        row = out[r]
+        row[:] = False
         facts = raw[r]
         cur = facts[2]
         if cur < 0:

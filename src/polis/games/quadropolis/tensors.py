@@ -514,7 +514,8 @@ class QuadropolisBatch:
         return raw
 
     def encode(self, raw: Ints, seats: Ints, out: Floats) -> None:
-        """Write the observations of ``seats`` (one per row of ``raw``) into zeroed ``out``."""
+        """Write the observations of ``seats`` (one per row of ``raw``) into every entry of
+        ``out``."""
         from polis.games.quadropolis.batch_kernels import encode_rows
 
         encode_rows(
@@ -532,7 +533,7 @@ class QuadropolisBatch:
 
     def mask(self, raw: Ints) -> Bools:
         """The legal-action masks [rows, actions] of the players to move (zeros when over)."""
-        out = np.zeros((raw.shape[0], self.num_actions), np.bool_)
+        out = np.empty((raw.shape[0], self.num_actions), np.bool_)
         from polis.games.quadropolis.batch_kernels import mask_rows
 
         mask_rows(

@@ -125,3 +125,19 @@ def test_options_and_margin_rewards_reach_every_table() -> None:
             if state.is_terminal():
                 scores = state.result().scores
                 assert batch.rewards[i, 0] == scores[0] - scores[1]
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), CONFIGS)
+def test_random_actions_are_the_drawn_legal_ids(game: str, mode: str, players: int) -> None:
+    """Row i gets its int(random() * count)-th legal id, one draw per row in row order."""
+    env = BatchEnv(game, mode, players, num_envs=6, seed=4)
+    batch = env.reset()
+    rng, ref = random.Random(9), random.Random(9)
+    for _ in range(40):
+        actions = env.random_actions(rng)
+        expected = []
+        for row in batch.action_mask:
+            legal = np.flatnonzero(row)
+            expected.append(int(legal[int(ref.random() * len(legal))]))
+        assert actions == expected
+        batch = env.step(actions)

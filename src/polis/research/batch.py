@@ -31,6 +31,7 @@ from polis.core.errors import InputError, PolisError
 from polis.core.match import derive_seed
 from polis.core.moves import Move
 from polis.core.protocol import JSON, Game, GameState
+from polis.core.view import TERMINAL
 from polis.research.observations import Encoder, Mask, Obs
 from polis.research.observations import encoder as make_encoder
 from polis.research.session import final_rewards, find_table
@@ -101,10 +102,9 @@ class BatchEnv:
         seed = derive_seed(self._seed, "table", i, g)
         return self.game.new_game(self.mode, self.players, seed=seed, options=self.options)
 
-    def _batch(self, rewards: Floats, done: Bools) -> Batch:
-        states = self.states
-        seats = np.fromiter((s.current_player() for s in states), np.int64, len(states))
-        obs, masks = self.encoder.encode_batch(states, seats)
+    def _batch(self, rewards: Floats, done: Bools, players: list[int]) -> Batch:
+        seats = np.array(players, np.int64)
+        obs, masks = self.encoder.encode_batch(self.states, seats)
         self._last = Batch(obs, masks, seats, rewards, done)
         return self._last
 
@@ -116,7 +116,9 @@ class BatchEnv:
             self._games = [0] * self.num_envs
         self.states = [self._deal(i) for i in range(self.num_envs)]
         return self._batch(
-            np.zeros((self.num_envs, self.players), np.float32), np.zeros(self.num_envs, np.bool_)
+            np.zeros((self.num_envs, self.players), np.float32),
+            np.zeros(self.num_envs, np.bool_),
+            [s.current_player() for s in self.states],
         )
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
@@ -136,15 +138,19 @@ class BatchEnv:
         rewards = self._rewards
         rewards.fill(0.0)
         done = np.zeros(len(states), np.bool_)
+        seats: list[int] = []  # who moves next: read once per table (it also says "over")
         for i, (state, action) in enumerate(zip(states, ids, strict=True)):
             if action.__class__ is not int or not 0 <= action < size:
                 raise InputError(f"table {i}: {action!r} is not an action id (0-{size - 1})")
             state.apply(space[action])
-            if state.is_terminal():
+            seat = state.current_player()
+            if seat == TERMINAL:
                 rewards[i] = final_rewards(state.result(), self.reward)
                 done[i] = True
-                states[i] = self._deal(i)
-        return self._batch(rewards.copy(), done)
+                state = states[i] = self._deal(i)
+                seat = state.current_player()
+            seats.append(seat)
+        return self._batch(rewards.copy(), done, seats)
 
     def random_actions(self, rng: random.Random) -> list[int]:
         """A uniformly drawn legal action per table, from the last masks (for baselines and

@@ -20,7 +20,14 @@ import numpy as np
 from numba import njit
 
 from polis.games.quadropolis.site import N_SPOTS
-from polis.games.quadropolis.tensors import DOWN_C, EMPTY_C, OFFICE_C, SITE_SQUARES, TOWER_C
+from polis.games.quadropolis.tensors import (
+    DOWN_C,
+    EMPTY_C,
+    OFFICE_C,
+    OTHER_C,
+    SITE_SQUARES,
+    TOWER_C,
+)
 
 #: The :class:`~polis.games.quadropolis.tensors.QuadropolisBatch` attributes in ``layout``:
 #: players, architects, city squares, the expert flag, the raw columns of the site, spots,
@@ -153,52 +160,55 @@ def mask_rows(
     cs, c_spots, ca, c_cells = layout[4:8]
     stride = layout[10]
     last_class = site_class.shape[0] - 1
+    invalid = OTHER_C + 1
     cls = np.empty((a, N_SPOTS), np.int64)
-    valid = np.empty((a, N_SPOTS), np.bool_)
-    targets = np.empty((a, 3, size), np.bool_)  # Tower Block, Office Tower, other
+    free = np.empty(N_SPOTS, np.bool_)
+    # blocks[k, class]: the stride flags of architect k at a spot whose square has that class
+    # (targets, then discard, then "nothing taken"); one copy per spot writes a whole row
+    blocks = np.zeros((a, invalid + 1, stride), np.bool_)
+    for k in range(a):
+        blocks[k, EMPTY_C, stride - 1] = True
+        for c in (TOWER_C, OFFICE_C, OTHER_C):
+            blocks[k, c, stride - 2] = True
     for r in range(raw.shape[0]):
         row = out[r]
-        row[:] = False
         facts = raw[r]
         cur = facts[2]
         if cur < 0:
+            row[:] = False
             continue
         urb = facts[5]
+        for s in range(N_SPOTS):
+            free[s] = facts[c_spots + s] == 0 and not blocked_rows[urb, s]
         strict = False
         for k in range(a):
             avail = facts[ca + 1 + k] > 0 if expert else unused_rows[facts[ca + cur], k]
             for s in range(N_SPOTS):
+                if not (avail and free[s]):
+                    cls[k, s] = invalid
+                    continue
                 tile = facts[cs + select[k, s]]
                 c = site_class[tile if tile >= 0 else last_class]
                 cls[k, s] = c
-                ok = avail and facts[c_spots + s] == 0 and not blocked_rows[urb, s]
-                valid[k, s] = ok
-                if ok and c != DOWN_C:
+                if c != DOWN_C:
                     strict = True
         strict = strict and facts[6] != 0
         city = c_cells + cur * size
-        for k in range(a):
-            for q in range(size):
-                cell = facts[city + q]
+        for q in range(size):
+            cell = facts[city + q]
+            kind, floors = cell >> 3, cell & 7
+            tower = kind == 1 and floors < max_floors[1]
+            office = kind == 2 and floors < max_floors[2]
+            for k in range(a):
                 other = reach[k, q] and cell == 0
-                targets[k, 2, q] = other
-                kind, floors = cell >> 3, cell & 7
                 near = reach[k, q] or floors == k
-                targets[k, 0, q] = other or (kind == 1 and floors < max_floors[1] and near)
-                targets[k, 1, q] = other or (kind == 2 and floors < max_floors[2] and near)
-        row = out[r]
+                blocks[k, OTHER_C, q] = other
+                blocks[k, TOWER_C, q] = other or (tower and near)
+                blocks[k, OFFICE_C, q] = other or (office and near)
         for k in range(a):
+            blocks[k, DOWN_C, stride - 1] = not strict
             for s in range(N_SPOTS):
-                if not valid[k, s]:
-                    continue
+                src = blocks[k, cls[k, s]]
                 at = (k * N_SPOTS + s) * stride
-                c = cls[k, s]
-                if c == EMPTY_C:
-                    row[at + stride - 1] = True
-                elif c == DOWN_C:
-                    row[at + stride - 1] = not strict
-                else:
-                    t = 0 if c == TOWER_C else 1 if c == OFFICE_C else 2
-                    for q in range(size):
-                        row[at + q] = targets[k, t, q]
-                    row[at + stride - 2] = True
+                for j in range(stride):
+                    row[at + j] = src[j]

@@ -397,36 +397,36 @@ class MetropolysBatch:
         count = len(states)
         values: list[int] = []
         dealt: list[bytes] = []
-        bid_at: list[int] = []
+        bids_of: list[int] = []  # every table's bid fields, in table order
+        bid_counts: list[int] = []
         width = self.width
-        at = self.c_bids
-        setup_rows = self._setup_rows
+        cached = self._facts
         for s in states:
             bids = s._bids
-            if bids:
-                bid_at += [at + f for f in bids]
-                last = bids[-1]
-            else:
-                last = -1
-            at += width
-            fixed, tokens = setup_rows(s._facts.setup)
-            dealt.append(tokens)
+            bids_of += bids
+            bid_counts.append(len(bids))
+            setup = s._facts.setup
+            found = cached.get(id(setup))  # _setup_rows' cache, read inline (once per table)
+            if found is None or found[0] is not setup:
+                found = (setup, *self._setup_rows(setup))
+            dealt.append(found[2])
             values += (
                 s._current,
                 s._start,
                 s._passed,
-                last,
+                bids[-1] if bids else -1,
                 s._metro_holder,
                 s._archaeology_holder,
             )
-            values += fixed
+            values += found[1]
             values += s._cells
             values += s._supply
             values += s._built
             values += s._collected
         raw = np.empty((count, width), np.int8)
         self._packer(count).pack_into(raw, 0, *values)  # type: ignore[arg-type]
-        raw.reshape(-1)[bid_at] = 1
+        rows = np.repeat(np.arange(count) * width + self.c_bids, bid_counts)
+        raw.reshape(-1)[rows + np.array(bids_of, np.intp)] = 1
         # A token lies on its field until a building is final there (§5.2): the dealt
         # tokens, cleared where the cell holds a building that is not a bid.
         deal = np.frombuffer(b"".join(dealt), np.int8).reshape(count, NUM_FIELDS)

@@ -35,8 +35,8 @@ _PARK = np.array(PARK, np.int64)
 _HARBOR_RUN = np.array(HARBOR_RUN, np.int64)
 _OFFICE = np.array(OFFICE, np.int64)
 
-#: at most this many alternatives in all branch groups (a city has at most 20 squares, each
-#: in one group of at most 21 alternatives: prefix groups hold one per member plus none)
+#: room for the alternatives of all branch groups: each group holds one per member plus
+#: "none", so at most two per square of a 20-square city
 _ALTS = 64
 
 
@@ -69,6 +69,20 @@ def _prefix_desc(values: Any) -> Any:
     for i in range(len(order)):
         out[i + 1] = out[i] + order[i]
     return out
+
+
+@njit(cache=True, nogil=True)
+def _prefix_group(alt: Any, at: int, keys: Any, squares: Any) -> int:
+    """Write the alternatives "the best k" (k = 0..n) of interchangeable energy users
+    (``keys`` on ``squares``, one energy each) from row ``at`` of ``alt``; the next free row."""
+    alt[at] = 0
+    for r in np.argsort(-keys):
+        at += 1
+        alt[at, 0] = alt[at - 1, 0] | 1 << squares[r]
+        alt[at, 1] = 0
+        alt[at, 2] = alt[at - 1, 2] + 1
+        alt[at, 3] = alt[at - 1, 3] + keys[r]
+    return at + 1
 
 
 @njit(cache=True, nogil=True)
@@ -318,14 +332,8 @@ def best_key(
                 plain_sq[n_plain] = s
                 n_plain += 1
         if n_plain:  # the best k of interchangeable shops
-            order = np.argsort(-plain[:n_plain])
             g_start[n_grp] = n_alt
-            n_alt += 1
-            for r in order:
-                alt[n_alt, 0] = alt[n_alt - 1, 0] | 1 << plain_sq[r]
-                alt[n_alt, 2] = alt[n_alt - 1, 2] + 1
-                alt[n_alt, 3] = alt[n_alt - 1, 3] + plain[r]
-                n_alt += 1
+            n_alt = _prefix_group(alt, n_alt, plain[:n_plain], plain_sq[:n_plain])
             n_grp += 1
         # Tower Blocks beside the same Parks: the best k of them; beside none: free
         done = 0
@@ -346,14 +354,8 @@ def best_key(
                     member_sq[n_mem] = u
                     n_mem += 1
                     done |= 1 << u
-            order = np.argsort(-members[:n_mem])
             g_start[n_grp] = n_alt
-            n_alt += 1
-            for r in order:
-                alt[n_alt, 0] = alt[n_alt - 1, 0] | 1 << member_sq[r]
-                alt[n_alt, 2] = alt[n_alt - 1, 2] + 1
-                alt[n_alt, 3] = alt[n_alt - 1, 3] + members[r]
-                n_alt += 1
+            n_alt = _prefix_group(alt, n_alt, members[:n_mem], member_sq[:n_mem])
             n_grp += 1
     for o in range(size):
         if kinds[o] == _O:

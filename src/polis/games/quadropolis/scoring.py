@@ -360,10 +360,17 @@ def use_compiled_keys() -> None:
     extra of the research environments): the same keys as the Python solver (tested), about
     10x faster: the research environments finish games by the thousand, and their encoder
     turns it on when numba is installed. The scoring pad's reports (the allocation behind the
-    key) always come from the Python solver."""
-    global _key_of
-    from polis.games.quadropolis import scoring_kernel  # noqa: F401  (fails here without numba)
+    key) always come from the Python solver.
 
+    The kernel is compiled (or loaded from numba's disk cache) here, not at the first game's
+    end: a first compile takes some seconds, which belong to making the environment."""
+    global _key_of
+    if _key_of is _compiled_key:
+        return
+    from polis.games.quadropolis.scoring_kernel import city_key
+
+    g = geometry("classic")
+    city_key(g, (None,) * g.size, 0, 0, False, 5, True)
     _key_of = _compiled_key
 
 

@@ -98,11 +98,9 @@ def encode_rows(
             code += facts[c_tokens + f] * keys
             src = head_rows[min(max(code, 0), last_head)]
             at = o_fields + f * width
-            for j in range(head_w):
-                row[at + j] = src[j]
+            row[at : at + head_w] = src
             at += head_w + 1  # the last-bid flag, set below
-            for j in range(board_w):
-                row[at + j] = board_rows[f, j]
+            row[at : at + board_w] = board_rows[f]
         passed = facts[2]
         for j in range(n):
             seat = (me + j) % n

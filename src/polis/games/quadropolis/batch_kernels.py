@@ -106,15 +106,13 @@ def encode_rows(
             tile = facts[cs + i]
             src = site_rows[tile if tile >= 0 else last_site]
             at = o_site + i * site_w
-            for j in range(site_w):
-                row[at + j] = src[j]
+            row[at : at + site_w] = src
         urb = facts[5]
         for s in range(N_SPOTS):
             code = facts[c_spots + s] + me * 8 * n
             src = spots_flat[min(max(code, 0), last_spot)]
             at = o_spots + s * spot_w
-            for j in range(spot_w - 1):
-                row[at + j] = src[j]
+            row[at : at + spot_w - 1] = src[: spot_w - 1]
             row[at + spot_w - 1] = blocked_rows[urb, s]
         row[o_urbanist + urb % (SITE_SQUARES + 1)] = 1
         for j in range(n):
@@ -130,8 +128,7 @@ def encode_rows(
             for q in range(size):
                 src = cell_rows[min(max(facts[c_cells + seat * size + q], 0), last_cell)]
                 at = o_cities + (j * size + q) * cell_w
-                for x in range(cell_w):
-                    row[at + x] = src[x]
+                row[at : at + cell_w] = src
             row[o_res + 2 * j] = facts[c_inh + seat]
             row[o_res + 2 * j + 1] = facts[c_en + seat]
 

@@ -93,3 +93,12 @@ def test_results_of_random_games_are_the_same_with_compiled_keys(
     scoring.use_compiled_keys()
     assert scoring._key_of is scoring._compiled_key
     assert outcome() == solver
+
+
+def test_research_encoders_turn_the_compiled_keys_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With numba installed, making a research environment's encoder switches results over."""
+    from polis.research.observations import encoder
+
+    monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
+    encoder(GAME, "expert", 3)
+    assert scoring._key_of is scoring._compiled_key

@@ -70,7 +70,7 @@ def encode_rows(
     offsets: Any,
     layout: Any,
     head_rows: Any,
-    board_rows: Any,
+    fields_template: Any,
     cell_code: Any,
     holder_slot: Any,
     supply_rows: Any,
@@ -85,22 +85,23 @@ def encode_rows(
     o_metro, o_arch, o_area, o_colour = offsets[10:14]
     last_head = head_rows.shape[0] - 1
     head_w = head_rows.shape[1]
-    board_w = board_rows.shape[1]
+    end = o_fields + NUM_FIELDS * width
     supply_w = supply_rows.shape[1]
     unused_w = unused_rows.shape[1]
     for r in range(raw.shape[0]):
         row = out[r]
-        row[:] = 0  # one pass over the output, not a zeroing pass and then this one
+        # every entry written once: the field block from its template (each field's board
+        # columns, zeros elsewhere), the rest zeroed, then the fields' heads and the flags
+        row[:o_fields] = 0
+        row[o_fields:end] = fields_template
+        row[end:] = 0
         facts = raw[r]
         me = seats[r]
         for f in range(NUM_FIELDS):
             code = cell_code[me, facts[c_cells + f] & 255] + facts[c_bids + f]
             code += facts[c_tokens + f] * keys
-            src = head_rows[min(max(code, 0), last_head)]
             at = o_fields + f * width
-            row[at : at + head_w] = src
-            at += head_w + 1  # the last-bid flag, set below
-            row[at : at + board_w] = board_rows[f]
+            row[at : at + head_w] = head_rows[min(max(code, 0), last_head)]
         passed = facts[2]
         for j in range(n):
             seat = (me + j) % n

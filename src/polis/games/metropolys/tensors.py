@@ -331,9 +331,13 @@ class MetropolysBatch:
                     row[4 + slot + n * bid] = 1
                     row[4 + 2 * n] = value
         #: head_rows[token * field_keys + code]: the start of a field's row; the last-bid
-        #: flag follows it, then the field's board columns (colour, district) from
-        #: BOARD_ROWS. Two small tables, not one per field: those would not stay in cache.
+        #: flag follows it, then the field's board columns (colour, district), which
+        #: fields_template holds for all fields (zeros elsewhere). Two small tables, not one
+        #: row per field and code: that one (1-3 MB) would not stay in cache.
         self.head_rows = table
+        template = np.zeros((NUM_FIELDS, self.field_width), np.float32)
+        template[:, self.field_head + 1 :] = BOARD_ROWS
+        self.fields_template = template.reshape(-1)
         #: cell_code[me, cell byte]: a cell's code without the bid flag, seen from seat me
         #: (a free cell is byte 255, out of play 254).
         codes = np.zeros((n, 256), np.int64)
@@ -437,8 +441,8 @@ class MetropolysBatch:
 
     def encode(self, raw8: Int8s, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into ``out`` (every entry):
-        every field's row from :attr:`head_rows` (by token and cell) and ``BOARD_ROWS``, the
-        supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
+        the field block from :attr:`fields_template`, each field's head from :attr:`head_rows`
+        (by token and cell), the supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
         from polis.games.metropolys.batch_kernels import encode_rows
 
         encode_rows(
@@ -448,7 +452,7 @@ class MetropolysBatch:
             self.block_starts,
             self.layout,
             self.head_rows,
-            BOARD_ROWS,
+            self.fields_template,
             self.cell_code,
             self.holder_slot,
             SUPPLY_ROWS,

@@ -86,18 +86,23 @@ def random_city(mode: str, rng: random.Random, pool: list[dict[str, Any]]) -> tu
     return tuple(cells), inh, en
 
 
-def _time(mode: str, city: City, inh: int, en: int) -> float:
-    """Best of three CPU-time runs of what score_city does uncached, in milliseconds."""
-    clock = time.process_time
-    score = _score.__wrapped__
-    opts = _Options(False, 5, True)
+def _best_of_three(run: Callable[[], object]) -> float:
+    """Best of three CPU-time runs of ``run``, in milliseconds, each cold (the per-city caches
+    cleared; the per-mode tables stay warm)."""
     best = float("inf")
     for _ in range(3):
-        clear_city_caches()  # each run starts cold (the per-mode tables stay warm)
-        t0 = clock()
-        score(mode, city, inh, en, opts)
-        best = min(best, clock() - t0)
+        clear_city_caches()
+        t0 = time.process_time()
+        run()
+        best = min(best, time.process_time() - t0)
     return best * 1000
+
+
+def _time(mode: str, city: City, inh: int, en: int) -> float:
+    """What score_city does uncached (the solver and the report of its allocation), in ms."""
+    return _best_of_three(
+        partial(_score.__wrapped__, mode, city, inh, en, _Options(False, 5, True))
+    )
 
 
 def _summary(times: list[float]) -> dict[str, float]:
@@ -126,17 +131,6 @@ def bench_adversarial() -> dict[str, Any]:
     return {**_summary(list(times.values())), "cases": times}
 
 
-def _best_of_three(run: Callable[[], object]) -> float:
-    """Best of three CPU-time runs of ``run``, in milliseconds (caches cleared before each)."""
-    best = float("inf")
-    for _ in range(3):
-        clear_city_caches()
-        t0 = time.process_time()
-        run()
-        best = min(best, time.process_time() - t0)
-    return best * 1000
-
-
 def bench_keys(n: int, seed: int) -> dict[str, Any]:
     """The key alone (what a result's totals and places need), by the Python solver and by
     the compiled kernel, on the same cities: medians, and the kernel's time as a share."""
@@ -148,15 +142,13 @@ def bench_keys(n: int, seed: int) -> dict[str, Any]:
         pool = _pool(mode)
         cases = [random_city(mode, rng, pool) for _ in range(n)]
         cases += [(parse_city(m, list(rows)), i, e) for m, rows, i, e in ADVERSARIAL if m == mode]
-        g = geometry(mode)
         opts = _Options(False, 5, True)
         solver, kernel = [], []
         for city, inh, en in cases:
-            want = _solver_key(mode, city, inh, en, opts)
-            if city_key(g, city, inh, en, False, 5, True) != want:
+            if city_key(mode, city, inh, en, opts) != _solver_key(mode, city, inh, en, opts):
                 raise AssertionError("the compiled key differs from the solver's")
             solver.append(_best_of_three(partial(_solver_key, mode, city, inh, en, opts)))
-            kernel.append(_best_of_three(partial(city_key, g, city, inh, en, False, 5, True)))
+            kernel.append(_best_of_three(partial(city_key, mode, city, inh, en, opts)))
         out[mode] = {
             "solver": _summary(solver),
             "compiled": _summary(kernel),

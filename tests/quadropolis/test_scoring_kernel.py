@@ -11,7 +11,7 @@ from quadro_scoring_reference import reference_best
 from test_scoring_property import Case, cities, hard_cities
 
 from polis.games.quadropolis import scoring
-from polis.games.quadropolis.city import geometry, parse_city
+from polis.games.quadropolis.city import parse_city
 from polis.games.quadropolis.game import GAME
 from polis.games.quadropolis.scoring import _decode, _Options, _solver_key
 
@@ -26,7 +26,7 @@ OPTIONS = ((False, 5, True), (True, 3, False), (True, 5, True), (False, 1, False
 def test_compiled_key_is_the_solver_key(case: Case) -> None:
     mode, city, inh, en, playgrounds, group_cap, after = case
     opts = _Options(playgrounds, group_cap, after)
-    key = city_key(geometry(mode), city, inh, en, playgrounds, group_cap, after)
+    key = city_key(mode, city, inh, en, opts)
     assert key == _solver_key(mode, city, inh, en, opts)
     total, on_buildings, empty = _decode(key)
     best = reference_best(
@@ -67,7 +67,7 @@ def test_compiled_key_on_crowded_cities(
     city = parse_city(mode, list(rows))
     for extra in (0, 3):  # also with resources beyond any allocation's use
         for opts in OPTIONS:
-            got = city_key(geometry(mode), city, inh + extra, en + extra, *opts)
+            got = city_key(mode, city, inh + extra, en + extra, _Options(*opts))
             assert got == _solver_key(mode, city, inh + extra, en + extra, _Options(*opts))
 
 
@@ -91,7 +91,7 @@ def test_results_of_random_games_are_the_same_with_compiled_keys(
     monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
     solver = outcome()
     scoring.use_compiled_keys()
-    assert scoring._key_of is scoring._compiled_key
+    assert scoring._key_of is city_key
     assert outcome() == solver
 
 
@@ -101,4 +101,4 @@ def test_research_encoders_turn_the_compiled_keys_on(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
     encoder(GAME, "expert", 3)
-    assert scoring._key_of is scoring._compiled_key
+    assert scoring._key_of is city_key

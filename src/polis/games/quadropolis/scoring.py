@@ -333,23 +333,9 @@ def _optimum(
 
 
 def _solver_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
-    """The key of :func:`_optimum`, without rebuilding its allocation."""
+    """The key of :func:`_optimum`, without rebuilding its allocation (the compiled
+    :func:`~polis.games.quadropolis.scoring_kernel.city_key` answers the same)."""
     return _optimum(mode, city, inh, en, opts)[0]
-
-
-def _compiled_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
-    """The same key from the compiled kernel (:mod:`.scoring_kernel`)."""
-    from polis.games.quadropolis.scoring_kernel import city_key
-
-    return city_key(
-        geometry(mode),
-        city,
-        inh,
-        en,
-        opts.playground_absorbs_pollution,
-        opts.office_tower_group_cap,
-        opts.empty_squares_after_removal,
-    )
 
 
 _key_of: Callable[[str, City, int, int, _Options], int] = _solver_key
@@ -365,13 +351,11 @@ def use_compiled_keys() -> None:
     The kernel is compiled (or loaded from numba's disk cache) here, not at the first game's
     end: a first compile takes some seconds, which belong to making the environment."""
     global _key_of
-    if _key_of is _compiled_key:
-        return
     from polis.games.quadropolis.scoring_kernel import city_key
 
-    g = geometry("classic")
-    city_key(g, (None,) * g.size, 0, 0, False, 5, True)
-    _key_of = _compiled_key
+    if _key_of is not city_key:
+        city_key("classic", (None,) * geometry("classic").size, 0, 0, _Options(False, 5, True))
+        _key_of = city_key
 
 
 @lru_cache(maxsize=4096)

@@ -137,7 +137,7 @@ def encode_rows(
 @njit(cache=True, nogil=True)
 def mask_rows(raw: Any, out: Any, layout: Any, adjacent_rows: Any, pass_id: int) -> None:
     """Write the legal-action masks of the players to move into ``out`` (all of it; a finished
-    table's row stays zero; ``layout``: see :data:`LAYOUT`).
+    table's row is all zeros; ``layout``: see :data:`LAYOUT`).
 
     Action ``(v - 1) * NUM_FIELDS + f`` bids value v on field f: a free field (§5.1), adjacent to
     the last bid if there is one (§5.1.2), with a building of the player's supply higher than

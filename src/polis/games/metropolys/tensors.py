@@ -32,7 +32,7 @@ from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.state import MetropolysState
-from polis.research.observations import one_hot_bytes, ordered
+from polis.research.observations import one_hot_bytes, ordered, repeated_struct
 
 #: Field bytes: a free field, a field out of play, else player * 16 + value.
 FREE_B: Final = 255
@@ -358,15 +358,15 @@ class MetropolysBatch:
         self.layout = ordered(vars(self), batch_kernels.LAYOUT)
         self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
         self._facts: dict[int, tuple[Setup, tuple[int, ...], bytes]] = {}
-        self._packers: dict[int, struct.Struct] = {}
+        #: A raw row's struct codes: the head and fixed columns and the cells as signed bytes,
+        #: the bid flags and tokens as zero bytes (filled later), the supplies as uint16, the
+        #: counts as unsigned bytes.
+        self.row_format = f"{self.c_cells + NUM_FIELDS}b{2 * NUM_FIELDS}x{n}H{5 * n}B"
 
-    def _setup_rows(self, setup: Setup) -> tuple[tuple[int, ...], bytes]:
+    def _setup_entry(self, setup: Setup) -> tuple[Setup, tuple[int, ...], bytes]:
         """The columns fixed for a whole game (unused districts, a spare 0, every player's
-        secret cards) and the tokens dealt on the fields, cached per set-up object (the entry
-        keeps it alive)."""
-        found = self._facts.get(id(setup))
-        if found is not None and found[0] is setup:
-            return found[1], found[2]
+        secret cards) and the tokens dealt on the fields, stored in :attr:`_facts` by set-up
+        object (the entry keeps it alive; :meth:`matrix` reads it)."""
         if len(self._facts) >= 1024:  # one entry per game: keep the memory bounded
             self._facts.clear()
         unused = 0
@@ -376,26 +376,12 @@ class MetropolysBatch:
         colours = setup.neighbourhood_cards
         row += [-1] * self.n if colours is None else [_COLOUR[c] for c in colours]
         fixed = tuple(row)
-        tokens = bytes(setup.tokens)
-        self._facts[id(setup)] = (setup, fixed, tokens)
-        return fixed, tokens
-
-    def _packer(self, count: int) -> struct.Struct:
-        """Packs ``count`` raw rows from one flat list of ints: per row the head and fixed
-        columns and the cells as signed bytes, the bid flags and tokens as zero bytes (filled
-        later), the supplies as little-endian uint16, the counts as unsigned bytes."""
-        packer = self._packers.get(count)
-        if packer is None:
-            n = self.n
-            row = f"{self.c_cells + NUM_FIELDS}b{2 * NUM_FIELDS}x{n}H{5 * n}B"
-            packer = self._packers[count] = struct.Struct("<" + row * count)
-            if len(self._packers) > 16:  # batch sizes vary little: keep a few
-                self._packers.pop(next(iter(self._packers)))
-        return packer
+        entry = self._facts[id(setup)] = (setup, fixed, bytes(setup.tokens))
+        return entry
 
     def matrix(self, states: Sequence[MetropolysState]) -> Int8s:
         """The raw rows of ``states`` as one int8 matrix (the columns of :data:`HEAD`): every
-        state's ints joined into one flat list and packed once (:meth:`_packer`), the bid
+        state's ints joined into one flat list and packed once (:attr:`row_format`), the bid
         flags scattered and the tokens taken from the deal. Every player's secret cards are
         there: the encoder picks the observing seat's own."""
         count = len(states)
@@ -410,9 +396,9 @@ class MetropolysBatch:
             bids_of += bids
             bid_counts.append(len(bids))
             setup = s._facts.setup
-            found = cached.get(id(setup))  # _setup_rows' cache, read inline (once per table)
+            found = cached.get(id(setup))
             if found is None or found[0] is not setup:
-                found = (setup, *self._setup_rows(setup))
+                found = self._setup_entry(setup)
             dealt.append(found[2])
             values += (
                 s._current,
@@ -428,7 +414,7 @@ class MetropolysBatch:
             values += s._built
             values += s._collected
         raw = np.empty((count, width), np.int8)
-        self._packer(count).pack_into(raw, 0, *values)  # type: ignore[arg-type]
+        repeated_struct(self.row_format, count).pack_into(raw, 0, *values)  # type: ignore[arg-type]
         rows = np.repeat(np.arange(count) * width + self.c_bids, bid_counts)
         raw.reshape(-1)[rows + np.array(bids_of, np.intp)] = 1
         # A token lies on its field until a building is final there (§5.2): the dealt

@@ -146,7 +146,7 @@ def mask_rows(
     max_floors: Any,
 ) -> None:
     """Write the legal-action masks of the players to move into ``out`` (all of it; a finished
-    table's row stays zero; ``layout``: see :data:`LAYOUT`).
+    table's row is all zeros; ``layout``: see :data:`LAYOUT`).
 
     An action is (architect, spot, target): an architect available to the player (§5.1) on a
     free spot (§5.1) selects a site square (§5.2); its class gives the targets: every square

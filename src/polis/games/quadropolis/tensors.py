@@ -32,7 +32,7 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from operator import add
 from typing import Final
 
@@ -44,7 +44,7 @@ from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
-from polis.research.observations import one_hot_bytes, ordered
+from polis.research.observations import one_hot_bytes, ordered, repeated_struct
 
 #: Mask classes of a site square: nothing there, a face-down tile, a Tower Block, an Office
 #: Tower, another building.
@@ -393,12 +393,6 @@ Floats = npt.NDArray[np.float32]
 Bools = npt.NDArray[np.bool_]
 
 
-@lru_cache(maxsize=16)
-def _int16s(count: int) -> struct.Struct:
-    """Packs ``count`` ints as little-endian int16 (batch sizes vary little: a few kept)."""
-    return struct.Struct(f"<{count}h")
-
-
 class QuadropolisBatch:
     """Many states at once: one int row of facts per state in one matrix per batch
     (:meth:`matrix`), the observations and masks written from it by compiled loops
@@ -508,7 +502,7 @@ class QuadropolisBatch:
         raw[:, : self.c_site] = np.array(heads, np.int64).reshape(count, HEAD)
         # struct packs a list of ints faster than array() or numpy; bytearray() faster still
         # (three times bytes()), but only for values that fit in a byte
-        site_bytes = _int16s(len(sites)).pack(*sites)
+        site_bytes = repeated_struct("h", len(sites)).pack(*sites)
         raw[:, self.c_site : self.c_spots] = np.frombuffer(site_bytes, np.int16).reshape(
             count, SITE_SQUARES
         )

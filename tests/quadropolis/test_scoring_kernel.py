@@ -85,8 +85,9 @@ def test_results_of_random_games_are_the_same_with_compiled_keys(
         finished.append(state)
 
     def outcome() -> list[tuple[object, object]]:
-        scoring._best_key.cache_clear()
-        return [(s.result().scores, s.result().ranking) for s in finished]
+        scoring._best_key.cache_clear()  # (a state keeps its result: score afresh instead)
+        results = [scoring.game_result(s) for s in finished]
+        return [(r.scores, r.ranking) for r in results]
 
     monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
     solver = outcome()

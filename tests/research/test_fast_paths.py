@@ -95,7 +95,8 @@ def test_batches_equal_one_table_at_a_time(
 
 @pytest.mark.parametrize(("game", "mode", "players"), ALL_CONFIGS)
 def test_batch_kernels_write_every_entry(game: str, mode: str, players: int) -> None:
-    """Batches come in uninitialised memory: whatever was there (NaN, all legal) is gone."""
+    """Batches come in uninitialised memory: an output full of NaN is wholly overwritten,
+    and the masks (allocated uninitialised by the batch) are exactly the legal moves."""
     enc = encoder(get_game(game), mode, players)
     b = enc.batch  # type: ignore[attr-defined]
     states = games_positions(game, mode, players, None, range(2))

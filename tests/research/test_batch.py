@@ -93,8 +93,12 @@ def test_a_masked_out_action_raises_and_bad_input_is_refused() -> None:
         env.step([illegal, legal])
     with pytest.raises(InputError):
         env.step([legal])
-    with pytest.raises(InputError):
-        env.step([10_000, legal])
+    before = [s.clone() for s in env.states]
+    for bad in ([legal, 10_000], [legal, -1], [float(legal), 0.0], [[legal, legal]]):
+        with pytest.raises(InputError):
+            env.step(bad)
+        # refused before any table moved
+        assert [s.history for s in env.states] == [s.history for s in before]
     with pytest.raises(InputError):
         BatchEnv("metropolys", "family", 2, num_envs=0)
     with pytest.raises(InputError):
@@ -141,3 +145,12 @@ def test_random_actions_are_the_drawn_legal_ids(game: str, mode: str, players: i
             expected.append(int(legal[int(ref.random() * len(legal))]))
         assert actions == expected
         batch = env.step(actions)
+
+
+def test_random_actions_name_a_table_without_legal_actions() -> None:
+    """A mask row with no legal id is an error naming its table, not an arbitrary id."""
+    env = BatchEnv("metropolys", "family", 2, num_envs=4, seed=1)
+    batch = env.reset()
+    batch.action_mask[2] = 0
+    with pytest.raises(PolisError, match="table 2 "):
+        env.random_actions(random.Random(0))

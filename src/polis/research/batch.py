@@ -130,18 +130,22 @@ class BatchEnv:
         states = self.states
         if not states:
             raise PolisError("no games yet: call reset() first")
-        ids = np.asarray(actions).tolist()
-        if len(ids) != len(states):
-            raise InputError(f"give one action per table ({len(states)}), not {len(ids)}")
+        given = np.asarray(actions)
+        if given.shape != (len(states),):
+            raise InputError(f"give one action per table ({len(states)}), not {given.size}")
+        if given.dtype.kind not in "iu":
+            raise InputError(f"action ids are integers, not {given.dtype}")
+        ids: list[int] = given.tolist()
         space = self.space
         size = self.num_actions
+        if not 0 <= min(ids) <= max(ids) < size:  # checked before any table moves
+            i = next(i for i, a in enumerate(ids) if not 0 <= a < size)
+            raise InputError(f"table {i}: {ids[i]!r} is not an action id (0-{size - 1})")
         rewards = self._rewards
         rewards.fill(0.0)
         done = np.zeros(len(states), np.bool_)
         seats: list[int] = []  # who moves next: read once per table (it also says "over")
         for i, (state, action) in enumerate(zip(states, ids, strict=True)):
-            if action.__class__ is not int or not 0 <= action < size:
-                raise InputError(f"table {i}: {action!r} is not an action id (0-{size - 1})")
             state.apply(space[action])
             seat = state.current_player()
             if seat == TERMINAL:
@@ -154,21 +158,19 @@ class BatchEnv:
 
     def random_actions(self, rng: random.Random) -> list[int]:
         """A uniformly drawn legal action per table, from the last masks (for baselines and
-        benchmarks)."""
+        benchmarks): row i takes its ``int(rng.random() * count)``-th legal id, one draw per
+        row in row order (a compiled pass per row: :mod:`polis.research.batch_kernels`)."""
         if self._last is None:
             raise PolisError("no games yet: call reset() first")
-        # Row i's draw is its int(random() * count)-th legal id, as one loop per row would
-        # pick it, but found for all rows with a few numpy calls over the flat mask.
-        masks = self._last.action_mask.view(np.bool_)
-        tables, size = masks.shape
-        legal = np.flatnonzero(masks)
-        edges = legal.searchsorted(np.arange(0, (tables + 1) * size, size))
-        counts = edges[1:] - edges[:-1]
-        if not counts.all():
-            raise PolisError("a table has no legal action")
-        draws = np.array([rng.random() for _ in range(tables)])
-        picks = edges[:-1] + (draws * counts).astype(np.intp)
-        ids: list[int] = (legal[picks] % size).tolist()
+        from polis.research.batch_kernels import pick_rows
+
+        masks = self._last.action_mask
+        draws = np.array([rng.random() for _ in range(masks.shape[0])])
+        picks = np.empty(masks.shape[0], np.int64)
+        empty = pick_rows(masks, draws, picks)
+        if empty >= 0:
+            raise PolisError(f"table {empty} has no legal action")
+        ids: list[int] = picks.tolist()
         return ids
 
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit
 
 from polis.games.metropolys.board import NUM_FIELDS
 
 #: The :class:`~polis.games.metropolys.tensors.MetropolysBatch` attributes in ``layout``:
 #: players, a field row's width, field keys per token, then the raw columns of the cards,
-#: cells, bid flags, tokens, supplies, buildings built and tokens collected.
+#: cells, this round's bid fields, tokens dealt, supplies, buildings built and tokens
+#: collected.
 LAYOUT: tuple[str, ...] = (
     "n",
     "field_width",
@@ -84,6 +86,7 @@ def encode_rows(
     o_to_move, o_start, o_terminal, o_bid_value = offsets[6:10]
     o_metro, o_arch, o_area, o_colour = offsets[10:14]
     last_head = head_rows.shape[0] - 1
+    bid = np.zeros(NUM_FIELDS, np.int64)  # this row's bid flags, cleared after the row
     head_w = head_rows.shape[1]
     end = o_fields + NUM_FIELDS * width
     supply_w = supply_rows.shape[1]
@@ -97,11 +100,18 @@ def encode_rows(
         row[end:] = 0
         facts = raw[r]
         me = seats[r]
+        bids = facts[6]
+        for b in range(bids):
+            bid[facts[c_bids + b]] = 1
         for f in range(NUM_FIELDS):
-            code = cell_code[me, facts[c_cells + f] & 255] + facts[c_bids + f]
-            code += facts[c_tokens + f] * keys
+            cell = facts[c_cells + f]
+            code = cell_code[me, cell & 255] + bid[f]
+            if cell < 0 or bid[f]:  # a token leaves its field with a final building (§5.2)
+                code += facts[c_tokens + f] * keys
             at = o_fields + f * width
             row[at : at + head_w] = head_rows[min(max(code, 0), last_head)]
+        for b in range(bids):
+            bid[facts[c_bids + b]] = 0
         passed = facts[2]
         for j in range(n):
             seat = (me + j) % n
@@ -112,7 +122,7 @@ def encode_rows(
             row[o_built + j] = facts[c_built + seat]
             for t in range(3):
                 row[o_tokens + 3 * j + t] = facts[c_collected + 4 * seat + 1 + t]
-        unused = facts[6] & 255
+        unused = facts[7] & 255
         for d in range(unused_w):
             row[o_unused + d] = unused_rows[unused, d]
         cur, last = facts[0], facts[3]

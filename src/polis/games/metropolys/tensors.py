@@ -280,10 +280,13 @@ Floats = npt.NDArray[np.float32]
 Bools = npt.NDArray[np.bool_]
 
 #: Columns of a raw row before the lists: player to move, start player, passed bit mask,
-#: last bid field (-1: none), metro and archaeology card holders (-1: nobody), unused
-#: districts bit mask, a spare 0; then the secret cards, the fields, bid flags, tokens,
-#: supplies (2 bytes each), buildings built and tokens collected.
+#: last bid field (-1: none), metro and archaeology card holders (-1: nobody), number of
+#: bids this round, unused districts bit mask; then the secret cards, the fields, this
+#: round's bid fields (padded to MAX_BIDS), the tokens dealt, supplies (2 bytes each),
+#: buildings built and tokens collected.
 HEAD: Final = 8
+#: Bids of one round: each bid is higher than the last (§5.1.2), so at most one per value.
+MAX_BIDS: Final = VALUES
 #: ADJACENT_ROWS[field] (index -1: every field): the fields a raise over ``field`` may take.
 ADJACENT_ROWS: Final = np.array(
     [[m >> g & 1 for g in range(NUM_FIELDS)] for m in ADJACENT_MASK] + [[1] * NUM_FIELDS],
@@ -309,7 +312,7 @@ class MetropolysBatch:
         self.c_cards = HEAD
         self.c_cells = HEAD + 2 * n
         self.c_bids = self.c_cells + NUM_FIELDS
-        self.c_tokens = self.c_bids + NUM_FIELDS
+        self.c_tokens = self.c_bids + MAX_BIDS
         self.c_supply = self.c_tokens + NUM_FIELDS  # 2 bytes per player (a 14-bit mask)
         self.c_built = self.c_supply + 2 * n
         self.c_collected = self.c_built + n
@@ -359,20 +362,20 @@ class MetropolysBatch:
         self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
         self._facts: dict[int, tuple[Setup, tuple[int, ...], bytes]] = {}
         #: A raw row's struct codes: the head and fixed columns and the cells as signed bytes,
-        #: the bid flags and tokens as zero bytes (filled later), the supplies as uint16, the
-        #: counts as unsigned bytes.
-        self.row_format = f"{self.c_cells + NUM_FIELDS}b{2 * NUM_FIELDS}x{n}H{5 * n}B"
+        #: the bid fields and the tokens dealt as byte strings (copied whole; the bids' padded
+        #: with zeros), the supplies as uint16, the counts as unsigned bytes.
+        self.row_format = f"{self.c_bids}b{MAX_BIDS}s{NUM_FIELDS}s{n}H{5 * n}B"
 
     def _setup_entry(self, setup: Setup) -> tuple[Setup, tuple[int, ...], bytes]:
-        """The columns fixed for a whole game (unused districts, a spare 0, every player's
-        secret cards) and the tokens dealt on the fields, stored in :attr:`_facts` by set-up
-        object (the entry keeps it alive; :meth:`matrix` reads it)."""
+        """The columns fixed for a whole game (unused districts, every player's secret cards)
+        and the tokens dealt on the fields, stored in :attr:`_facts` by set-up object (the
+        entry keeps it alive; :meth:`matrix` reads it)."""
         if len(self._facts) >= 1024:  # one entry per game: keep the memory bounded
             self._facts.clear()
         unused = 0
         for d in setup.unused:
             unused |= 1 << DISTRICTS.index(d)
-        row = [unused, 0, *[_AREA[c] for c in setup.area_cards]]
+        row = [unused, *[_AREA[c] for c in setup.area_cards]]
         colours = setup.neighbourhood_cards
         row += [-1] * self.n if colours is None else [_COLOUR[c] for c in colours]
         fixed = tuple(row)
@@ -381,25 +384,16 @@ class MetropolysBatch:
 
     def matrix(self, states: Sequence[MetropolysState]) -> Int8s:
         """The raw rows of ``states`` as one int8 matrix (the columns of :data:`HEAD`): every
-        state's ints joined into one flat list and packed once (:attr:`row_format`), the bid
-        flags scattered and the tokens taken from the deal. Every player's secret cards are
-        there: the encoder picks the observing seat's own."""
-        count = len(states)
-        values: list[int] = []
-        dealt: list[bytes] = []
-        bids_of: list[int] = []  # every table's bid fields, in table order
-        bid_counts: list[int] = []
-        width = self.width
+        state's values joined into one flat list and packed once (:attr:`row_format`). Every
+        player's secret cards are there: the encoder picks the observing seat's own."""
+        values: list[object] = []
         cached = self._facts
         for s in states:
             bids = s._bids
-            bids_of += bids
-            bid_counts.append(len(bids))
             setup = s._facts.setup
             found = cached.get(id(setup))
             if found is None or found[0] is not setup:
                 found = self._setup_entry(setup)
-            dealt.append(found[2])
             values += (
                 s._current,
                 s._start,
@@ -407,28 +401,23 @@ class MetropolysBatch:
                 bids[-1] if bids else -1,
                 s._metro_holder,
                 s._archaeology_holder,
+                len(bids),
             )
             values += found[1]
             values += s._cells
+            values += (bytes(bids), found[2])
             values += s._supply
             values += s._built
             values += s._collected
-        raw = np.empty((count, width), np.int8)
-        repeated_struct(self.row_format, count).pack_into(raw, 0, *values)  # type: ignore[arg-type]
-        rows = np.repeat(np.arange(count) * width + self.c_bids, bid_counts)
-        raw.reshape(-1)[rows + np.array(bids_of, np.intp)] = 1
-        # A token lies on its field until a building is final there (§5.2): the dealt
-        # tokens, cleared where the cell holds a building that is not a bid.
-        deal = np.frombuffer(b"".join(dealt), np.int8).reshape(count, NUM_FIELDS)
-        final = raw[:, self.c_cells : self.c_bids] >= 0
-        final &= raw[:, self.c_bids : self.c_tokens] == 0
-        raw[:, self.c_tokens : self.c_supply] = np.where(final, 0, deal)
+        raw = np.empty((len(states), self.width), np.int8)
+        repeated_struct(self.row_format, len(states)).pack_into(raw, 0, *values)  # type: ignore[arg-type]
         return raw
 
     def encode(self, raw8: Int8s, seats: Ints, out: Floats) -> None:
         """Write the observations of ``seats`` (one per row of ``raw``) into ``out`` (every entry):
         the field block from :attr:`fields_template`, each field's head from :attr:`head_rows`
-        (by token and cell), the supplies from ``SUPPLY_ROWS``, then the counts and one-hots."""
+        (by the token still lying there and the cell), the supplies from ``SUPPLY_ROWS``, then
+        the counts and one-hots."""
         from polis.games.metropolys.batch_kernels import encode_rows
 
         encode_rows(

@@ -141,20 +141,40 @@ def family_area_count(card: str, fields: Sequence[int], options: Options = DEFAU
     raise ValueError(f"unknown Family area card {card!r}")
 
 
+#: A building's weight in its owner's district key: large 2^16, medium 2^8, small 1. A player
+#: has at most 13 buildings, so the keys compare as the (#large, #medium, #small) lists.
+SIZE_WEIGHT: Final = (0, *(1 << 8 * SIZE_OF[v] for v in range(1, 14)))
+
+
+def district_keys(buildings: Sequence[Sequence[tuple[int, int]]]) -> list[list[int]]:
+    """Per player, per district, the size list of its buildings there as one int (R22)."""
+    keys = [[0] * len(DISTRICTS) for _ in buildings]
+    for row, built in zip(keys, buildings, strict=True):
+        for field, value in built:
+            row[DISTRICT[field]] += SIZE_WEIGHT[value]
+    return keys
+
+
 def highest_winners(buildings: Sequence[Sequence[tuple[int, int]]], district: int) -> list[int]:
     """Players with the best size list in ``district`` (R22): compare (#large, #medium, #small)."""
-    keys: dict[int, tuple[int, int, int]] = {}
-    for player, built in enumerate(buildings):
-        sizes = [0, 0, 0]
-        for field, value in built:
-            if DISTRICT[field] == district:
-                sizes[2 - SIZE_OF[value]] += 1
-        if any(sizes):
-            keys[player] = (sizes[0], sizes[1], sizes[2])
-    if not keys:
-        return []
-    top = max(keys.values())
-    return [p for p, k in keys.items() if k == top]
+    keys = [row[district] for row in district_keys(buildings)]
+    top = max(keys, default=0)
+    return [p for p, k in enumerate(keys) if k == top] if top else []
+
+
+def highest_points(pos: EndPosition) -> list[int]:
+    """Each player's points for the highest buildings of the districts in play (Expert, R22)."""
+    keys = district_keys(pos.buildings)
+    points = [0] * pos.players
+    for d in range(len(DISTRICTS)):
+        if d in pos.unused:
+            continue
+        top = max([row[d] for row in keys])
+        if top:
+            for p, row in enumerate(keys):
+                if row[d] == top:
+                    points[p] += HIGHEST_POINTS
+    return points
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,13 +198,7 @@ class EndPosition:
 def player_breakdowns(pos: EndPosition) -> list[dict[str, int]]:
     """The eight breakdown entries of each player."""
     expert = pos.mode == "expert"
-    highest = [0] * pos.players
-    if expert:
-        for d in range(len(DISTRICTS)):
-            if d in pos.unused:
-                continue
-            for p in highest_winners(pos.buildings, d):
-                highest[p] += HIGHEST_POINTS
+    highest = highest_points(pos) if expert else [0] * pos.players
     out = []
     for p in range(pos.players):
         fields = [f for f, _ in pos.buildings[p]]

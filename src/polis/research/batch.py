@@ -164,7 +164,7 @@ class BatchEnv:
             raise PolisError("no games yet: call reset() first")
         from polis.research.batch_kernels import pick_rows
 
-        masks = self._last.action_mask
+        masks = self._last.action_mask.view(np.uint8)
         draws = np.array([rng.random() for _ in range(masks.shape[0])])
         picks = np.empty(masks.shape[0], np.int64)
         empty = pick_rows(masks, draws, picks)

@@ -34,7 +34,7 @@ def pick_rows(masks: Any, draws: Any, out: Any) -> int:
             for a in range(b * BLOCK, min(b * BLOCK + BLOCK, size)):
                 block += row[a]
             sums[b] = block
-            count += block
+            count += sums[b]
         if count == 0:
             return r
         k = int(draws[r] * count)  # legal ids to pass over before the drawn one

@@ -154,3 +154,27 @@ def test_random_actions_name_a_table_without_legal_actions() -> None:
     batch.action_mask[2] = 0
     with pytest.raises(PolisError, match="table 2 "):
         env.random_actions(random.Random(0))
+
+
+def test_tables_must_hold_states_of_one_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """step() maps one state class's methods over every table, so a deal of another class is
+    refused at once (not played with the wrong methods)."""
+    from polis.games.metropolys.state import MetropolysState
+
+    class Other(MetropolysState):
+        __slots__ = ()
+
+    env = BatchEnv("metropolys", "family", 2, num_envs=3, seed=1)
+    deal = env.game.new_game
+    dealt: list[int] = []
+
+    def new_game(*args: object, **kwargs: object) -> MetropolysState:
+        state = deal(*args, **kwargs)  # type: ignore[arg-type]
+        dealt.append(1)
+        if len(dealt) == 2:
+            state.__class__ = Other
+        return state  # type: ignore[return-value]
+
+    monkeypatch.setattr(env.game, "new_game", new_game)
+    with pytest.raises(PolisError, match="one class"):
+        env.reset()

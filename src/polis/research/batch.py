@@ -20,6 +20,7 @@ single-table environments.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,8 +92,9 @@ class BatchEnv:
         self.states: list[GameState] = []
         self._seed = root_seed(seed)
         self._games = [0] * num_envs
-        self._rewards = np.zeros((num_envs, self.players), np.float32)
         self._last: Batch | None = None
+        #: The class of every table's state (step() maps its methods over the tables).
+        self._kind: type[GameState] | None = None
 
     # -- tables ---------------------------------------------------------------------------------
     def _deal(self, i: int) -> GameState:
@@ -100,7 +102,15 @@ class BatchEnv:
         g = self._games[i]
         self._games[i] = g + 1
         seed = derive_seed(self._seed, "table", i, g)
-        return self.game.new_game(self.mode, self.players, seed=seed, options=self.options)
+        state = self.game.new_game(self.mode, self.players, seed=seed, options=self.options)
+        if self._kind is None:  # the first deal since reset() began
+            self._kind = type(state)
+        elif type(state) is not self._kind:
+            raise PolisError(
+                f"{self.game.name} dealt a {type(state).__name__} after a "
+                f"{self._kind.__name__}: step() needs states of one class"
+            )
+        return state
 
     def _batch(self, rewards: Floats, done: Bools, players: list[int]) -> Batch:
         seats = np.array(players, np.int64)
@@ -114,6 +124,7 @@ class BatchEnv:
         if seed is not None:
             self._seed = seed
             self._games = [0] * self.num_envs
+        self._kind = None
         self.states = [self._deal(i) for i in range(self.num_envs)]
         return self._batch(
             np.zeros((self.num_envs, self.players), np.float32),
@@ -141,20 +152,22 @@ class BatchEnv:
         if not 0 <= min(ids) <= max(ids) < size:  # checked before any table moves
             i = next(i for i, a in enumerate(ids) if not 0 <= a < size)
             raise InputError(f"table {i}: {ids[i]!r} is not an action id (0-{size - 1})")
-        rewards = self._rewards
-        rewards.fill(0.0)
+        # Every table holds a state of one class, whose methods are mapped over the tables:
+        # no Python loop per table. Who moves next also says which games are over.
+        kind = self._kind
+        assert kind is not None  # set with the states
+        deque(map(kind.apply, states, map(space.__getitem__, ids)), maxlen=0)
+        seats: list[int] = list(map(kind.current_player, states))
+        rewards = np.zeros((len(states), self.players), np.float32)
         done = np.zeros(len(states), np.bool_)
-        seats: list[int] = []  # who moves next: read once per table (it also says "over")
-        for i, (state, action) in enumerate(zip(states, ids, strict=True)):
-            state.apply(space[action])
-            seat = state.current_player()
-            if seat == TERMINAL:
-                rewards[i] = final_rewards(state.result(), self.reward)
-                done[i] = True
-                state = states[i] = self._deal(i)
-                seat = state.current_player()
-            seats.append(seat)
-        return self._batch(rewards.copy(), done, seats)
+        if TERMINAL in seats:
+            for i, seat in enumerate(seats):
+                if seat == TERMINAL:
+                    rewards[i] = final_rewards(states[i].result(), self.reward)
+                    done[i] = True
+                    state = states[i] = self._deal(i)
+                    seats[i] = state.current_player()
+        return self._batch(rewards, done, seats)
 
     def random_actions(self, rng: random.Random) -> list[int]:
         """A uniformly drawn legal action per table, from the last masks (for baselines and

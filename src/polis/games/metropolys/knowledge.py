@@ -54,7 +54,7 @@ from polis.games.metropolys.cards import (
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.setup import public_setup
-from polis.games.metropolys.state import FREE, VALUES_OF, MetropolysState
+from polis.games.metropolys.state import FREE, OUT_OF_PLAY, VALUES_OF, MetropolysState
 from polis.games.metropolys.view import MetropolysView
 
 #: Belief update strength of an opening bid on a field the card rewards (raises count half).
@@ -146,7 +146,7 @@ def card_bonus(state: MetropolysState, player: int, card: str, field: int) -> fl
         mine = 0
         for g in near:
             c = cells[g]
-            if c >= 0 and c >> 4 == player and g not in bids:  # built by player (not a bid)
+            if c < OUT_OF_PLAY and c >> 4 == player and g not in bids:  # built, not a bid
                 mine += 1
         worth += _CARD_POINTS[card] * min(mine, 2) * 0.7
     return worth

@@ -1,9 +1,13 @@
 """The Metropolys game state: bidding rounds exactly as spec §5, hot-path friendly.
 
-Representation (all plain ints and lists, so ``clone`` is a handful of list copies):
+Representation (all plain ints, lists and one bytearray, so ``clone`` is a handful of
+copies):
 
-* ``_cells[f]``: -1 free, -2 not in play (unused district), else ``player * 16 + value``.
-  A building is a bid when its field is in ``_bids`` (this round), otherwise it is built.
+* ``_cells[f]``: a bytearray: ``player * 16 + value`` (at most 61) for a building, else
+  :data:`FREE` (255) or :data:`OUT_OF_PLAY` (254, a field of an unused district); so a
+  building is any byte below OUT_OF_PLAY, and the bytes are the encoders' field codes as
+  they are. A building is a bid when its field is in ``_bids`` (this round), otherwise it
+  is built. Views show the rules' numbers (-1 free, -2 not in play).
 * ``_supply[p]``: bit mask of the values in player p's supply (bit v = building v); a bid
   leaves the supply while it stands and comes back when the round is lost.
 * ``_tokens[f]``: token code still on field f (0 none, 1 chic, 2 metro, 3 archaeology).
@@ -46,8 +50,8 @@ from polis.games.metropolys.scoring import EndPosition, game_result, player_brea
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.view import MetropolysView, view_of
 
-FREE: Final = -1
-OUT_OF_PLAY: Final = -2
+FREE: Final = 255
+OUT_OF_PLAY: Final = 254
 FULL_SUPPLY: Final = sum(1 << v for v in range(1, 14))
 
 
@@ -128,7 +132,7 @@ class MetropolysState(GameState):
         self._facts = facts
         n = setup.players
         in_play = set(facts.play_fields)
-        self._cells = [FREE if f in in_play else OUT_OF_PLAY for f in range(NUM_FIELDS)]
+        self._cells = bytearray(FREE if f in in_play else OUT_OF_PLAY for f in range(NUM_FIELDS))
         self._tokens = list(setup.tokens)
         self._supply = [FULL_SUPPLY] * n
         self._built = [0] * n
@@ -478,7 +482,7 @@ class MetropolysState(GameState):
         built: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         bids = set(self._bids)
         for f, c in enumerate(self._cells):
-            if c >= 0 and f not in bids:
+            if c < OUT_OF_PLAY and f not in bids:
                 built[c >> 4].append((f, c & 15))
         col = self._collected
         return EndPosition(
@@ -552,7 +556,7 @@ class MetropolysState(GameState):
     def building_at(self, field: int) -> tuple[int, int, bool] | None:
         """(player, value, built) of the building on ``field``, or None."""
         c = self._cells[field]
-        if c < 0:
+        if c >= OUT_OF_PLAY:
             return None
         return c >> 4, c & 15, field not in self._bids
 

@@ -17,7 +17,6 @@ of the seat; none for a spectator), exactly as in its view.
 from __future__ import annotations
 
 import struct
-from array import array
 from collections.abc import Sequence
 from functools import cache
 from itertools import compress, islice
@@ -31,12 +30,9 @@ from polis.games.metropolys.board import ADJACENT_MASK, COLOUR, DISTRICTS, NUM_F
 from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.setup import Setup
-from polis.games.metropolys.state import MetropolysState
+from polis.games.metropolys.state import FREE, OUT_OF_PLAY, MetropolysState
 from polis.research.observations import one_hot_bytes, ordered, repeated_struct
 
-#: Field bytes: a free field, a field out of play, else player * 16 + value.
-FREE_B: Final = 255
-OUT_B: Final = 254
 #: The field numbers, for picking the n-th free field.
 FIELD_NUMBERS: Final = range(NUM_FIELDS)
 #: Added to a field's byte-code key when its building is a bid of this round / the last bid.
@@ -61,10 +57,10 @@ class FieldRows(dict[int, bytes]):
     def __missing__(self, code: int) -> bytes:
         n, dealt = self.n, self.dealt
         row = np.zeros(4 + 2 * n + 2, np.float32)
-        if code != OUT_B:
+        if code != OUT_OF_PLAY:
             row[0] = 1
             built = code < BID_KEY
-            if code != FREE_B:
+            if code != FREE:
                 c = code & (BID_KEY - 1)
                 row[4 + ((c >> 4) - self.me) % n + (0 if built else n)] = 1
                 row[4 + 2 * n] = c & 15
@@ -125,7 +121,7 @@ class MetropolysTensors:
         ]
         # Mask tables.
         free = bytearray(256)
-        free[FREE_B] = 1
+        free[FREE] = 1
         self.free_byte = bytes(free)
         self.adjacent = [
             int.from_bytes(bytes(m >> g & 1 for g in range(NUM_FIELDS)), "little")
@@ -167,8 +163,7 @@ class MetropolysTensors:
         cur = s._current
         slot = self.slot[me]
         parts = [slot[cur], slot[s._start], self.flag[cur < 0], self._unused_row(setup.unused)]
-        cells = array("b", s._cells).tobytes()  # free -1 -> 255, out of play -2 -> 254
-        keys = bytearray(cells)
+        keys = bytearray(s._cells)  # the state's bytes: free 255, out of play 254
         bids = s._bids
         for f in bids:
             keys[f] |= BID_KEY
@@ -205,7 +200,7 @@ class MetropolysTensors:
         if cur < 0:
             return self.no_moves
         cells = s._cells
-        free = array("b", cells).tobytes().translate(self.free_byte)
+        free = bytes(cells).translate(self.free_byte)
         supply = s._supply[cur]
         bids = s._bids
         if bids:
@@ -230,7 +225,7 @@ class MetropolysTensors:
         s = state
         cur = s._current
         cells = s._cells
-        free = array("b", cells).tobytes().translate(self.free_byte)
+        free = bytes(cells).translate(self.free_byte)
         supply = s._supply[cur] if cur >= 0 else 0
         bids = s._bids
         passes = 0
@@ -361,10 +356,10 @@ class MetropolysBatch:
         self.layout = ordered(vars(self), batch_kernels.LAYOUT)
         self.block_starts = ordered(offsets, batch_kernels.BLOCKS)
         self._facts: dict[int, tuple[Setup, tuple[int, ...], bytes]] = {}
-        #: A raw row's struct codes: the head and fixed columns and the cells as signed bytes,
-        #: the bid fields and the tokens dealt as byte strings (copied whole; the bids' padded
+        #: A raw row's struct codes: the head and fixed columns as signed bytes, the cells, the
+        #: bid fields and the tokens dealt as byte strings (copied whole; the bids' padded
         #: with zeros), the supplies as uint16, the counts as unsigned bytes.
-        self.row_format = f"{self.c_bids}b{MAX_BIDS}s{NUM_FIELDS}s{n}H{5 * n}B"
+        self.row_format = f"{self.c_cells}b{NUM_FIELDS}s{MAX_BIDS}s{NUM_FIELDS}s{n}H{5 * n}B"
 
     def _setup_entry(self, setup: Setup) -> tuple[Setup, tuple[int, ...], bytes]:
         """The columns fixed for a whole game (unused districts, every player's secret cards)
@@ -404,8 +399,7 @@ class MetropolysBatch:
                 len(bids),
             )
             values += found[1]
-            values += s._cells
-            values += (bytes(bids), found[2])
+            values += (s._cells, bytes(bids), found[2])
             values += s._supply
             values += s._built
             values += s._collected

@@ -25,6 +25,7 @@ writes the JSON below, only where the view leaves the process:
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -185,7 +186,7 @@ def view_of(state: MetropolysState, player: int | None) -> MetropolysView:
         start_player=state._start,
         unused_districts=setup.unused,
         layout=setup.tokens,
-        cells=tuple(state._cells),
+        cells=tuple(array("b", state._cells)),  # the bytes as signed: -1 free, -2 out of play
         tokens=tuple(state._tokens),
         bids=tuple(state._bids),
         passed=state._passed,

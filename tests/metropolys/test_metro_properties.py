@@ -47,6 +47,8 @@ def play_checked(mode: str, players: int, seed: int, play_seed: int) -> Metropol
         assert move in legal
         codes = [m.code for m in legal]  # field * 16 + value, pass = 0: a stable order
         assert len(set(legal)) == len(legal) and codes == sorted(codes)
+        values = [value for _, value, _ in state.bids]
+        assert values == sorted(set(values))  # each bid higher than the last: at most 13 a round
         if state.bids:
             assert state.current_player() not in state.passed
             assert state.current_player() != state.bids[-1][2]  # never raises his own bid

@@ -357,6 +357,31 @@ def test_idle_rooms_leave_memory_and_come_back_intact(
         assert again["position"] == 1 and again["view"]["total"] == 2
 
 
+def test_a_connection_joins_no_room_that_left_memory(
+    app_with: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Housekeeping may run at any await of a connection's greeting: the room it is joining
+    stays in memory (a joined room that had left would pass its moves to nobody)."""
+    from polis.server.room import Room
+    from polis.server.upkeep import evict_idle
+
+    client = app_with(room_idle=0.0, housekeeping_interval=3600.0)
+    gid = create(client).json()["id"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    join = Room.join
+    evicted: list[int] = []
+
+    async def join_after_housekeeping(room: Room, conn: Any) -> None:
+        evicted.append(evict_idle(hub))  # as if housekeeping ran just before the join
+        await join(room, conn)
+
+    monkeypatch.setattr(Room, "join", join_after_housekeeping)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        hello(ws, None)
+        assert evicted == [0]
+        assert gid in hub.rooms and len(hub.rooms[gid].presence) == 1
+
+
 def test_start_up_replays_no_game_before_serving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

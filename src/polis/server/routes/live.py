@@ -142,6 +142,8 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
 
     try:
         room = await hub.room(game_id)
+        while hub.rooms.get(game_id) is not room:  # left memory while this waited for it
+            room = await hub.room(game_id)
     except ServerError as exc:
         await send(exc.to_message())
         await ws.close(code=4404 if exc.code == "not_found" else 1013)
@@ -159,26 +161,29 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
 
     conn: Connection | None = None
     try:
+        # Pending until joined: a room with nobody in it may leave memory at any await, and
+        # a connection must not join a room that has left (its moves would reach nobody).
         room.pending += 1
         try:
-            seat = await _greet(ws, room, limits.hello_timeout)
-            _admit(hub, room, seat)
-        except Refused as refused:
-            await send(refused.message)
-            await close_or_cut(ws, refused.code)
-            return
-        except Gone:
-            return
+            try:
+                seat = await _greet(ws, room, limits.hello_timeout)
+                _admit(hub, room, seat)
+            except Refused as refused:
+                await send(refused.message)
+                await close_or_cut(ws, refused.code)
+                return
+            except Gone:
+                return
+            conn = Connection(
+                seat, ws.send_text, queue_limit=limits.send_queue, on_drop=dropped, address=address
+            )
+            chat = await room.chat.backlog(seat)
+            # the server's time: the client counts the clock down from it
+            welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
+            conn.put(json.dumps({**welcome, "now": hub.now()}))
+            await room.join(conn)
         finally:
             room.pending -= 1
-        conn = Connection(
-            seat, ws.send_text, queue_limit=limits.send_queue, on_drop=dropped, address=address
-        )
-        chat = await room.chat.backlog(seat)
-        # the server's time: the client counts the clock down from it
-        welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
-        conn.put(json.dumps({**welcome, "now": hub.now()}))
-        await room.join(conn)
         room.chat.since(conn, max((line["id"] for line in chat["lines"]), default=0))
         await _listen(ws, hub, room, conn)
     except WebSocketDisconnect:

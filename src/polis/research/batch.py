@@ -135,8 +135,10 @@ class BatchEnv:
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
         """Play ``actions[i]`` (an action id) for the player to move on table ``i``.
 
-        An action outside a table's mask raises :class:`~polis.core.errors.IllegalMove`
-        naming the rule (tables before it have moved; use the mask to never get there).
+        Input that is not one integer id per table is refused with an
+        :class:`~polis.core.errors.InputError` before any table moves. An action outside a
+        table's mask raises :class:`~polis.core.errors.IllegalMove` naming the rule (tables
+        before it have moved; use the mask to never get there).
         """
         states = self.states
         if not states:

@@ -15,9 +15,9 @@ two first figures is the end-of-game scorer's share. With numba installed the en
 Quadropolis results (and so the scored engine loop, run after they are made) take the
 compiled scorer key (``quadropolis.scoring.use_compiled_keys``). Every figure is a random
 game loop run for about ``--seconds`` seconds in this one process (one core), and is printed
-also as a ratio to the engine's random-move speed measured just before and just after it (the ratios
-travel between machines, the absolute figures do not). Time is this process's CPU time by
-default (``--clock wall`` for wall time), so programs running beside it on other cores
+also as a ratio to the engine's random-move speed measured just before and just after it
+(the ratios travel between machines, the absolute figures do not). Time is this process's
+CPU time by default (``--clock wall`` for wall time), so programs running beside it on other cores
 change the figures little; ``--repeat k`` measures every configuration k times and prints
 the median figures and ratios.
 

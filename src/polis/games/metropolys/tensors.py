@@ -200,7 +200,7 @@ class MetropolysTensors:
         if cur < 0:
             return self.no_moves
         cells = s._cells
-        free = bytes(cells).translate(self.free_byte)
+        free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
         supply = s._supply[cur]
         bids = s._bids
         if bids:
@@ -225,7 +225,7 @@ class MetropolysTensors:
         s = state
         cur = s._current
         cells = s._cells
-        free = bytes(cells).translate(self.free_byte)
+        free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
         supply = s._supply[cur] if cur >= 0 else 0
         bids = s._bids
         passes = 0

@@ -300,3 +300,43 @@ def test_metropolys_policy_inference_weighs_moves_by_the_card() -> None:
     raises = [m for m in state.legal_moves() if m is not PASS]
     if raises:
         assert passed[0] < max(passed[1:])
+
+
+@pytest.mark.parametrize(("name", "mode"), SETTINGS)
+def test_mcts_draws_each_nodes_moves_once_per_key(
+    monkeypatch: pytest.MonkeyPatch, name: str, mode: str
+) -> None:
+    """A Metropolys search node keeps the moves drawn for each card the mover may hold (one
+    draw per node and card); Quadropolis draws afresh at every visit (no tree key)."""
+    from polis.bots import mcts
+    from polis.bots.budget import Budget
+    from polis.bots.knowledge import knowledge_for
+
+    nodes: list[mcts.Node] = []
+
+    class Recorded(mcts.Node):
+        __slots__ = ()
+
+        def __init__(self, move: Any, player: int) -> None:
+            super().__init__(move, player)
+            nodes.append(self)
+
+    monkeypatch.setattr(mcts, "Node", Recorded)
+    game = engine(name)
+    state = game.new_game(mode, 2, seed=4)
+    advance(state, 12, 4)
+    knowledge = knowledge_for(game)
+    drawn: list[int] = []
+    draw = knowledge.tree_moves
+    monkeypatch.setattr(knowledge, "tree_moves", lambda s, rng: drawn.append(1) or draw(s, rng))
+    agent = mcts.MctsAgent(random.Random(2))
+    agent._knowledge = knowledge
+    p = state.current_player()
+    move = agent.act(state.view(p), state.legal_moves(), game, Budget(iterations=600))
+    assert move in state.legal_moves()
+    kept = [n.moves for n in nodes if n.moves]
+    if name == "quadropolis":
+        assert not kept and len(drawn) > 500
+        return
+    assert kept and len(drawn) == sum(len(m) for m in kept)
+    assert any(len(m) > 1 for m in kept)  # the opponent's moves, per card it may hold

@@ -103,13 +103,3 @@ def test_research_encoders_turn_the_compiled_keys_on(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
     encoder(GAME, "expert", 3)
     assert scoring._key_of is city_key
-
-
-def test_the_bots_knowledge_turns_the_compiled_keys_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every bot playout ends in a result: with numba installed, the bots' knowledge of
-    Quadropolis switches results over as it is made."""
-    from polis.bots.knowledge import knowledge_for
-
-    monkeypatch.setattr(scoring, "_key_of", scoring._solver_key)
-    knowledge_for(GAME)
-    assert scoring._key_of is city_key

@@ -24,11 +24,11 @@ from typing import cast
 
 from polis.bots.knowledge import Knowledge
 from polis.core.moves import Move
-from polis.core.protocol import Game, GameState
+from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.games.quadropolis.city import Building, Geometry, geometry
 from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove, find
-from polis.games.quadropolis.scoring import score_city, use_compiled_keys_if_installed
+from polis.games.quadropolis.scoring import score_city
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, TILES
 from polis.games.quadropolis.view import QuadropolisView
@@ -221,12 +221,6 @@ class QuadropolisKnowledge(Knowledge):
 
     pool_size = 16
     score_scale = 8.0
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        # Every playout ends in a result, whose places need each city's exact key: a fifth
-        # of a search's time with the Python solver, a fiftieth compiled.
-        use_compiled_keys_if_installed()
 
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
         state = self.sample(view, rng)

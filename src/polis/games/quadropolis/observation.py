@@ -14,11 +14,12 @@ exactly the numbers of the view encoding and of ``legal_moves()`` (``tests/resea
 
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from polis.games.quadropolis.scoring import use_compiled_keys_if_installed
+from polis.games.quadropolis.scoring import use_compiled_keys
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, N_SPOTS, SITE
 from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
 from polis.games.quadropolis.view import QuadropolisView
@@ -104,7 +105,8 @@ class QuadropolisEncoder(TableEncoder[QuadropolisView]):
         self._fast: QuadropolisTensors = shared_tensors(mode, players)
         # Research environments finish games by the thousand: with numba installed (their
         # extras), results take their totals and places from the compiled scorer.
-        use_compiled_keys_if_installed()
+        if importlib.util.find_spec("numba") is not None:
+            use_compiled_keys()
 
     # -- straight from the state (same numbers, no view) ----------------------------------------
     @property

@@ -7,7 +7,6 @@ re-scored here, so a report is always the exact score of the allocation it shows
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -343,11 +342,11 @@ _key_of: Callable[[str, City, int, int, _Options], int] = _solver_key
 
 
 def use_compiled_keys() -> None:
-    """Find the totals and places of results with the compiled kernel from now on (numba, in
-    the server and research extras): the same keys as the Python solver (tested), about
-    10x faster: the research environments and the bots' playouts finish games by the
-    thousand, and turn it on when numba is installed. The scoring pad's reports (the
-    allocation behind the key) always come from the Python solver.
+    """Find the totals and places of results with the compiled kernel from now on (numba, an
+    extra of the research environments): the same keys as the Python solver (tested), about
+    10x faster: the research environments finish games by the thousand, and their encoder
+    turns it on when numba is installed. The scoring pad's reports (the allocation behind the
+    key) always come from the Python solver.
 
     The kernel is compiled (or loaded from numba's disk cache) here, not at the first game's
     end: a first compile takes some seconds, which belong to making the environment."""
@@ -357,15 +356,6 @@ def use_compiled_keys() -> None:
     if _key_of is not city_key:
         city_key("classic", (None,) * geometry("classic").size, 0, 0, _Options(False, 5, True))
         _key_of = city_key
-
-
-def use_compiled_keys_if_installed() -> bool:
-    """:func:`use_compiled_keys` where numba is installed (whether it is): for the callers
-    that finish games by the thousand, the research encoders and the bots' playouts."""
-    if importlib.util.find_spec("numba") is None:
-        return False
-    use_compiled_keys()
-    return True
 
 
 @lru_cache(maxsize=4096)

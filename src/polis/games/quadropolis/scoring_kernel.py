@@ -8,10 +8,9 @@ alternative first, cut by the same optimistic bound that orders the Python solve
 It gives the key only (the totals and places of a result); the allocation behind it, for a
 scoring pad, is always rebuilt by the Python solver.
 
-Loaded by the research environments' encoder and by the bots' knowledge when numba (in the
-server and research extras) is installed, through
-:func:`~polis.games.quadropolis.scoring.use_compiled_keys`; the Python solver stays the
-reference and the path of every other caller.
+Loaded by the research environments' encoder when numba (one of their extras) is installed,
+through :func:`~polis.games.quadropolis.scoring.use_compiled_keys`; the Python solver stays
+the reference and the path of every other caller.
 """
 
 from __future__ import annotations

@@ -65,16 +65,6 @@ class Knowledge:
         """
         return list(state.legal_moves())
 
-    def tree_key(self, state: GameState) -> Hashable | None:
-        """What the moves :meth:`tree_moves` gives at ``state`` depend on, beyond the moves
-        played (None: unknown, draw them afresh each time).
-
-        A search node keeps the moves drawn for each key, so equal keys must mean the same
-        legal moves. A key that also holds the mover's hidden facts (in the sample) lets
-        the tree's model of an opponent follow what it may hold.
-        """
-        return None
-
     def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
         """Which untried move a search tree adds first (default: uniformly random)."""
         return untried[rng.randrange(len(untried))]

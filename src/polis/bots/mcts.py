@@ -6,9 +6,6 @@ with UCB restricted to the moves legal in that sample (counting each child's ava
 adds one node, finishes the game with the greedy-biased playout policy, and backs up each
 player's reward into the nodes where that player moved.
 
-Where a game's knowledge has a tree key (Metropolys: the mover's secret cards), a node keeps
-the moves it drew for each key (see :func:`node_moves`).
-
 Tree reuse: after the agent moves, the subtree reached by the public moves played since is
 kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a round
 that dealt something the old statistics never saw).
@@ -27,14 +24,14 @@ from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
 from polis.bots.montecarlo import candidates, playout
 from polis.core.moves import Move
-from polis.core.protocol import Game, GameState
+from polis.core.protocol import Game
 from polis.core.view import View
 
 
 class Node:
     """Statistics of one move in the tree (rewards of the player who made it)."""
 
-    __slots__ = ("avail", "children", "move", "moves", "player", "total", "visits")
+    __slots__ = ("avail", "children", "move", "player", "total", "visits")
 
     def __init__(self, move: Move | None, player: int) -> None:
         self.move = move
@@ -43,27 +40,6 @@ class Node:
         self.avail = 1
         self.total = 0.0
         self.children: dict[Move, Node] = {}
-        #: The moves considered here, per ``Knowledge.tree_key`` of the samples seen.
-        self.moves: dict[Hashable, list[Move]] | None = None
-
-
-def node_moves(
-    node: Node, knowledge: Knowledge, state: GameState, rng: random.Random
-) -> list[Move]:
-    """The moves the tree considers at ``node`` for this sample: drawn once per tree key and
-    kept, so that the node's children are the same on every visit and the tree can grow
-    deeper than the ply where the subsets are drawn (a fresh draw per visit nearly always
-    brings an untried move, so the search would keep adding siblings there)."""
-    key = knowledge.tree_key(state)
-    if key is None:
-        return knowledge.tree_moves(state, rng)
-    cache = node.moves
-    if cache is None:
-        cache = node.moves = {}
-    moves = cache.get(key)
-    if moves is None:
-        moves = cache[key] = knowledge.tree_moves(state, rng)
-    return moves
 
 
 class MctsAgent:
@@ -129,7 +105,7 @@ class MctsAgent:
             path = [root]
             # Selection and expansion.
             while not state.is_terminal():
-                moves = root_moves if node is root else node_moves(node, knowledge, state, rng)
+                moves = root_moves if node is root else knowledge.tree_moves(state, rng)
                 children = node.children
                 untried = [m for m in moves if m not in children]
                 if untried:

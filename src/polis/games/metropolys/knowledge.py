@@ -358,20 +358,5 @@ class MetropolysKnowledge(Knowledge):
             moves.append(PASS)
         return moves
 
-    def tree_key(self, state: GameState) -> Hashable | None:
-        """The mover's secret cards in the sample: the legal moves are public, and which of
-        them :meth:`tree_moves` ranks best follows the cards. Nodes that keep their draws
-        won 53% [43%, 62%] of 100 Family 2-player games at 1,000 iterations a move against
-        nodes that draw afresh at every visit, in 17% less time."""
-        assert isinstance(state, MetropolysState)
-        setup = state._facts.setup
-        player = state.current_player()
-        colours = setup.neighbourhood_cards
-        return (
-            setup.area_cards[player]
-            if colours is None
-            else (setup.area_cards[player], colours[player])
-        )
-
     def reuse_key(self, view: View) -> Hashable | None:
         return 0  # nothing is ever revealed during the game

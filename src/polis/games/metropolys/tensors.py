@@ -195,47 +195,38 @@ class MetropolysTensors:
 
     def mask(self, state: MetropolysState) -> bytes:
         """The legal-action mask of the player to move, one byte (0/1) per action id."""
-        s = state
-        cur = s._current
+        cur = state._current
         if cur < 0:
             return self.no_moves
-        cells = s._cells
-        free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
-        supply = s._supply[cur]
-        bids = s._bids
-        if bids:
-            last = bids[-1]
-            free = (int.from_bytes(free, "little") & self.adjacent[last]).to_bytes(
-                NUM_FIELDS, "little"
-            )
-            supply &= -1 << ((cells[last] & 15) + 1)  # only higher values (§5.1.2)
-            tail = b"\x01"
-        else:
-            tail = b"\x00"
+        free, supply, raising = self._open(state, cur)
         # One row of the free fields per value in supply: the value's selector row picks
         # field bytes 0-54, a value not in supply picks byte 255 (0) throughout.
         selector = self._selectors.get(supply)
         if selector is None:
             selector = self._selector(supply)
-        return selector.translate(free + self.pad) + tail
+        return selector.translate(free + self.pad) + (b"\x01" if raising else b"\x00")
+
+    def _open(self, s: MetropolysState, cur: int) -> tuple[bytes | bytearray, int, bool]:
+        """What a bid of ``cur`` (the player to move, >= 0) may take: one byte per field, 1
+        where it may go (free, and next to the last bid while a round is open); the supply
+        bit mask of the values it may use; and whether a round is open (passing is legal)."""
+        cells = s._cells
+        free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
+        supply = s._supply[cur]
+        bids = s._bids
+        if not bids:
+            return free, supply, False
+        last = bids[-1]
+        free = (int.from_bytes(free, "little") & self.adjacent[last]).to_bytes(NUM_FIELDS, "little")
+        return free, supply & (-1 << ((cells[last] & 15) + 1)), True  # higher values (§5.1.2)
 
     def pick_legal_id(self, state: MetropolysState, draw: float) -> int:
         """The ``int(draw * n)``-th of the ``n`` ascending legal ids, counted instead of
         listed: ids run value by value, free field by free field, then the pass."""
-        s = state
-        cur = s._current
-        cells = s._cells
-        free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
-        supply = s._supply[cur] if cur >= 0 else 0
-        bids = s._bids
-        passes = 0
-        if bids and cur >= 0:
-            last = bids[-1]
-            free = (int.from_bytes(free, "little") & self.adjacent[last]).to_bytes(
-                NUM_FIELDS, "little"
-            )
-            supply &= -1 << ((cells[last] & 15) + 1)  # only higher values (§5.1.2)
-            passes = 1
+        cur = state._current
+        if cur < 0:
+            raise IndexError("no legal action: the game is over")
+        free, supply, passes = self._open(state, cur)  # passing is legal in an open round
         values = self._values.get(supply)
         if values is None:  # the rows (value - 1) of the values in supply
             values = tuple(v - 1 for v in range(1, VALUES + 1) if supply >> v & 1)

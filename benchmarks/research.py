@@ -17,9 +17,9 @@ compiled scorer key (``quadropolis.scoring.use_compiled_keys``). Every figure is
 game loop run for about ``--seconds`` seconds in this one process (one core), and is printed
 also as a ratio to the engine's random-move speed measured just before and just after it
 (the ratios travel between machines, the absolute figures do not). Time is this process's
-CPU time by default (``--clock wall`` for wall time), so programs running beside it on other cores
-change the figures little; ``--repeat k`` measures every configuration k times and prints
-the median figures and ratios.
+CPU time by default (``--clock wall`` for wall time), so programs running beside it on other
+cores change the figures little; ``--repeat k`` measures every configuration k times and
+prints the median figures and ratios.
 
     .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick] [--cpu 0] [--table]
         [--repeat 3] [--clock cpu|wall]

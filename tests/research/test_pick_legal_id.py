@@ -40,3 +40,15 @@ def test_the_default_pick_reads_the_listed_ids() -> None:
     ids = sorted(state.legal_moves().ids())
     assert base.pick_legal_id(state, 0.5) == ids[len(ids) // 2]
     assert encoder(game, "family", 2).pick_legal_id(state, 0.5) == ids[len(ids) // 2]
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), ALL_CONFIGS)
+def test_a_finished_game_has_no_pick(game: str, mode: str, players: int) -> None:
+    """Once the game is over there is no legal id to pick: an error, not some id."""
+    enc = encoder(get_game(game), mode, players)
+    state = get_game(game).new_game(mode, players, seed=2)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply(state.random_move(rng))
+    with pytest.raises(IndexError):
+        enc.pick_legal_id(state, 0.5)

@@ -198,18 +198,18 @@ class MetropolysTensors:
         cur = state._current
         if cur < 0:
             return self.no_moves
-        free, supply, raising = self._open(state, cur)
+        free, supply, can_pass = self._open(state, cur)
         # One row of the free fields per value in supply: the value's selector row picks
         # field bytes 0-54, a value not in supply picks byte 255 (0) throughout.
         selector = self._selectors.get(supply)
         if selector is None:
             selector = self._selector(supply)
-        return selector.translate(free + self.pad) + (b"\x01" if raising else b"\x00")
+        return selector.translate(free + self.pad) + (b"\x01" if can_pass else b"\x00")
 
     def _open(self, s: MetropolysState, cur: int) -> tuple[bytes | bytearray, int, bool]:
         """What a bid of ``cur`` (the player to move, >= 0) may take: one byte per field, 1
         where it may go (free, and next to the last bid while a round is open); the supply
-        bit mask of the values it may use; and whether a round is open (passing is legal)."""
+        bit mask of the values it may use; and whether it may pass (a round is open)."""
         cells = s._cells
         free: bytes | bytearray = cells.translate(self.free_byte)  # 1 where a field is free
         supply = s._supply[cur]
@@ -226,16 +226,16 @@ class MetropolysTensors:
         cur = state._current
         if cur < 0:
             raise IndexError("no legal action: the game is over")
-        free, supply, passes = self._open(state, cur)  # passing is legal in an open round
+        free, supply, can_pass = self._open(state, cur)
         values = self._values.get(supply)
         if values is None:  # the rows (value - 1) of the values in supply
             values = tuple(v - 1 for v in range(1, VALUES + 1) if supply >> v & 1)
             self._values[supply] = values
         nfree = free.count(1)
         bidding = len(values) * nfree
-        if not bidding + passes:
-            raise IndexError("no legal action: the game is over")
-        i = int(draw * (bidding + passes))
+        # Never 0 while the game runs: an open round allows passing, and a new round opens
+        # on a free field with a building in supply (else the game has ended, §7).
+        i = int(draw * (bidding + can_pass))
         if i >= bidding:
             return PASS_ID
         row, nth = divmod(i, nfree)

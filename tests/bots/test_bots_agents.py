@@ -150,3 +150,28 @@ def test_a_level_thinks_longer_at_a_larger_table() -> None:
         agent.act(view, list(GAME.action_space("basic")), GAME, Budget(iterations=1))
     two, more = (parse_agent_spec(spec).budget for spec in LEVELS["medium"])
     assert seen == [two, more] and more.seconds > two.seconds  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("favoured", [1, 2, 3])
+def test_mcts_mixes_a_learned_value_into_its_rewards(favoured: int) -> None:
+    """With the whole reward taken from ``leaf_value``, the search plays what it favours."""
+    from polis.bots.knowledge import Knowledge
+    from polis.bots.mcts import MctsAgent
+    from polis.core.protocol import GameState
+
+    class Valued(Knowledge):
+        value_mix = 1.0
+
+        def leaf_value(self, state: GameState) -> tuple[float, ...]:
+            assert isinstance(state, CountingState)
+            root_move = state.history[depth]
+            good = 1.0 if root_move.amount == favoured else 0.0  # type: ignore[attr-defined]
+            return (good, 1.0 - good) if mover == 0 else (1.0 - good, good)
+
+    for seed in range(4):
+        state = GAME.new_game("basic", 2, seed=seed)
+        depth, mover = len(state.history), state.current_player()
+        agent = MctsAgent(random.Random(seed))
+        agent._knowledge = Valued(GAME)
+        move = agent.act(state.view(mover), state.legal_moves(), GAME, Budget(iterations=60))
+        assert move.amount == favoured  # type: ignore[attr-defined]

@@ -69,6 +69,15 @@ class Knowledge:
         """Which untried move a search tree adds first (default: uniformly random)."""
         return untried[rng.randrange(len(untried))]
 
+    #: Share of a search's playout reward replaced by ``leaf_value`` of the position the
+    #: playout starts from (0: the playouts alone).
+    value_mix = 0.0
+
+    def leaf_value(self, state: GameState) -> tuple[float, ...] | None:
+        """A learned estimate of each player's reward at ``state`` (in [0, 1], like
+        :meth:`reward`), or None where the game has none."""
+        return None
+
     def reuse_key(self, view: View) -> Hashable | None:
         """Search trees may be kept between two decisions whose keys are equal and not None.
 

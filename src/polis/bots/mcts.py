@@ -4,7 +4,8 @@ Each iteration samples a complete state from the agent's view (``Knowledge.sampl
 may follow a belief over the opponents' secrets), walks the one shared tree
 with UCB restricted to the moves legal in that sample (counting each child's availability),
 adds one node, finishes the game with the greedy-biased playout policy, and backs up each
-player's reward into the nodes where that player moved.
+player's reward into the nodes where that player moved. Where the game has a learned value
+(``Knowledge.leaf_value``), the reward mixes it in for the position the playout started from.
 
 Tree reuse: after the agent moves, the subtree reached by the public moves played since is
 kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a round
@@ -99,6 +100,7 @@ class MctsAgent:
         root.children = {m: c for m, c in root.children.items() if m in allowed}
         rng = self.rng
         c = self.exploration
+        mix = knowledge.value_mix
         while clock.more():
             state = knowledge.sample(view, rng)
             node = root
@@ -132,7 +134,10 @@ class MctsAgent:
                 node = best_child
                 state.apply(node.move)
                 path.append(node)
+            value = knowledge.leaf_value(state) if mix else None
             rewards = playout(knowledge, state, rng)
+            if value is not None:
+                rewards = tuple(r + mix * (v - r) for r, v in zip(rewards, value, strict=True))
             for n in path:
                 n.visits += 1
                 if n.player >= 0:

@@ -55,6 +55,7 @@ from polis.games.metropolys.cards import (
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.setup import public_setup
 from polis.games.metropolys.state import FREE, OUT_OF_PLAY, VALUES_OF, MetropolysState
+from polis.games.metropolys.value import position_value
 from polis.games.metropolys.view import MetropolysView
 
 #: Belief update strength of an opening bid on a field the card rewards (raises count half).
@@ -252,6 +253,8 @@ class MetropolysKnowledge(Knowledge):
 
     pool_size = 12
     score_scale = 6.0
+    #: Half of each playout's reward is the learned value (Family 2p; see ``value.py``).
+    value_mix = 0.5
     #: How the belief learns from the opponents' moves: "policy" (likelihood under the
     #: bots' fast policy) or "counts" (the older per-bid multiplier; for comparisons).
     inference = "policy"
@@ -357,6 +360,10 @@ class MetropolysKnowledge(Knowledge):
         if state.bids and PASS not in moves:
             moves.append(PASS)
         return moves
+
+    def leaf_value(self, state: GameState) -> tuple[float, ...] | None:
+        assert isinstance(state, MetropolysState)
+        return position_value(state)
 
     def reuse_key(self, view: View) -> Hashable | None:
         return 0  # nothing is ever revealed during the game

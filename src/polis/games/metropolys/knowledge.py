@@ -16,6 +16,9 @@ rewards lowers it. Determinizations are drawn from the belief
 (``Metropolys.determinize(view, rng, card_weights)``). ``inference = "counts"`` keeps the
 older rule (weights times ``1 + ALPHA`` per bid on a rewarded field), for comparison.
 
+Searches in Family with 2 players also mix the learned value of ``value.py`` into each
+playout's reward (``value_mix``).
+
 Playouts evaluate a few bids per move, millions of times a search: the values read card
 points tabulated per card and field at import and the state's own lists (this module is
 part of the game's package), never the view or per-call string comparisons.

@@ -1,6 +1,6 @@
 """A learned value of a Metropolys Family 2-player position: what a deeper search would say.
 
-Searches mix it into the reward of each playout (half playout, half value), so a leaf
+``mcts`` mixes it into the reward of each playout (half playout, half value), so a leaf
 carries some of what a search from that position would find, not only one biased playout.
 The value is linear in seven differences between the two players (score now, buildings
 built, buildings left: their sum, top value and count of 10 or more, who is to move, who

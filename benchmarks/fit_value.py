@@ -18,15 +18,16 @@ from __future__ import annotations
 import argparse
 import random
 from concurrent.futures import ProcessPoolExecutor
+from typing import cast
 
 import numpy as np
 
+from oracle_gap import SeeingGame  # this script's sibling: the all-seeing twin
 from polis.bots.budget import Budget
 from polis.bots.knowledge import knowledge_for
 from polis.bots.mcts import MctsAgent
-from polis.core.protocol import GameState
+from polis.core.protocol import Game
 from polis.core.registry import get_game
-from polis.core.view import View
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.value import differences, progress
 
@@ -41,25 +42,24 @@ def row(state: MetropolysState, player: int) -> list[float]:
 
 
 def search_value(state: MetropolysState, iterations: int, rng: random.Random) -> float:
-    """Player 0's value by an all-seeing search from ``state``."""
+    """Player 0's value by an all-seeing search from ``state`` (the oracle gap's twin)."""
     mover = state.current_player()
-    agent = MctsAgent(random.Random(rng.random()), reuse=False)
-    knowledge = knowledge_for(GAME)
-
-    def true_state(view: View, r: random.Random) -> GameState:
-        return state.clone()
-
-    knowledge.sample = true_state  # type: ignore[method-assign]
+    seeing = cast(Game, SeeingGame(GAME, state))
+    knowledge = knowledge_for(seeing)
+    knowledge.pool_size = 0  # every sample straight from the truth, no pool to draw from
     knowledge.value_mix = 0.0  # labels from the playouts alone: the fit never feeds on itself
+    agent = MctsAgent(random.Random(rng.random()), reuse=False)
     agent._knowledge = knowledge
-    agent.act(state.view(mover), state.legal_moves(), GAME, Budget(iterations=iterations))
+    agent.act(state.view(mover), state.legal_moves(), seeing, Budget(iterations=iterations))
     chosen = agent._root  # the child of the move played: its mean reward is the mover's
     assert chosen is not None and chosen.visits
     value = chosen.total / chosen.visits
     return value if mover == 0 else 1.0 - value
 
 
-def labelled(seed: int, games: int, per_game: int, iterations: int) -> tuple[list, list]:
+def labelled(
+    seed: int, games: int, per_game: int, iterations: int
+) -> tuple[list[list[float]], list[float]]:
     """Rows and targets (player 0's value minus 0.5, then the mirror) of one seed."""
     knowledge = knowledge_for(GAME)
     rng = random.Random(seed)

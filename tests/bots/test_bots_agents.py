@@ -175,3 +175,34 @@ def test_mcts_mixes_a_learned_value_into_its_rewards(favoured: int) -> None:
         agent._knowledge = Valued(GAME)
         move = agent.act(state.view(mover), state.legal_moves(), GAME, Budget(iterations=60))
         assert move.amount == favoured  # type: ignore[attr-defined]
+
+
+def test_mcts_searches_as_many_root_moves_as_its_knowledge_asks() -> None:
+    """The root holds the ``root_width`` best moves by one-ply value, unless the agent was
+    given a width of its own: the move played is always one of them."""
+    from collections.abc import Sequence
+
+    from polis.bots.knowledge import Knowledge
+    from polis.bots.mcts import MctsAgent
+    from polis.core.moves import Move
+    from polis.core.view import View
+
+    class Ranked(Knowledge):
+        root_width = 1
+
+        def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
+            return [-float(m.amount) for m in legal]  # type: ignore[attr-defined]
+
+    played: set[Move] = set()
+    for seed in range(3):
+        state = GAME.new_game("basic", 2, seed=seed)
+        legal = state.legal_moves()
+        ranked = sorted(legal, key=lambda m: m.amount)
+        for width in (None, 1, len(legal)):
+            agent = MctsAgent(random.Random(seed), width=width)
+            agent._knowledge = Ranked(GAME)
+            move = agent.act(state.view(0), legal, GAME, Budget(iterations=80))
+            if width is None or width == 1:
+                assert move == ranked[0]  # the only move at the root
+            played.add(move)
+    assert len(played) > 1  # with every move at the root, the search plays others too

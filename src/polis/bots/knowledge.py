@@ -69,6 +69,9 @@ class Knowledge:
         """Which untried move a search tree adds first (default: uniformly random)."""
         return untried[rng.randrange(len(untried))]
 
+    #: Moves a search considers at its root: the best by one-ply value (``move_values``).
+    root_width = 12
+
     #: Share of a search's playout reward replaced by ``leaf_value`` of the position the
     #: playout starts from (0: the playouts alone).
     value_mix = 0.0

@@ -1,11 +1,13 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
-Each iteration samples a complete state from the agent's view (``Knowledge.sample``, which
-may follow a belief over the opponents' secrets), walks the one shared tree
-with UCB restricted to the moves legal in that sample (counting each child's availability),
-adds one node, finishes the game with the greedy-biased playout policy, and backs up each
-player's reward into the nodes where that player moved. Where the game has a learned value
-(``Knowledge.leaf_value``), the reward mixes it in for the position the playout started from.
+The root considers only the best moves by one-ply value (``Knowledge.root_width`` of them,
+unless the agent was given a ``width``). Each iteration samples a complete state from the
+agent's view (``Knowledge.sample``, which may follow a belief over the opponents' secrets),
+walks the one shared tree with UCB restricted to the moves legal in that sample (counting
+each child's availability), adds one node, finishes the game with the greedy-biased playout
+policy, and backs up each player's reward into the nodes where that player moved. Where
+the game has a learned value (``Knowledge.leaf_value``), the reward mixes it in for the
+position the playout started from.
 
 Tree reuse: after the agent moves, the subtree reached by the public moves played since is
 kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a round
@@ -52,7 +54,7 @@ class MctsAgent:
         self,
         rng: random.Random,
         *,
-        width: int = 12,
+        width: int | None = None,
         exploration: float = 0.5,
         reuse: bool = True,
     ) -> None:
@@ -94,7 +96,8 @@ class MctsAgent:
             return legal[0]
         key = knowledge.reuse_key(view)
         root = self._reused_root(view, key) or Node(None, -1)
-        root_moves, _ = candidates(knowledge, view, legal, self.width, self.rng)
+        width = self.width or knowledge.root_width
+        root_moves, _ = candidates(knowledge, view, legal, width, self.rng)
         allowed = set(root_moves)
         # Children outside the candidate set (from a reused tree) never get chosen.
         root.children = {m: c for m, c in root.children.items() if m in allowed}

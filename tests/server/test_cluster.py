@@ -29,15 +29,16 @@ def db(pg: Postgres) -> str:
     return pg.database(f"cluster_{uuid.uuid4().hex[:8]}")
 
 
-def play_round(players: list[Player], watchers: list[Player]) -> int:
-    """The player to move moves; everyone must see it. Returns the new position."""
+def play_round(players: list[Player], watchers: list[Player], timeout: float = 10) -> int:
+    """The player to move moves; everyone must see it (within ``timeout`` seconds).
+    Returns the new position."""
     state = players[0].state
     position = state["position"]
     mover = players[state["current_player"]]
     mover.at_least(position)
     mover.move()
     for p in [*players, *watchers]:
-        p.at_least(position + 1, timeout=10)
+        p.at_least(position + 1, timeout=timeout)
     return position + 1
 
 
@@ -132,13 +133,15 @@ def test_a_redis_outage_loses_no_move(db: str, bus: Redis) -> None:
         lin = Player(b.base, gid, game["seats"][1]["token"])
         play_round([ada, lin], [])
         bus.kill()
+        # Polls and reconnections (after pauses of up to 5 s) are slow on a loaded machine:
+        # what matters is that every move arrives, so these rounds may take longer.
         try:
             for _ in range(4):  # the processes poll the store meanwhile
-                play_round([ada, lin], [])
+                play_round([ada, lin], [], timeout=30)
         finally:
             bus.start()
         for _ in range(4):
-            play_round([ada, lin], [])
+            play_round([ada, lin], [], timeout=30)
         _status, summary, _ = http(b.base, f"/api/games/{gid}")
         assert summary["position"] == 9
         for server in (a, b):

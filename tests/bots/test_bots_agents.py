@@ -179,7 +179,7 @@ def test_mcts_mixes_a_learned_value_into_its_rewards(favoured: int) -> None:
 
 def test_mcts_searches_as_many_root_moves_as_its_knowledge_asks() -> None:
     """The root holds the ``root_width`` best moves by one-ply value, unless the agent was
-    given a width of its own: the move played is always one of them."""
+    given a width of its own: with a width of one, the move played is the best one."""
     from collections.abc import Sequence
 
     from polis.bots.knowledge import Knowledge

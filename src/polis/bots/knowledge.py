@@ -69,7 +69,9 @@ class Knowledge:
         """Which untried move a search tree adds first (default: uniformly random)."""
         return untried[rng.randrange(len(untried))]
 
-    #: Moves a search considers at its root: the best by one-ply value (``move_values``).
+    #: Moves the tree search (``mcts``) considers at its root: the best by one-ply value
+    #: (``move_values``). Flat ``montecarlo`` keeps its own width: its few hundred
+    #: milliseconds spread over more moves were not measured.
     root_width = 12
 
     #: Share of a search's playout reward replaced by ``leaf_value`` of the position the

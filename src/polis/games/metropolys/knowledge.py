@@ -16,7 +16,7 @@ rewards lowers it. Determinizations are drawn from the belief
 (``Metropolys.determinize(view, rng, card_weights)``). ``inference = "counts"`` keeps the
 older rule (weights times ``1 + ALPHA`` per bid on a rewarded field), for comparison.
 
-Searches in Family with 2 players also mix the learned value of ``value.py`` into each
+Searches in Family with 2 or 4 players also mix the learned value of ``value.py`` into each
 playout's reward (``value_mix``).
 
 Playouts evaluate a few bids per move, millions of times a search: the values read card
@@ -256,7 +256,7 @@ class MetropolysKnowledge(Knowledge):
 
     pool_size = 12
     score_scale = 6.0
-    #: Half of each playout's reward is the learned value (Family 2p; see ``value.py``).
+    #: Half of each playout's reward is the learned value (Family 2p and 4p; see ``value.py``).
     value_mix = 0.5
     #: How the belief learns from the opponents' moves: "policy" (likelihood under the
     #: bots' fast policy) or "counts" (the older per-bid multiplier; for comparisons).

@@ -1,4 +1,5 @@
-"""A learned value of a Metropolys Family 2-player position: what a deeper search would say.
+"""A learned value of a Metropolys Family position (2 or 4 players): what a deeper search
+would say.
 
 ``mcts`` mixes it into the reward of each playout (half playout, half value), so a leaf
 carries some of what a search from that position would find, not only one biased playout.
@@ -9,6 +10,11 @@ quadratic in how far the game has gone). The weights were fitted by ridge regres
 values that an all-seeing ``mcts`` search at 800 iterations found at 5,040 positions of
 games the playout policy played against itself (R² 0.69 on 5,040 other positions);
 ``benchmarks/fit_value.py`` regenerates them.
+
+At a 4-player table each player is valued on its own, against the best and the mean of the
+others (:func:`standings`), fitted to every player's value as the same searches found it at
+1,110 positions (the mean reward of the playouts after the move chosen; R² 0.57 on 1,114
+other positions). Three players have no value yet.
 
 The two players' values add up to 1, and the value only reads the state it is given (a
 searcher's own determinization), never anything else.
@@ -31,6 +37,20 @@ WEIGHTS: Final = (
     (-0.0792, 0.2757, -0.2143),
     (0.0774, -0.0516, 0.2065),
     (0.0479, 0.1801, -0.1068),
+)
+
+#: The same for the 4-player features (see :func:`standings`; the first is a constant):
+#: fitted to each player's value found by the searches (seed 11, seed 12 held out).
+WEIGHTS_4: Final = (
+    (0.3026, -0.0660, 0.1997),
+    (-0.0244, 0.0475, 0.0781),
+    (0.1311, 0.1004, -0.1771),
+    (-0.2016, 0.7242, -0.3759),
+    (-0.0627, 0.7093, -0.3698),
+    (0.0360, -0.1473, -0.0056),
+    (-0.0711, 0.3146, -0.2857),
+    (0.0387, -0.0563, 0.2073),
+    (-0.0135, 0.2396, -0.1976),
 )
 
 
@@ -56,15 +76,70 @@ def differences(state: MetropolysState, player: int) -> tuple[float, ...]:
     )
 
 
+def standings(state: MetropolysState) -> list[tuple[float, ...]]:
+    """Per player, the features of the position at a table of three or more: a constant,
+    then the player against the best and the mean of the others (scaled like
+    :func:`differences`): score now (twice), buildings built, and of the buildings left
+    their sum, count of 10 or more and top value; who is to move, and who holds the round's
+    top bid."""
+    n = state._facts.players
+    k = float(n - 1)
+    scores = state.scores_now()
+    built = state._built
+    left = [VALUES_OF[s] for s in state._supply]
+    sums = [sum(v) for v in left]
+    highs = [sum(1 for x in v if x >= 10) for v in left]
+    tops = [v[-1] if v else 0 for v in left]
+    holder = state._cells[state._bids[-1]] >> 4 if state._bids else -1
+    current = state._current
+    totals = (sum(scores), sum(built), sum(sums), sum(highs), sum(tops))
+    out: list[tuple[float, ...]] = []
+    for p in range(n):
+        best = max(scores[q] for q in range(n) if q != p)
+        out.append(
+            (
+                1.0,
+                (scores[p] - best) / 6.0,
+                (scores[p] - (totals[0] - scores[p]) / k) / 6.0,
+                (built[p] - (totals[1] - built[p]) / k) / 3.0,
+                (sums[p] - (totals[2] - sums[p]) / k) / 20.0,
+                (highs[p] - (totals[3] - highs[p]) / k) / 2.0,
+                (tops[p] - (totals[4] - tops[p]) / k) / 4.0,
+                1.0 if current == p else -1.0 / k,
+                0.0 if holder < 0 else 1.0 if holder == p else -1.0 / k,
+            )
+        )
+    return out
+
+
+def table_value(state: MetropolysState) -> tuple[float, ...]:
+    """Each player's value at a 4-player table, from :func:`standings` and ``WEIGHTS_4``."""
+    g = progress(state)
+    g2 = g * g
+    out: list[float] = []
+    for features in standings(state):
+        v = 0.0
+        for x, (w0, w1, w2) in zip(features, WEIGHTS_4, strict=True):
+            v += x * (w0 + w1 * g + w2 * g2)
+        out.append(0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
+    return tuple(out)
+
+
 def progress(state: MetropolysState) -> float:
     """How far the game has gone: the most buildings one player has built, of 13."""
     return max(state._built) / 13.0
 
 
-def position_value(state: MetropolysState) -> tuple[float, float] | None:
+def position_value(state: MetropolysState) -> tuple[float, ...] | None:
     """Each player's expected reward (the searches' blend of win, rank and margin) at a
-    Family 2-player position that is not over; None elsewhere (no value was fitted)."""
-    if state._current == TERMINAL or state._facts.players != 2 or state._facts.mode != "family":
+    Family position with 2 or 4 players that is not over; None elsewhere (no value was
+    fitted)."""
+    if state._current == TERMINAL or state._facts.mode != "family":
+        return None
+    players = state._facts.players
+    if players == 4:
+        return table_value(state)
+    if players != 2:
         return None
     g = progress(state)
     g2 = g * g

@@ -112,17 +112,18 @@ def standings(state: MetropolysState) -> list[tuple[float, ...]]:
     return out
 
 
-def table_value(state: MetropolysState) -> tuple[float, ...]:
-    """Each player's value at a 4-player table, from :func:`standings` and ``WEIGHTS_4``."""
-    g = progress(state)
+def weighted(features: tuple[float, ...], weights: tuple[float, ...], base: float = 0.0) -> float:
+    """``base`` plus the features' weighted sum, clamped to [0, 1]."""
+    v = base
+    for x, w in zip(features, weights, strict=True):
+        v += x * w
+    return 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+
+
+def at_progress(table: tuple[tuple[float, float, float], ...], g: float) -> tuple[float, ...]:
+    """Each feature's weight at progress ``g`` (its quadratic), once per valuation."""
     g2 = g * g
-    out: list[float] = []
-    for features in standings(state):
-        v = 0.0
-        for x, (w0, w1, w2) in zip(features, WEIGHTS_4, strict=True):
-            v += x * (w0 + w1 * g + w2 * g2)
-        out.append(0.0 if v < 0.0 else 1.0 if v > 1.0 else v)
-    return tuple(out)
+    return tuple(w0 + w1 * g + w2 * g2 for w0, w1, w2 in table)
 
 
 def progress(state: MetropolysState) -> float:
@@ -138,13 +139,9 @@ def position_value(state: MetropolysState) -> tuple[float, ...] | None:
         return None
     players = state._facts.players
     if players == 4:
-        return table_value(state)
+        weights = at_progress(WEIGHTS_4, progress(state))
+        return tuple(weighted(features, weights) for features in standings(state))
     if players != 2:
         return None
-    g = progress(state)
-    g2 = g * g
-    v = 0.5
-    for x, (w0, w1, w2) in zip(differences(state, 0), WEIGHTS, strict=True):
-        v += x * (w0 + w1 * g + w2 * g2)
-    v = 0.0 if v < 0.0 else 1.0 if v > 1.0 else v
+    v = weighted(differences(state, 0), at_progress(WEIGHTS, progress(state)), 0.5)
     return v, 1.0 - v

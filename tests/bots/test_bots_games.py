@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any, ClassVar, cast
 
@@ -11,6 +12,7 @@ import pytest
 from polis.arena.match import play_table
 from polis.arena.schedule import schedule
 from polis.bots import make_agent
+from polis.bots.knowledge import knowledge_for
 from polis.core.registry import get_game
 
 SETTINGS = [
@@ -120,7 +122,6 @@ def test_arena_gives_agents_views_without_hidden_facts(monkeypatch: pytest.Monke
 
 def test_metropolys_belief_follows_the_bids() -> None:
     game = engine("metropolys")
-    from polis.bots.knowledge import knowledge_for
     from polis.games.metropolys import PASS
     from polis.games.metropolys.board import ON_BRIDGE
 
@@ -300,3 +301,24 @@ def test_metropolys_policy_inference_weighs_moves_by_the_card() -> None:
     raises = [m for m in state.legal_moves() if m is not PASS]
     if raises:
         assert passed[0] < max(passed[1:])
+
+
+def test_quadropolis_reward_prefers_a_sure_second_place_at_four_players() -> None:
+    """At four players Quadropolis' searches value a sure second place above winning one
+    game in four and coming last in the others; two players and Metropolys keep the usual
+    weights, where the win counts most."""
+    from polis.core.result import GameResult
+
+    def rewards(game: str, scores: tuple[int, ...]) -> tuple[float, ...]:
+        places = tuple((p,) for p in sorted(range(len(scores)), key=lambda p: -scores[p]))
+        return knowledge_for(get_game(game)).reward(GameResult(game, "classic", scores, places))
+
+    second = rewards("quadropolis", (40, 32, 24, 16))[1]
+    first, _, _, last = rewards("quadropolis", (32, 24, 16, 8))
+    assert second > 0.25 * first + 0.75 * last
+    second = rewards("metropolys", (40, 30, 20, 10))[1]
+    first, _, _, last = rewards("metropolys", (30, 20, 10, 0))
+    assert second < 0.25 * first + 0.75 * last
+    winner, loser = rewards("quadropolis", (32, 24))
+    assert winner == pytest.approx(0.8 + 0.2 * (0.5 + 0.5 * math.tanh(1.0)))
+    assert loser == pytest.approx(0.2 * (0.5 + 0.5 * math.tanh(-1.0)))

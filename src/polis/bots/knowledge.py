@@ -96,14 +96,25 @@ class Knowledge:
         Mostly the win share, plus rank and score margin so that lost positions are still
         told apart (a bot that only counts wins plays aimlessly once behind).
         """
-        return blended_reward(result, self.score_scale)
+        if len(result.scores) == 2:
+            return blended_reward(result, self.score_scale)
+        return blended_reward(result, self.score_scale, self.multiplayer_weights)
+
+    #: Weights of the win share, the rank term and the margin in the reward at three and
+    #: four players. A game whose searches give up second place once a win is out of reach
+    #: gives the rank more (see ``blended_reward``).
+    multiplayer_weights = (0.6, 0.2, 0.2)
 
     #: Score difference that counts as "a lot" in this game (for the margin term).
     score_scale = 10.0
 
 
-def blended_reward(result: GameResult, scale: float) -> tuple[float, ...]:
-    """0.6 x win share + 0.2 x rank term + 0.2 x squashed margin to the best opponent."""
+def blended_reward(
+    result: GameResult, scale: float, weights: tuple[float, float, float] = (0.6, 0.2, 0.2)
+) -> tuple[float, ...]:
+    """Weighted sum of the win share, the rank term and the squashed margin to the best
+    opponent (by default 0.6, 0.2 and 0.2)."""
+    win_weight, rank_weight, margin_weight = weights
     n = len(result.scores)
     wins = result.win_shares()
     ranks = result.ranks()
@@ -113,7 +124,7 @@ def blended_reward(result: GameResult, scale: float) -> tuple[float, ...]:
         margin = (result.scores[p] - best_other) / scale
         squashed = 0.5 + 0.5 * math.tanh(margin)
         rank_term = (n - ranks[p]) / (n - 1)
-        out.append(0.6 * wins[p] + 0.2 * rank_term + 0.2 * squashed)
+        out.append(win_weight * wins[p] + rank_weight * rank_term + margin_weight * squashed)
     return tuple(out)
 
 

@@ -94,15 +94,16 @@ class Knowledge:
         """Reward in [0, 1] per player of a finished simulated game.
 
         Mostly the win share, plus rank and score margin so that lost positions are still
-        told apart (a bot that only counts wins plays aimlessly once behind).
+        told apart (a bot that only counts wins plays aimlessly once behind); at three and
+        four players weighted by ``multiplayer_weights``.
         """
         if len(result.scores) == 2:
             return blended_reward(result, self.score_scale)
         return blended_reward(result, self.score_scale, self.multiplayer_weights)
 
     #: Weights of the win share, the rank term and the margin in the reward at three and
-    #: four players. A game whose searches give up second place once a win is out of reach
-    #: gives the rank more (see ``blended_reward``).
+    #: four players (see ``blended_reward``). A game where the rank is worth more than the
+    #: win against several opponents overrides them.
     multiplayer_weights = (0.6, 0.2, 0.2)
 
     #: Score difference that counts as "a lot" in this game (for the margin term).

@@ -16,6 +16,10 @@ from polis.core.moves import Move
 from polis.core.protocol import Game, GameResult, GameState
 from polis.core.view import View
 
+#: Weights of the win share, the rank term and the squashed margin in a playout's reward,
+#: unless a game sets its own for 3-4 players (``Knowledge.multiplayer_weights``).
+USUAL_WEIGHTS = (0.6, 0.2, 0.2)
+
 
 class Knowledge:
     """What a bot knows about a game beyond the core protocol (default: nothing)."""
@@ -97,24 +101,23 @@ class Knowledge:
         told apart (a bot that only counts wins plays aimlessly once behind); at three and
         four players weighted by ``multiplayer_weights``.
         """
-        if len(result.scores) == 2:
-            return blended_reward(result, self.score_scale)
-        return blended_reward(result, self.score_scale, self.multiplayer_weights)
+        weights = USUAL_WEIGHTS if len(result.scores) == 2 else self.multiplayer_weights
+        return blended_reward(result, self.score_scale, weights)
 
     #: Weights of the win share, the rank term and the margin in the reward at three and
     #: four players (see ``blended_reward``). A game where the rank is worth more than the
     #: win against several opponents overrides them.
-    multiplayer_weights = (0.6, 0.2, 0.2)
+    multiplayer_weights = USUAL_WEIGHTS
 
     #: Score difference that counts as "a lot" in this game (for the margin term).
     score_scale = 10.0
 
 
 def blended_reward(
-    result: GameResult, scale: float, weights: tuple[float, float, float] = (0.6, 0.2, 0.2)
+    result: GameResult, scale: float, weights: tuple[float, float, float] = USUAL_WEIGHTS
 ) -> tuple[float, ...]:
     """Weighted sum of the win share, the rank term and the squashed margin to the best
-    opponent (by default 0.6, 0.2 and 0.2)."""
+    opponent (by default ``USUAL_WEIGHTS``)."""
     win_weight, rank_weight, margin_weight = weights
     n = len(result.scores)
     wins = result.win_shares()

@@ -303,22 +303,20 @@ def test_metropolys_policy_inference_weighs_moves_by_the_card() -> None:
         assert passed[0] < max(passed[1:])
 
 
-def test_quadropolis_reward_prefers_a_sure_second_place_at_four_players() -> None:
-    """At four players Quadropolis' searches value a sure second place above winning one
-    game in four and coming last in the others; two players and Metropolys keep the usual
-    weights, where the win counts most."""
+def test_rewards_prefer_a_sure_second_place_at_four_players() -> None:
+    """At four players both games' searches value a sure second place above winning one
+    game in four and coming last in the others; at two players the usual weights, where the
+    win counts most, stay exactly as they were."""
     from polis.core.result import GameResult
 
     def rewards(game: str, scores: tuple[int, ...]) -> tuple[float, ...]:
         places = tuple((p,) for p in sorted(range(len(scores)), key=lambda p: -scores[p]))
         return knowledge_for(get_game(game)).reward(GameResult(game, "classic", scores, places))
 
-    second = rewards("quadropolis", (40, 32, 24, 16))[1]
-    first, _, _, last = rewards("quadropolis", (32, 24, 16, 8))
-    assert second > 0.25 * first + 0.75 * last
-    second = rewards("metropolys", (40, 30, 20, 10))[1]
-    first, _, _, last = rewards("metropolys", (30, 20, 10, 0))
-    assert second < 0.25 * first + 0.75 * last
+    for game in ("quadropolis", "metropolys"):
+        second = rewards(game, (40, 32, 24, 16))[1]
+        first, _, _, last = rewards(game, (32, 24, 16, 8))
+        assert second > 0.25 * first + 0.75 * last
     winner, loser = rewards("quadropolis", (32, 24))
     assert winner == pytest.approx(0.8 + 0.2 * (0.5 + 0.5 * math.tanh(1.0)))
     assert loser == pytest.approx(0.2 * (0.5 + 0.5 * math.tanh(-1.0)))

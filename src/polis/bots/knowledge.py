@@ -16,9 +16,13 @@ from polis.core.moves import Move
 from polis.core.protocol import Game, GameResult, GameState
 from polis.core.view import View
 
-#: Weights of the win share, the rank term and the squashed margin in a playout's reward,
-#: unless a game sets its own for 3-4 players (``Knowledge.multiplayer_weights``).
+#: Weights of the win share, the rank term and the squashed margin in a playout's reward
+#: at two players, where the rank says what the win says.
 USUAL_WEIGHTS = (0.6, 0.2, 0.2)
+#: The weights at three and four players, where the rank counts most: a search that
+#: counts mainly wins cares little whether it ends second or last once it cannot win
+#: (measured in both games against the usual weights: benchmarks/ladder.md, 28 Nov 2026).
+RANK_WEIGHTS = (0.3, 0.5, 0.2)
 
 
 class Knowledge:
@@ -105,9 +109,8 @@ class Knowledge:
         return blended_reward(result, self.score_scale, weights)
 
     #: Weights of the win share, the rank term and the margin in the reward at three and
-    #: four players (see ``blended_reward``). A game where the rank is worth more than the
-    #: win against several opponents overrides them.
-    multiplayer_weights = USUAL_WEIGHTS
+    #: four players (see ``blended_reward``).
+    multiplayer_weights = RANK_WEIGHTS
 
     #: Score difference that counts as "a lot" in this game (for the margin term).
     score_scale = 10.0

@@ -222,9 +222,6 @@ class QuadropolisKnowledge(Knowledge):
     pool_size = 16
     score_scale = 8.0
     root_width = 20  # the greedy order misjudges taking and denying tiles: search more
-    #: At 3-4 players the rank counts most: so weighted, the search took better places than
-    #: with the usual weights at four players (benchmarks/ladder.md, 28 Nov 2026).
-    multiplayer_weights = (0.3, 0.5, 0.2)
 
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
         state = self.sample(view, rng)

@@ -317,6 +317,8 @@ def test_rewards_prefer_a_sure_second_place_at_four_players() -> None:
         second = rewards(game, (40, 32, 24, 16))[1]
         first, _, _, last = rewards(game, (32, 24, 16, 8))
         assert second > 0.25 * first + 0.75 * last
-    winner, loser = rewards("quadropolis", (32, 24))
-    assert winner == pytest.approx(0.8 + 0.2 * (0.5 + 0.5 * math.tanh(1.0)))
-    assert loser == pytest.approx(0.2 * (0.5 + 0.5 * math.tanh(-1.0)))
+    # A margin of one score_scale (8 points in Quadropolis, 6 in Metropolys): tanh(1).
+    for game, scores in (("quadropolis", (32, 24)), ("metropolys", (30, 24))):
+        winner, loser = rewards(game, scores)
+        assert winner == pytest.approx(0.8 + 0.2 * (0.5 + 0.5 * math.tanh(1.0)))
+        assert loser == pytest.approx(0.2 * (0.5 + 0.5 * math.tanh(-1.0)))

@@ -101,26 +101,22 @@ class Knowledge:
     def reward(self, result: GameResult) -> tuple[float, ...]:
         """Reward in [0, 1] per player of a finished simulated game.
 
-        Mostly the win share, plus rank and score margin so that lost positions are still
-        told apart (a bot that only counts wins plays aimlessly once behind); at three and
-        four players weighted by ``multiplayer_weights``.
+        Win share, rank and score margin, so that lost positions are still told apart (a
+        bot that only counts wins plays aimlessly once behind): ``USUAL_WEIGHTS`` at two
+        players, ``RANK_WEIGHTS`` at three and four.
         """
-        weights = USUAL_WEIGHTS if len(result.scores) == 2 else self.multiplayer_weights
+        weights = USUAL_WEIGHTS if len(result.scores) == 2 else RANK_WEIGHTS
         return blended_reward(result, self.score_scale, weights)
-
-    #: Weights of the win share, the rank term and the margin in the reward at three and
-    #: four players (see ``blended_reward``).
-    multiplayer_weights = RANK_WEIGHTS
 
     #: Score difference that counts as "a lot" in this game (for the margin term).
     score_scale = 10.0
 
 
 def blended_reward(
-    result: GameResult, scale: float, weights: tuple[float, float, float] = USUAL_WEIGHTS
+    result: GameResult, scale: float, weights: tuple[float, float, float]
 ) -> tuple[float, ...]:
     """Weighted sum of the win share, the rank term and the squashed margin to the best
-    opponent (by default ``USUAL_WEIGHTS``)."""
+    opponent."""
     win_weight, rank_weight, margin_weight = weights
     n = len(result.scores)
     wins = result.win_shares()

@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python benchmarks/oracle_gap.py [--games 100] [--budgets 400,800,1600]
        [--agents mcts,montecarlo] [--settings metropolys:family:2,...] [--lone honest|twin]
-       [--seed 1] [--workers 1] [--first-deal 0] [--json F] [--out F] [--log F.jsonl]
+       [--inference policy|counts] [--seed 1] [--workers 1] [--first-deal 0] [--json F]
+       [--out F] [--log F.jsonl]
        .venv/bin/python benchmarks/oracle_gap.py --merge A.jsonl B.json ...
 
 The twin is the same agent with the same iteration budget whose determinizations are the
@@ -17,6 +18,8 @@ Tables: 2 players play each deal twice, the honest agent once in each seat (pari
 4 players play each deal four times, the lone agent once in each seat: ``--lone honest``
 (default) is one honest agent against three twins (win share parity 0.25, mean rank parity
 2.5), ``--lone twin`` one twin against three honest agents (every honest seat counts).
+``--inference counts`` gives the honest agents the older Metropolys card inference (the
+count rule, see ``inference_duel.py``), for the gap as it was before the policy-based one.
 Win shares count a shared first place as a fraction; their 95% intervals are Wilson score
 intervals over seat-games (games of one deal are correlated, so the intervals are, if
 anything, a little narrow). The same ``--seed`` gives the same deals, agents and figures
@@ -37,6 +40,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, cast
 
+from inference_duel import CountsGame
 from polis.arena.stats import mean_ci, wilson
 from polis.bots.agent import Agent
 from polis.bots.budget import Budget
@@ -98,9 +102,11 @@ class Task:
     deal: int
     twins: tuple[int, ...]
     seed: int
+    #: How the honest agents' Metropolys knowledge learns the cards ("policy" or "counts").
+    inference: str = "policy"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Record(Task):
     """One game (its task) and its outcome for the honest seats (and the whole table, for
     the JSON)."""
@@ -129,6 +135,7 @@ def tasks(
     lone: str,
     seed: int,
     first_deal: int = 0,
+    inference: str = "policy",
 ) -> list[Task]:
     """Every game of the run, in a fixed order (each deal with the lone seat rotated).
 
@@ -146,8 +153,18 @@ def tasks(
                             twins = tuple(p for p in range(players) if p != seat)
                         else:
                             twins = (seat,)
-                        out.append(Task(game, mode, players, agent, budget, deal, twins, seed))
+                        out.append(
+                            Task(game, mode, players, agent, budget, deal, twins, seed, inference)
+                        )
     return out
+
+
+def seat_eyes(task: Task, game: Game, state: GameState) -> list[Game]:
+    """The game each seat's agent sees through: the truth for the twins, the real game (or
+    its count-rule twin, ``--inference counts``) for the honest seats."""
+    seeing = cast(Game, SeeingGame(game, state))
+    honest = cast(Game, CountsGame(game)) if task.inference == "counts" else game
+    return [seeing if p in task.twins else honest for p in range(task.players)]
 
 
 def play(task: Task) -> Record:
@@ -158,16 +175,14 @@ def play(task: Task) -> Record:
         task.players,
         seed=deal_seed(task.seed, task.game, task.mode, task.players, task.deal),
     )
-    seeing = cast(Game, SeeingGame(game, state))
     budget = Budget(iterations=task.budget)
     seats = []
-    for p in range(task.players):
+    for p, eyes in enumerate(seat_eyes(task, game, state)):
         agent_seed = derive_seed(
             task.seed, "oracle-gap", task.game, task.mode, task.players, task.agent,
             task.budget, task.deal, "twins" + "".join(map(str, task.twins)), p,
         )  # fmt: skip
         agent: Agent = AGENTS[task.agent](random.Random(agent_seed))
-        eyes = seeing if p in task.twins else game
 
         def choose(turn: Turn, agent: Agent = agent, eyes: Game = eyes) -> Any:
             return agent.act(turn.view, turn.legal, eyes, budget)
@@ -193,11 +208,12 @@ def summarise(records: Sequence[Record]) -> list[dict[str, Any]]:
     in each seat (a seat effect shows here), and the deals split by how the honest agent
     did over their games (2 players: both won, split, both lost).
     """
-    groups: dict[tuple[str, str, int, str, int], list[Record]] = {}
+    groups: dict[tuple[str, str, int, str, int, str], list[Record]] = {}
     for r in records:
-        groups.setdefault((r.game, r.mode, r.players, r.agent, r.budget), []).append(r)
+        key = (r.game, r.mode, r.players, r.agent, r.budget, r.inference)
+        groups.setdefault(key, []).append(r)
     rows = []
-    for (game, mode, players, agent, budget), group in groups.items():
+    for (game, mode, players, agent, budget, inference), group in groups.items():
         shares: list[float] = []
         ranks: list[float] = []
         margins: list[float] = []
@@ -216,6 +232,7 @@ def summarise(records: Sequence[Record]) -> list[dict[str, Any]]:
         rank, rank_lo, rank_hi = mean_ci(ranks)
         margin, _, _ = mean_ci(margins)
         twins = len(group[0].twins)
+        learns = "" if inference == "policy" else f" ({inference})"
         rows.append(
             {
                 "game": game,
@@ -223,7 +240,7 @@ def summarise(records: Sequence[Record]) -> list[dict[str, Any]]:
                 "players": players,
                 "agent": agent,
                 "budget": budget,
-                "lineup": f"{players - twins} honest v {twins} twin{'s' * (twins > 1)}",
+                "lineup": f"{players - twins} honest{learns} v {twins} twin{'s' * (twins > 1)}",
                 "games": len(group),
                 "observations": n,
                 "wins": round(wins, 4),
@@ -330,6 +347,7 @@ def main() -> None:
     parser.add_argument("--agents", default=",".join(SEARCHERS))
     parser.add_argument("--settings", default="", help="e.g. metropolys:family:2 (default all)")
     parser.add_argument("--lone", choices=("honest", "twin"), default="honest")
+    parser.add_argument("--inference", choices=("policy", "counts"), default="policy")
     parser.add_argument("--first-deal", type=int, default=0, help="skip the deals before")
     parser.add_argument(
         "--merge", nargs="+", type=Path, default=None, help="summarise --json / --log files"
@@ -358,6 +376,7 @@ def main() -> None:
         args.lone,
         args.seed,
         args.first_deal,
+        args.inference,
     )
     start = time.perf_counter()
     records = run(all_tasks, args.workers, args.log)

@@ -86,7 +86,10 @@ def test_a_stale_truth_is_refused() -> None:
 def _record(deal: int, twins: tuple[int, ...], shares: tuple[float, ...]) -> Any:
     ranks = tuple(1.0 if s == 1 else 1.5 if s == 0.5 else 2.0 for s in shares)
     scores = tuple(10.0 * s for s in shares)
-    return og.Record("g", "m", 2, "mcts", 400, deal, twins, 11, scores, ranks, shares, 1.0)
+    return og.Record(
+        "g", "m", 2, "mcts", 400, deal, twins, 11,
+        scores=scores, ranks=ranks, win_shares=shares, seconds=1.0,
+    )  # fmt: skip
 
 
 def test_summary_wilson_interval_on_known_numbers() -> None:
@@ -139,3 +142,22 @@ def test_inference_duel_gives_one_agent_the_count_rule() -> None:
     # the wrapped game plays as the game: same legal moves from the same deal
     state = game.new_game("family", 2, seed=1)
     assert duel.CountsGame(game).new_game("family", 2, seed=1).legal_moves() == state.legal_moves()
+
+
+def test_counts_runs_give_only_the_honest_seats_the_count_rule() -> None:
+    """--inference counts: the gap before the policy-based inference. The honest seats learn
+    by counts, the twins still see the truth, and the summary keeps the two apart."""
+    game = get_game("metropolys")
+    state = game.new_game("family", 2, seed=3)
+    for inference in ("policy", "counts"):
+        settings = [("metropolys", "family", 2)]
+        task = og.tasks(settings, ["mcts"], [400], 2, "honest", 11, inference=inference)[0]
+        assert task.inference == inference
+        (twin,) = task.twins
+        eyes = og.seat_eyes(task, game, state)
+        assert knowledge_for(eyes[1 - twin]).inference == inference  # type: ignore[attr-defined]
+        assert isinstance(eyes[twin], og.SeeingGame)
+    won = _record(0, (1,), (1.0, 0.0))
+    lost = og.Record(**{**asdict(_record(0, (1,), (0.0, 1.0))), "inference": "counts"})
+    rows = {r["lineup"]: r["win_share"] for r in og.summarise([won, lost])}
+    assert rows == {"1 honest v 1 twin": 1.0, "1 honest (counts) v 1 twin": 0.0}

@@ -201,7 +201,7 @@ def play(task: Task) -> Record:
 
 
 def summarise(records: Sequence[Record]) -> list[dict[str, Any]]:
-    """One row per (game, mode, players, agent, budget): the honest seats' figures.
+    """One row per (game, mode, players, agent, budget, inference): the honest seats' figures.
 
     Every honest seat of every game is one observation; win share with its Wilson 95%
     interval (ties count as fractions), mean rank with its normal interval, the win share

@@ -83,11 +83,13 @@ def test_a_stale_truth_is_refused() -> None:
         og.SeeingGame(game, later).determinize(view, random.Random(0))
 
 
-def _record(deal: int, twins: tuple[int, ...], shares: tuple[float, ...]) -> Any:
+def _record(
+    deal: int, twins: tuple[int, ...], shares: tuple[float, ...], inference: str = "policy"
+) -> Any:
     ranks = tuple(1.0 if s == 1 else 1.5 if s == 0.5 else 2.0 for s in shares)
     scores = tuple(10.0 * s for s in shares)
     return og.Record(
-        "g", "m", 2, "mcts", 400, deal, twins, 11,
+        "g", "m", 2, "mcts", 400, deal, twins, 11, inference,
         scores=scores, ranks=ranks, win_shares=shares, seconds=1.0,
     )  # fmt: skip
 
@@ -158,6 +160,6 @@ def test_counts_runs_give_only_the_honest_seats_the_count_rule() -> None:
         assert knowledge_for(eyes[1 - twin]).inference == inference  # type: ignore[attr-defined]
         assert isinstance(eyes[twin], og.SeeingGame)
     won = _record(0, (1,), (1.0, 0.0))
-    lost = og.Record(**{**asdict(_record(0, (1,), (0.0, 1.0))), "inference": "counts"})
+    lost = _record(0, (1,), (0.0, 1.0), inference="counts")
     rows = {r["lineup"]: r["win_share"] for r in og.summarise([won, lost])}
     assert rows == {"1 honest v 1 twin": 1.0, "1 honest (counts) v 1 twin": 0.0}

@@ -243,16 +243,24 @@ def test_two_browsers_play_through_invite_links(server: ServerProcess, browser: 
             const token = Object.values(JSON.parse(localStorage.getItem('polis:tokens:' + gid)))[0];
             const ws = new WebSocket(`ws://${location.host}/ws/${gid}`);
             const got = [];
+            let heard = () => {};
+            ws.onmessage = (ev) => { got.push(JSON.parse(ev.data)); heard(); };
+            const next = () => new Promise((ok) => { heard = ok; });
+            const errors = () => got.filter((m) => m.type === 'error').map((m) => m.code);
             await new Promise((ok) => { ws.onopen = ok; });
-            ws.onmessage = (ev) => got.push(JSON.parse(ev.data));
+            const greeted = next();
             ws.send(JSON.stringify({type: 'hello', token}));
-            await new Promise((ok) => setTimeout(ok, 300));
+            await greeted;  // the server has taken the hello: no fixed sleep for a busy machine
             ws.send(JSON.stringify({type: 'move', move: 'pass', position: pos}));
             ws.send('{"type": "move", "move": ');
             ws.send(JSON.stringify({type: 'move', move: 'x'.repeat(3000), position: pos}));
-            await new Promise((ok) => setTimeout(ok, 500));
+            const deadline = Date.now() + 20000;
+            while (errors().length < 3 && Date.now() < deadline) {
+                await Promise.race([next(), new Promise((ok) => setTimeout(ok, 250))]);
+            }
+            await new Promise((ok) => setTimeout(ok, 200));  // nothing else follows
             ws.close();
-            return got.filter((m) => m.type === 'error').map((m) => m.code);
+            return errors();
         }""",
         [gid, pos],
     )

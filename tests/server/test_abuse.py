@@ -33,12 +33,12 @@ def app_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     """A server on SQLite with the given config changes (``limits`` as text)."""
     opened: list[TestClient] = []
 
-    def make(limits: str = "", **changes: Any) -> TestClient:
+    def make(limits: str = "", peer: str = "testclient", **changes: Any) -> TestClient:
         config = ServerConfig(bot_delay=0.0, limits=parse_limits(limits), **changes)
         app = create_app(
             f"sqlite:///{tmp_path / 'abuse.db'}", games=games().values(), config=config
         )
-        client = TestClient(app)
+        client = TestClient(app, client=(peer, 50000))
         client.__enter__()
         opened.append(client)
         return client
@@ -49,8 +49,9 @@ def app_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
 
 
 def create(client: TestClient, seats: list[dict[str, Any]] | None = None, **extra: Any) -> Any:
+    headers = extra.pop("headers", None)
     body = {"game": "counting", "mode": "basic", "seats": seats or PEOPLE, **extra}
-    return client.post("/api/games", json=body, headers=extra.pop("headers", None))
+    return client.post("/api/games", json=body, headers=headers)
 
 
 def hello(ws: Any, token: str | None) -> dict[str, Any]:
@@ -203,12 +204,39 @@ def test_forwarded_headers_count_only_from_trusted_proxies() -> None:
         asyncio.run(guarded({**base, "client": client}, nothing, nothing))
     trusted, untrusted = seen
     assert trusted["client"][0] == "203.0.113.9" and trusted["scheme"] == "https"
-    assert public_base(trusted, None) == "https://polis.example.org"
+    # links: the server's own address, never the forwarded host or scheme
+    assert public_base(trusted, None) == "http://10.0.0.2:8000"
+    assert public_base(trusted, "https://polis.example.org/") == "https://polis.example.org"
     assert untrusted["client"][0] == "198.51.100.7" and untrusted["scheme"] == "http"
     assert public_base(untrusted, None) == "http://10.0.0.2:8000"
-    evil = [(b"x-forwarded-host", b"evil.example/#/x?")]
-    asyncio.run(guarded({**base, "headers": evil, "client": ("10.0.0.2", 1)}, nothing, nothing))
-    assert "polis.host" not in seen[-1]  # not a host name: ignored
+
+
+def test_invite_links_ignore_forwarded_host_headers_even_from_the_shipped_proxy(
+    app_with: Callable[..., TestClient],
+) -> None:
+    """The audit's case: 127.0.0.1 is a trusted proxy by default, nginx forwarded
+    X-Forwarded-Host, and with no public URL the links followed whatever the client sent."""
+    client = app_with(peer="127.0.0.1")  # the shipped nginx: a trusted proxy by default
+    evil = {
+        "Host": "evil.example",
+        "X-Forwarded-Host": "evil.example",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "203.0.113.9",
+        "Forwarded": "host=evil.example;proto=https",
+    }
+    made = create(client, headers=evil).json()
+    assert "evil" not in json.dumps(made)
+    for seat in made["seats"]:
+        assert seat["invite"].startswith("http://testserver/#/game/")
+    taken = client.post(
+        "/api/games",
+        json={"game": "counting", "mode": "basic", "seats": [{"kind": "open"}, {"kind": "open"}]},
+    ).json()
+    seat = client.post(f"/api/games/{taken['id']}/seats", json={"name": "Zoe"}, headers=evil).json()
+    assert seat["invite"].startswith("http://testserver/#/game/")
+    public = app_with(peer="127.0.0.1", public_url="https://polis.example.org")
+    made = create(public, headers=evil).json()
+    assert all(s["invite"].startswith("https://polis.example.org/#/game/") for s in made["seats"])
 
 
 # -- rates and caps ------------------------------------------------------------------------------

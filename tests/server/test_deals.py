@@ -115,6 +115,55 @@ def test_a_chosen_seed_only_where_no_other_persons_secrets_are_at_stake(
         assert new_game(client, SOLO, seed=bad).status_code == 422
 
 
+OPEN = {"kind": "open"}
+CREATOR = {"name": "Creator", "kind": "human"}
+
+
+def test_a_chosen_seed_is_refused_with_an_open_or_invited_seat_even_for_hot_seat(
+    client: TestClient,
+) -> None:
+    """The audit's attack: a 'hot-seat' table with an open seat, listed, with a chosen seed;
+    a stranger takes the seat and the creator computes their secrets from the seed."""
+    attack = new_game(client, [CREATOR, OPEN], seed="chosen-by-creator", hot_seat=True, listed=True)
+    assert attack.status_code == 400
+    assert attack.json()["error"]["code"] == "bad_request"
+    assert "open seat" in attack.json()["error"]["message"]
+    for seats in ([CREATOR, OPEN], [OPEN, SOLO[1]], [CREATOR, OPEN, SOLO[1]]):
+        for extra in ({}, {"hot_seat": True}, {"listed": False}):
+            refused = new_game(client, seats, seed=7, **extra)
+            assert refused.status_code == 400, (seats, extra)
+    invited = new_game(client, PEOPLE, seed=7, hot_seat=False)  # each person their own link
+    assert invited.status_code == 400
+    assert client.get("/api/tables").json()["tables"] == []  # nothing got listed
+
+
+def test_a_chosen_seed_table_is_never_listed_nor_joined(client: TestClient) -> None:
+    listed = new_game(client, SOLO, seed=7, listed=True)
+    assert listed.status_code == 400 and "never listed" in listed.json()["error"]["message"]
+    made = new_game(client, PEOPLE, seed=7, hot_seat=True)
+    assert made.status_code == 200, made.text
+    gid = made.json()["id"]
+    summary = client.get(f"/api/games/{gid}").json()
+    assert summary["listed"] is False and summary["seed_chosen"] is True
+    assert gid not in client.get("/api/games").text
+    taken = client.post(f"/api/games/{gid}/seats", json={"name": "Stranger"})
+    assert taken.status_code == 403 and taken.json()["error"]["code"] == "forbidden"
+    for seat in made.json()["seats"]:  # every seat's table says the deal was chosen
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello", "token": seat["token"]})
+            msg = ws.receive_json()
+            while msg["type"] != "state":
+                msg = ws.receive_json()
+            assert msg["seed_chosen"] is True
+    secret = new_game(client, PEOPLE).json()["id"]
+    with client.websocket_connect(f"/ws/{secret}") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        msg = ws.receive_json()
+        while msg["type"] != "state":
+            msg = ws.receive_json()
+        assert msg["seed_chosen"] is False
+
+
 def test_the_record_of_a_chosen_seed_says_so(client: TestClient) -> None:
     made = new_game(client, SOLO, seed=7).json()
     gid, token = made["id"], made["seats"][0]["token"]

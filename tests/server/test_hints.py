@@ -83,12 +83,14 @@ def ask(client: TestClient, game_id: str, token: str, position: int) -> Any:
 def test_hints_are_on_against_bots_and_off_when_several_people_play(slow: TestClient) -> None:
     assert default_hints(["human", "bot"]) and default_hints(["bot", "bot"])
     assert not default_hints(["human", "human"]) and default_hints(["human", "human"], True)
+    assert not default_hints(["human", "open"], True)  # "hot-seat" with a seat for anyone
     cases = [
         ([ADA, BOT], {}, True),
         ([ADA, LIN], {}, False),
         ([ADA, LIN], {"hot_seat": True}, True),
-        ([ADA, LIN], {"hints": True}, True),  # the creator switched them on
+        ([ADA, {"kind": "open"}], {"hot_seat": True}, False),
         ([ADA, BOT], {"hints": False}, False),
+        ([ADA, LIN], {"hot_seat": True, "hints": False}, False),
     ]
     for seats, extra, on in cases:
         made = make(slow, seats, **extra)
@@ -97,6 +99,20 @@ def test_hints_are_on_against_bots_and_off_when_several_people_play(slow: TestCl
             if "token" in seat:
                 with seated(slow, made["id"], seat["token"]) as conn:
                     assert conn.state["hints"] is on
+
+
+def test_hints_cannot_be_switched_on_where_another_person_sits(slow: TestClient) -> None:
+    for seats, extra in [
+        ([ADA, LIN], {}),
+        ([ADA, {"kind": "open"}], {"hot_seat": True}),
+        ([ADA, {"kind": "open"}, BOT], {}),
+    ]:
+        refused = slow.post(
+            "/api/games",
+            json={"game": "counting", "mode": "basic", "seats": seats, "hints": True, **extra},
+        )
+        assert refused.status_code == 400, refused.text
+        assert "no other person sits" in refused.json()["error"]["message"]
 
 
 def test_a_hint_names_a_legal_move_with_its_reason(slow: TestClient) -> None:
@@ -134,7 +150,7 @@ def test_a_hint_is_refused_when_off_out_of_turn_stale_or_with_a_wrong_token(
     mover = slow.get(f"/api/games/{off['id']}").json()["current_player"]
     refused = ask(slow, off["id"], off["seats"][mover]["token"], 0)
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "no_hint"
-    on = make(slow, [ADA, LIN], hints=True)
+    on = make(slow, [ADA, LIN], hot_seat=True)
     mover = slow.get(f"/api/games/{on['id']}").json()["current_player"]
     other = ask(slow, on["id"], on["seats"][1 - mover]["token"], 0)
     assert other.status_code == 400 and other.json()["error"]["code"] == "not_your_turn"

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from polis.core.registry import get_game
 from polis.server.hub import Hub
 from polis.server.store import Store
 
@@ -88,11 +87,13 @@ def test_an_invite_only_table_is_listed_nowhere_but_its_link_works(client: TestC
 
 
 def test_a_table_waits_for_its_seats_before_a_bot_moves(client: TestClient) -> None:
-    game = get_game("counting")
-    seed = next(s for s in range(100) if game.new_game("basic", 2, seed=s).current_player() == 0)
-    made = make(client, [{"name": "Bot", "kind": "bot", "level": "easy"}, OPEN], seed=seed)
     hub: Hub = client.app.state.hub
-    room = hub.rooms[made["id"]]
+    for _ in range(64):  # a table with an open seat is dealt secretly: made until the bot is first
+        made = make(client, [{"name": "Bot", "kind": "bot", "level": "easy"}, OPEN])
+        room = hub.rooms[made["id"]]
+        if room.state.current_player() == 0:
+            break
+    assert room.state.current_player() == 0
     assert room.vacant == [1] and not room.bots.thinking  # the bot waits
     with seated(client, made["id"], None) as watcher:
         assert watcher.state["position"] == 0
@@ -112,7 +113,14 @@ def test_a_table_waits_for_its_seats_before_a_bot_moves(client: TestClient) -> N
         ({"name": "Zoe", "seat": 9}, 422),
         ({"name": "Zoe", "seat": 0}, 409),
         ({"name": "Zoe", "seat": 2}, 400),
-        ({"name": "Zoe", "token": "x"}, 200),
+        ({"name": "Zoe", "token": "x"}, 422),  # a field the server does not know
+        ({"name": "A\u200b\u200b"}, 422),  # zero-width spaces: "A" twice, seen alike
+        ({"name": "Zo\u2060e"}, 422),  # word joiner (format)
+        ({"name": "Zoe\ue000"}, 422),  # private use
+        ({"name": "Zoe\U000e0001"}, 422),  # language tag (format)
+        ({"name": "Zoe\u0378"}, 422),  # unassigned
+        ({"name": "Zoe\u2028"}, 422),  # line separator
+        ({"name": " Zoé "}, 200),
     ],
 )
 def test_taking_a_seat_checks_what_is_sent(
@@ -121,6 +129,13 @@ def test_taking_a_seat_checks_what_is_sent(
     made = make(client, [ADA, OPEN])
     answer = take(client, made["id"], **body)
     assert answer.status_code == status, answer.text
+
+
+def test_a_name_is_kept_trimmed_and_in_nfc(client: TestClient) -> None:
+    made = make(client, [ADA, OPEN])
+    assert take(client, made["id"], name="  Zoe\u0301  ").status_code == 200  # e + combining
+    names = [s["name"] for s in client.get(f"/api/games/{made['id']}").json()["seats"]]
+    assert names == ["Ada", "Zo\u00e9"]
 
 
 def test_taking_a_seat_counts_against_the_creation_limit(db_url: str) -> None:

@@ -20,13 +20,14 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException
 
 from polis.core.errors import PolisError
 from polis.core.protocol import Game
 from polis.core.registry import games as registered_games
 from polis.server.bus import LocalBus, RedisBus
 from polis.server.config import ServerConfig
-from polis.server.errors import ServerError
+from polis.server.errors import CODE_OF_STATUS, ServerError
 from polis.server.faults import transient, unavailable
 from polis.server.hub import Hub
 from polis.server.inputs import printable
@@ -39,9 +40,16 @@ from polis.server.webfiles import game_client
 log = logging.getLogger("polis.server")
 
 
-def _error(exc: ServerError) -> JSONResponse:
-    headers = {"Retry-After": "5"} if exc.status in (429, 503) else None
-    return JSONResponse({"error": exc.to_message()}, status_code=exc.status, headers=headers)
+def _error(
+    exc: ServerError, status: int | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The one error shape (:mod:`polis.server.errors`), with ``Retry-After`` where waiting
+    helps."""
+    status = exc.status if status is None else status
+    headers = dict(headers or {})
+    if status in (429, 503):
+        headers.setdefault("Retry-After", "5")
+    return JSONResponse({"error": exc.to_message()}, status_code=status, headers=headers or None)
 
 
 def create_app(
@@ -89,6 +97,7 @@ def create_app(
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(ServerError, _server_error)
+    app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(PolisError, _polis_error)
     app.add_exception_handler(ValidationError, _validation_error)
     app.add_exception_handler(RequestValidationError, _request_error)
@@ -122,6 +131,21 @@ async def _server_error(_req: Request, exc: Exception) -> JSONResponse:
     return _error(exc)
 
 
+async def _http_error(_req: Request, exc: Exception) -> JSONResponse:
+    """What the framework refuses itself (no such path or method, a body that is not JSON or
+    not UTF-8, a number too long to read), in the same shape as everything else."""
+    assert isinstance(exc, HTTPException)
+    status = exc.status_code
+    code = CODE_OF_STATUS.get(status, "bad_request" if status < 500 else "internal")
+    message = {
+        400: "the request body could not be read: it must be JSON in UTF-8, with numbers of "
+        "at most 4,300 digits",
+        404: "there is nothing at this address",
+        405: "this address does not take this method",
+    }.get(status, str(exc.detail))
+    return _error(ServerError(code, message), status, dict(exc.headers or {}))
+
+
 async def _polis_error(_req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, PolisError)
     return _error(ServerError("bad_request", exc.message, exc.rule))
@@ -139,9 +163,7 @@ async def _request_error(_req: Request, exc: Exception) -> JSONResponse:
     for error in exc.errors()[:5]:
         where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
         parts.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
-    response = _error(ServerError("bad_request", printable("; ".join(parts))))
-    response.status_code = 422
-    return response
+    return _error(ServerError("invalid", printable("; ".join(parts))))
 
 
 async def _store_error(_req: Request, exc: Exception) -> JSONResponse:

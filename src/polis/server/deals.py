@@ -9,15 +9,20 @@ system's secure source (``secrets``), written as hex text (a record's seed may b
 appears only in the record, which is given out once the game is over.
 
 A seed chosen by the game's creator would let them know the deal of a game against other
-people; it is accepted only where no other person's secrets are at stake: at most one seat
-held by a person (a game against bots, or bots alone for analysis), or a hot-seat game whose
-creator holds every seat. The record says so (``seed_chosen``).
+people; it is accepted only where every seat is played from the creator's device or by a bot
+(:func:`polis.server.seats.nobody_else`): at most one seat held by a person (a game against
+bots, or bots alone for analysis), or a hot-seat game whose creator holds every seat, and
+never with an open seat. Such a table is never listed and its seats are never given to
+anyone (:mod:`polis.server.open_tables`); every seat's state message, the summary and the
+record say so (``seed_chosen``).
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+
+from polis.server.seats import nobody_else
 
 #: Bits of a server-drawn seed.
 SEED_BITS = 256
@@ -28,13 +33,23 @@ def new_seed() -> str:
     return secrets.token_hex(SEED_BITS // 8)
 
 
-def chosen_seed_refusal(kinds: Sequence[str], hot_seat: bool) -> str | None:
-    """Why a chosen seed is not allowed at this table (seat kinds in order), or None."""
-    people = sum(1 for kind in kinds if kind == "human")
-    if people <= 1 or hot_seat:
-        return None
-    return (
-        "a chosen seed would tell the game's creator every other player's secrets: it is "
-        "allowed only with at most one person at the table (against bots, or bots alone) or "
-        'in a hot-seat game ("hot_seat": true, one person holding every seat)'
-    )
+def chosen_seed_refusal(kinds: Sequence[str], hot_seat: bool, listed: bool) -> str | None:
+    """Why a chosen seed is not allowed at this table (seat kinds in order: ``human``,
+    ``bot``, ``open``), or None."""
+    if "open" in kinds:
+        return (
+            "a chosen seed would tell the game's creator the secrets of whoever takes the "
+            "open seat: a table with an open seat is always dealt from a secret seed"
+        )
+    if not nobody_else(kinds, hot_seat):
+        return (
+            "a chosen seed would tell the game's creator every other player's secrets: it is "
+            "allowed only with at most one person at the table (against bots, or bots alone) "
+            'or in a hot-seat game ("hot_seat": true, one person holding every seat)'
+        )
+    if listed:
+        return (
+            'a table with a chosen seed is never listed in the lobby: leave out "listed" or '
+            "set it to false"
+        )
+    return None

@@ -1,4 +1,10 @@
-"""Refusals the server sends back: one error shape for HTTP answers and WebSocket messages."""
+"""Refusals the server sends back: one error shape for HTTP answers and WebSocket messages.
+
+Every HTTP status the server answers with other than 2xx carries the body
+``{"error": {"type": "error", "code": ..., "message": ..., "rule"?: ...}}``; on a WebSocket
+the inner object is the message. ``code`` is stable (clients branch on it), ``message`` is
+words for people, ``rule`` names the rule of the game that refused a move.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,9 @@ from typing import Any
 #: HTTP status of each error code (anything else is a 400).
 STATUS = {
     "not_found": 404,
+    "method_not_allowed": 405,
+    "unauthorized": 401,
+    "forbidden": 403,
     "bad_token": 403,
     "not_finished": 409,
     "seat_taken": 409,
@@ -14,11 +23,26 @@ STATUS = {
     "no_takeback": 409,
     "no_hint": 409,
     "bad_request": 400,
+    "invalid": 422,
     "too_large": 413,
     "rate_limited": 429,
     "full": 429,
     "unavailable": 503,
     "internal": 500,
+}
+
+
+#: The code of an HTTP status raised outside polis's own code (routing, body parsing).
+CODE_OF_STATUS = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    422: "invalid",
+    429: "rate_limited",
+    503: "unavailable",
 }
 
 

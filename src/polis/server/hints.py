@@ -26,6 +26,7 @@ from polis.core.view import View
 from polis.server.advisor import Suggestion, suggest
 from polis.server.botpool import BotFailed
 from polis.server.errors import ServerError
+from polis.server.seats import nobody_else
 from polis.server.store import SeatInfo, StoredGame
 
 if TYPE_CHECKING:
@@ -38,9 +39,11 @@ LIMIT = 60.0
 
 
 def default_hints(seats: Sequence[SeatInfo] | Sequence[str], hot_seat: bool = False) -> bool:
-    """Hints on by default: at most one person's seat (the rest bots), or hot-seat."""
-    kinds = [s if isinstance(s, str) else s.kind for s in seats]
-    return hot_seat or sum(kind == "human" for kind in kinds) <= 1
+    """Whether hints may be on (and are, unless the table chose otherwise): only where no
+    other person sits (:func:`~polis.server.seats.nobody_else`: at most one person's seat,
+    the rest bots, or hot-seat; never with a seat open to anyone)."""
+    kinds = [s if isinstance(s, str) else "open" if s.vacant else s.kind for s in seats]
+    return nobody_else(kinds, hot_seat)
 
 
 def hints_on(stored: StoredGame) -> bool:

@@ -293,6 +293,7 @@ class Hub:
                     rematch_of=game_id,
                     claim_later=True,
                     chat_spectators=room.stored.chat_spectators,
+                    listed=room.stored.listed,
                     table=room.stored.table.rules() if room.stored.table.chosen else None,
                     hints=room.stored.hints,
                 )

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -132,8 +131,11 @@ class Forwarded:
     """The client's address and the scheme and host it used, from the X-Forwarded-* headers
     of a trusted reverse proxy (and only such a proxy: anyone else could claim any address).
 
-    Sets ``scope["client"]`` (so limits count the person, not the proxy), ``scope["scheme"]``
-    and ``scope["polis.host"]`` (for invite links). WebSocket scopes also get
+    Sets ``scope["client"]`` (so limits count the person, not the proxy) and
+    ``scope["scheme"]`` (keeping the server's own in ``scope["polis.server_scheme"]``). The
+    forwarded host is never read: links are built from the configured public address or the
+    server's own (:func:`public_base`), so no header can send an invite elsewhere. WebSocket
+    scopes also get
     ``scope["polis.transport"]``, the server's transport if it has one, so a connection that
     does not read can be cut at once instead of lingering until its buffers drain.
     """
@@ -165,7 +167,7 @@ class Forwarded:
     def _forwarded(self, scope: Scope) -> Scope:
         headers: dict[bytes, bytes] = {}
         for name, value in scope.get("headers", []):
-            if name in (b"x-forwarded-for", b"x-forwarded-proto", b"x-forwarded-host"):
+            if name in (b"x-forwarded-for", b"x-forwarded-proto"):
                 headers[name] = value
         if not headers:
             return scope
@@ -179,19 +181,13 @@ class Forwarded:
             scope["client"] = (hops[-1], 0)
         proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1").strip().lower()
         if proto in ("http", "https"):
+            scope["polis.server_scheme"] = scope.get("scheme", "http")
             secure = proto == "https"
             if scope["type"] == "websocket":
                 scope["scheme"] = "wss" if secure else "ws"
             else:
                 scope["scheme"] = proto
-        host = headers.get(b"x-forwarded-host", b"").decode("latin-1").split(",")[0].strip()
-        if host and HOST.fullmatch(host):
-            scope["polis.host"] = host
         return scope
-
-
-#: A host name or address with an optional port, nothing else (it ends up in a link).
-HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?")
 
 
 def _is_ip(text: str) -> bool:
@@ -214,19 +210,18 @@ def _networks(trusted: tuple[str, ...]) -> list[ipaddress.IPv4Network | ipaddres
 
 def public_base(scope: Scope, public_url: str | None) -> str:
     """Where people reach this server, for links: the configured public address, else the
-    scheme and host a trusted proxy forwarded, else this server's own socket address (which
-    a client cannot choose, unlike the Host header)."""
+    address and scheme this server itself listens on. Never the Host header nor anything a
+    proxy forwards: whoever can send a request could otherwise choose where invites point."""
     if public_url:
         return public_url.rstrip("/")
-    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme"))
+    own = scope.get("polis.server_scheme", scope.get("scheme", "http"))
+    scheme = {"ws": "http", "wss": "https"}.get(own, own)
     scheme = scheme if scheme in ("http", "https") else "http"
-    host = scope.get("polis.host")
-    if not host:
-        server = scope.get("server")
-        if not server:
-            return f"{scheme}://localhost"
-        name, port = server[0], server[1]
-        name = f"[{name}]" if ":" in str(name) else str(name)
-        default = (scheme == "http" and port == 80) or (scheme == "https" and port == 443)
-        host = name if default or port is None else f"{name}:{port}"
+    server = scope.get("server")
+    if not server:
+        return f"{scheme}://localhost"
+    name, port = server[0], server[1]
+    name = f"[{name}]" if ":" in str(name) else str(name)
+    default = (scheme == "http" and port == 80) or (scheme == "https" and port == 443)
+    host = name if default or port is None else f"{name}:{port}"
     return f"{scheme}://{host}"

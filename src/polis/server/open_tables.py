@@ -29,6 +29,10 @@ async def take_seat(hub: Hub, room: Room, name: str, seat: int | None) -> tuple[
     the seat and its token. ServerError ``seat_taken`` when none is left."""
     if room.finished:
         raise ServerError("finished", "the game is over")
+    if room.stored.seed_chosen:  # its creator knows the deal (never made with an open seat)
+        raise ServerError(
+            "forbidden", "this table's deal was chosen by its creator: its seats are not given out"
+        )
     await room.reload_seats()
     vacant = room.vacant
     if seat is not None and not 0 <= seat < len(room.stored.seats):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 
 
 def new_token() -> str:
@@ -31,3 +32,14 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
     if stored_hash is None:
         return False
     return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def nobody_else(kinds: Sequence[str], hot_seat: bool) -> bool:
+    """True where no other person can sit at the table: no seat is open (``"open"``: anyone
+    may take it), and at most one seat is a person's (``"human"``) or every person's seat is
+    played from the creator's device (``hot_seat``). Only there may the creator choose the
+    deal, and only there are hints on by default: nobody else's secrets or game are at stake.
+    """
+    if "open" in kinds:
+        return False
+    return hot_seat or sum(kind == "human" for kind in kinds) <= 1

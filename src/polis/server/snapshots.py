@@ -8,10 +8,12 @@ them changes, so every connection of a seat is sent the very same text.
 
 Keys: ``type`` ("state"), ``game_id``, ``game``, ``mode``, ``players``, ``seat`` (null: a
 spectator), ``position`` (moves so far; a move is sent back with it), ``current_player``
-(-1 once over), ``finished``, ``view`` (the game's view JSON for this seat), ``legal`` (the
-seat to move: its legal moves in notation, else []), ``choices`` (the seat to move: the
-game's structured choices, each leaf with the move text to send; else null), ``log`` (the
-events this seat may see, ``{"move": index or null for the set-up, "key", "params"}``),
+(-1 once over), ``finished``, ``seed_chosen`` (the game's creator chose the deal, so knew
+it: only where nobody else sits, :mod:`polis.server.deals`), ``view`` (the game's view JSON
+for this seat), ``legal`` (the seat to move: its legal moves in notation, else []),
+``choices`` (the seat to move: the game's structured choices, each leaf with the move text
+to send; else null), ``log`` (the events this seat may see, ``{"move": index or null for the
+set-up, "key", "params"}``),
 ``result`` (once over), ``seats`` (names, kinds, levels, ``connected``, ``stand_in``: the
 level of a bot playing a person's seat, and ``stand_in_why``), ``rematch_id``, ``authors``
 (per move: "person", "bot:<level>", or null when not recorded), ``clock`` (null, or the
@@ -121,6 +123,7 @@ class Snapshots:
             "position": len(stored.moves),
             "current_player": current,
             "finished": finished,
+            "seed_chosen": stored.seed_chosen,
             "view": view.to_json(),
             "legal": [],
             "choices": None,

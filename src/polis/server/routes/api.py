@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from polis.bots import LEVELS
 from polis.server.deals import chosen_seed_refusal
@@ -20,7 +20,7 @@ from polis.server.deps import ClientsDep, HubDep, RoomDep
 from polis.server.errors import ServerError
 from polis.server.hints import default_hints
 from polis.server.history import line_of, replay, taken_back
-from polis.server.inputs import check_text, is_token
+from polis.server.inputs import Body, check_name, check_text, is_token
 from polis.server.messages import MAX_TOKEN
 from polis.server.middleware import public_base
 from polis.server.room import Room
@@ -31,17 +31,22 @@ from polis.server.webfiles import LANGUAGES
 router = APIRouter(prefix="/api")
 
 
-class SeatIn(BaseModel):
-    #: Blank: "player N" (an open seat's name is its taker's).
+class SeatIn(Body):
+    #: Empty: "player N" (an open seat's name is its taker's).
     name: str = Field(default="", max_length=40)
     #: "open": a person's seat left for anyone to take (:mod:`polis.server.open_tables`).
     kind: Literal["human", "bot", "open"]
     level: str | None = Field(default=None, max_length=16)
 
-    @field_validator("name", "level")
+    @field_validator("name")
     @classmethod
-    def _clean(cls, value: str | None) -> str | None:
-        return None if value is None else check_text(value, "this text")
+    def _name(cls, value: str) -> str:
+        return value if value == "" else check_name(value)
+
+    @field_validator("level")
+    @classmethod
+    def _level(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value, "the level")
 
 
 class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choose
@@ -54,11 +59,13 @@ class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choo
     #: One person holds every seat (hot-seat): a chosen seed is then allowed.
     hot_seat: bool = False
     #: The lobby lists the table (its open seats, then the game to watch); False: invite-only.
-    listed: bool = True
+    #: None: listed, unless the seed is chosen (such a table is never listed).
+    listed: bool | None = None
     #: Spectators may read the table's chat (its players always may; spectators never write).
     chat_spectators: bool = False
-    #: The seat to move may ask for a suggested move; None: on for one person against bots
-    #: and for hot-seat, off when several people play (:mod:`polis.server.hints`).
+    #: The seat to move may ask for a suggested move; None: on where no other person sits
+    #: (one person against bots, hot-seat), off otherwise; on is refused where another
+    #: person sits or may sit (:mod:`polis.server.hints`).
     hints: bool | None = None
 
     @field_validator("game", "mode")
@@ -80,7 +87,7 @@ class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choo
         return value
 
 
-class TokensIn(BaseModel):
+class TokensIn(Body):
     tokens: list[str] = Field(min_length=1, max_length=8)
 
     @field_validator("tokens")
@@ -134,11 +141,18 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
     for seat in body.seats:
         if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
             raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
-    kinds = ["human" if s.kind == "open" else s.kind for s in body.seats]
+    kinds = [s.kind for s in body.seats]
     if body.seed is not None:
-        refusal = chosen_seed_refusal(kinds, body.hot_seat)
+        refusal = chosen_seed_refusal(kinds, body.hot_seat, body.listed is True)
         if refusal:
             raise ServerError("bad_request", refusal)
+    alone = default_hints(kinds, body.hot_seat)
+    if body.hints and not alone:
+        raise ServerError(
+            "bad_request",
+            "hints are allowed only where no other person sits (one person against bots, or "
+            "hot-seat): a suggested move would spoil another person's game",
+        )
     seats = [
         {
             "name": "" if s.kind == "open" else s.name.strip() or f"player {i + 1}",
@@ -154,9 +168,9 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         seats,
         seed=body.seed,
         chat_spectators=body.chat_spectators,
-        listed=body.listed,
+        listed=body.seed is None if body.listed is None else body.listed,
         table=body.table(),
-        hints=default_hints(kinds, body.hot_seat) if body.hints is None else body.hints,
+        hints=alone if body.hints is None else body.hints,
     )
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id

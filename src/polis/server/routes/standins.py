@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from polis.bots import LEVELS
 from polis.server.clocks import TableClock, TimeControl
 from polis.server.deps import RoomDep
 from polis.server.errors import ServerError
-from polis.server.inputs import is_token
+from polis.server.inputs import Body, is_token
 from polis.server.messages import MAX_TOKEN
 
 router = APIRouter(prefix="/api")
@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api")
 LONGEST = 30 * 86400.0
 
 
-class ClockIn(BaseModel):
+class ClockIn(Body):
     """A table's clock: real-time (``bank`` seconds, ``increment`` after each move) or
     turn-based (``per_move`` seconds, a bank of at most ``max_bank``)."""
 
@@ -48,7 +48,7 @@ class ClockIn(BaseModel):
         return TimeControl.turn_based(self.per_move, self.max_bank)
 
 
-class TableRulesIn(BaseModel):
+class TableRulesIn(Body):
     """What a new table chooses for clocks and leavers (every field optional)."""
 
     clock: ClockIn | None = None
@@ -73,7 +73,7 @@ class TableRulesIn(BaseModel):
         return found if found.chosen else None
 
 
-class TokenIn(BaseModel):
+class TokenIn(Body):
     token: str = Field(min_length=1, max_length=MAX_TOKEN)
 
     @field_validator("token")

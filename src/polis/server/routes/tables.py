@@ -10,17 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from polis.server.deps import HubDep, RoomDep
-from polis.server.inputs import check_text
+from polis.server.inputs import Body, check_name
 from polis.server.middleware import public_base
 from polis.server.open_tables import take_seat
 
 router = APIRouter(prefix="/api")
 
 
-class TakeSeat(BaseModel):
+class TakeSeat(Body):
     name: str = Field(min_length=1, max_length=40)
     #: A seat of the table (0-based); None: the first one vacant.
     seat: int | None = Field(default=None, ge=0, le=7)
@@ -28,10 +28,7 @@ class TakeSeat(BaseModel):
     @field_validator("name")
     @classmethod
     def _clean(cls, value: str) -> str:
-        value = check_text(value, "the name").strip()
-        if not value:
-            raise ValueError("the name cannot be blank")
-        return value
+        return check_name(value)
 
 
 @router.get("/tables")

@@ -15,12 +15,16 @@ export function hintText(reason) {
   return t(reason.key, p);
 }
 
-// The table's setting, for the lobby: on for one person against bots and for hot-seat.
-export function hintsChoice(form, defaultOn) {
-  return h("div", { class: "row" }, h("label", { class: "inline check" }, [
-    h("input", { type: "checkbox", id: "hints", checked: form.hints ?? defaultOn,
-      on: { change: (e) => (form.hints = e.target.checked) } }),
-    t("lobby.hints")]));
+// The table's setting, for the lobby: possible (and on by default) only where no other person
+// sits, i.e. one person against bots or every person's seat on this device (hints.py).
+export function hintsChoice(form, alone) {
+  return h("div", { class: "row" }, [
+    h("label", { class: "inline check" }, [
+      h("input", { type: "checkbox", id: "hints", checked: alone && (form.hints ?? true), disabled: !alone,
+        "aria-describedby": "hints-alone", on: { change: (e) => (form.hints = e.target.checked) } }),
+      t("lobby.hints")]),
+    h("p", { class: "hint", id: "hints-alone", hidden: alone, text: t("lobby.hintsAlone") }),
+  ]);
 }
 
 // env: {gameId, msg (the shown state), conn (its connection), myTurn, replaying,

@@ -90,19 +90,26 @@ export function lobby(env) {
       t("lobby.chatSpectators")])));
     panel.append(...tableRules(form, draw));
     panel.append(listedChoice(form));
-    panel.append(hintsChoice(form, hintsByDefault()));
+    panel.append(hintsChoice(form, hintsAllowed()));
     panel.append(h("button", { id: "create", class: "primary", text: t("lobby.create"), on: { click: create } }));
   }
 
-  // hints are on by default for one person against bots and for hot-seat (see hints.py)
-  function hintsByDefault() {
+  // hints are possible (and on by default) only where no other person sits: one person
+  // against bots, or hot-seat; never with an open seat (see hints.py, seats.py)
+  function hintsAllowed() {
     const humans = form.seats.slice(0, form.players).filter((s) => s.kind !== "bot");
-    return humans.length <= 1 || humans.every((s) => s.kind === "human" && s.here);
+    return humans.every((s) => s.kind === "human") && (humans.length <= 1 || humans.every((s) => s.here));
   }
 
   function syncHints() {
     const box = document.getElementById("hints");
-    if (box) box.checked = form.hints ?? hintsByDefault();
+    const alone = hintsAllowed();
+    if (box) {
+      box.checked = alone && (form.hints ?? true);
+      box.disabled = !alone;
+    }
+    const note = document.getElementById("hints-alone");
+    if (note) note.hidden = alone;
   }
 
   async function create() {
@@ -119,7 +126,7 @@ export function lobby(env) {
     try {
       data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed,
-          hints: form.hints ?? hintsByDefault(), ...rulesBody(form) }) });
+          hints: hintsAllowed() && (form.hints ?? true), ...rulesBody(form) }) });
     } catch (err) {
       toast(err.message);
       return;

@@ -12,6 +12,19 @@ Sending never holds up a table: it runs in a small thread pool of its own with a
 after the move is announced; a failure is logged, and a subscription the push service says
 is gone (404, 410) is forgotten. The VAPID key is made once and kept in the store (every
 process sharing it signs with the same key) or in the file ``ServerConfig.vapid_key_file``.
+
+The endpoint comes from the client and the server POSTs to it on every turn of the seat, so
+it is checked against server-side request forgery, at subscription and again before each push
+(:func:`check_endpoint`). It is read with the HTTP client's own parser (urllib3's) and refused
+if its authority could be read otherwise (``\\``, ``%``, spaces, control characters, user
+info); it must be https, to port 443, of a host name (not an IP address) that is or ends on a
+label boundary with one of ``ServerConfig.push_services``; and every address the name resolves
+to must be public (not loopback, private, link-local, multicast, reserved...). The connection
+itself refuses a peer that is not public (:func:`public_session`: a name re-pointed after the
+check, DNS rebinding, reaches nothing) and follows no redirect. A subscription that fails at
+send time is not fetched, and forgotten (unless its name merely did not resolve). A service
+listed as ``http://host[:port]`` (a local one the operator set up, as in tests) is allowed as
+that exact host, by http or https, without the address checks.
 """
 
 from __future__ import annotations
@@ -20,16 +33,19 @@ import asyncio
 import base64
 import functools
 import importlib.util
+import ipaddress
 import json
 import logging
 import os
+import re
+import socket
 import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -37,6 +53,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from polis.server import chatpush_store as rows
 
 if TYPE_CHECKING:
+    import requests
+    from requests.adapters import HTTPAdapter
+
     from polis.server.hub import Hub
     from polis.server.room import Room
 
@@ -50,6 +69,14 @@ PUSH_TTL = 24 * 3600
 SENDERS = 4
 #: Statuses by which a push service says a subscription no longer exists.
 GONE = (404, 410)
+#: Seconds a push service's name may take to resolve.
+RESOLVE_TIMEOUT = 5.0
+#: A host name as the check takes it: labels of letters, digits and hyphens.
+HOST_NAME = re.compile(r"[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*")
+#: IPv6 addresses that stand for an IPv4 one (RFC 6052), in the last 32 bits.
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def b64url(data: bytes) -> str:
@@ -96,28 +123,191 @@ def public_key_of(pem: str) -> str:
     return b64url(point)
 
 
-def service_allowed(endpoint: str, services: tuple[str, ...]) -> bool:
-    """Whether the server may send to ``endpoint``: https to a known push service (a host
-    name or suffix in ``services``), or plain http to a host listed as ``http://host``.
+class Refused(Exception):
+    """The server will not send to a push endpoint; the message says why (for the client).
+    ``lasting`` is false when only the name did not resolve (it may, later)."""
 
-    The server makes a request to whatever address a subscription names: only push services
-    are allowed, so a client cannot make it call into the server's own network.
-    """
+    def __init__(self, reason: str, *, lasting: bool = True) -> None:
+        super().__init__(reason)
+        self.lasting = lasting
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a push goes: ``host`` as the HTTP client reads it; ``local``: a service the
+    operator listed as ``http://host`` (its address is not checked)."""
+
+    host: str
+    local: bool = False
+
+
+def _authority(endpoint: str) -> tuple[str, str]:
+    """The scheme and the authority of ``endpoint`` as RFC 3986 delimits them (up to the
+    first ``/``, ``?`` or ``#``): the widest reading, checked before any parser narrows it."""
+    if not endpoint.isascii() or any(c.isspace() or not c.isprintable() for c in endpoint):
+        raise Refused("the push service's address has spaces or control characters")
+    scheme, sep, rest = endpoint.partition("://")
+    authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    if not sep or not authority:
+        raise Refused("the push service's address is not a URL")
+    if "@" in authority:
+        raise Refused("the push service's address must not hold a user name")
+    if "\\" in authority or "%" in authority:
+        raise Refused("the push service's host must not hold '\\' or '%'")
+    if authority.startswith("["):
+        raise Refused("the push service must be named, not given by IP address")
+    return scheme.lower(), authority
+
+
+def _local_service(service: str) -> tuple[str, int | None] | None:
+    """The host and port (None: any) of an ``http://host[:port]`` entry of the services."""
+    from urllib3.exceptions import LocationParseError
+    from urllib3.util import parse_url
+
+    if not service.lower().startswith("http://"):
+        return None
     try:
-        parts = urlsplit(endpoint)
-        host = (parts.hostname or "").lower()
-    except ValueError:
-        return False
-    if not host or parts.username or parts.password:
-        return False
-    for service in services:
-        service = service.lower()
-        if service.startswith("http://"):
-            if parts.scheme in ("http", "https") and host == service[len("http://") :]:
-                return True
-        elif parts.scheme == "https" and (host == service or host.endswith("." + service)):
-            return True
-    return False
+        url = parse_url(service)
+    except LocationParseError:
+        return None
+    return (url.host or "").lower(), url.port
+
+
+def parse_endpoint(endpoint: str, services: tuple[str, ...]) -> Endpoint:
+    """Where the server would send a push for ``endpoint``, read by the HTTP client's own
+    parser (urllib3's, which requests uses), or :class:`Refused` naming why not.
+
+    Anything that parsers read differently (``\\``, ``%``, user info, spaces) is refused
+    outright. Then the endpoint must be https to port 443 of a host name that is, or ends on
+    a label boundary with, one of ``services``; an entry ``http://host[:port]`` allows that
+    one host by http or https (a local service the operator set up, e.g. in tests).
+    """
+    from urllib3.exceptions import LocationParseError
+    from urllib3.util import parse_url
+
+    scheme, authority = _authority(endpoint)
+    name, colon, port = authority.partition(":")
+    if colon and not port.isdigit():
+        raise Refused("a push service is reached on port 443 only")
+    try:
+        url = parse_url(endpoint)
+    except LocationParseError:
+        raise Refused("the push service's address is not a URL") from None
+    host = name.lower()
+    read = (url.scheme, url.auth, url.host, url.port)
+    if read != (scheme, None, host, int(port) if colon else None):
+        raise Refused("the push service's address reads differently to the HTTP client")
+    listed = [local for local in map(_local_service, services) if local]
+    if scheme in ("http", "https") and any(h == host and p in (None, url.port) for h, p in listed):
+        return Endpoint(host, local=True)
+    if scheme != "https":
+        raise Refused("the push service's address must be https")
+    if colon and port != "443":
+        raise Refused("a push service is reached on port 443 only")
+    if not HOST_NAME.fullmatch(host):
+        raise Refused("the push service's host is not a plain host name")
+    if not host.rsplit(".", 1)[-1][:1].isalpha():  # 127.0.0.1, 2130706433, 0x7f.1: an address
+        raise Refused("the push service must be named, not given by IP address")
+    suffixes = [s.lower().rstrip(".") for s in services if not s.lower().startswith("http://")]
+    if not any(host == s or host.endswith("." + s) for s in suffixes):
+        raise Refused("this push service is not one the server sends to")
+    return Endpoint(host)
+
+
+def public(ip: IPAddress) -> bool:
+    """Whether ``ip`` is on the public internet: not loopback, private, shared, link-local,
+    multicast, reserved or unspecified, nor such an IPv4 address inside an IPv6 one
+    (IPv4-mapped, 6to4, NAT64)."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and ip in NAT64:
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is not None and not public(inner):
+            return False
+    special = ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_multicast
+    return ip.is_global and not (special or ip.is_reserved or ip.is_unspecified)
+
+
+def resolve(host: str) -> list[IPAddress]:
+    """The addresses ``host`` resolves to (blocking)."""
+    infos = socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+    return [ipaddress.ip_address(str(info[4][0])) for info in infos]
+
+
+async def check_endpoint(
+    endpoint: str, services: tuple[str, ...], timeout: float = RESOLVE_TIMEOUT
+) -> Endpoint:
+    """:func:`parse_endpoint`, and then every address the host resolves to now must be
+    public (resolved off the event loop): a name may lead into the server's own network."""
+    target = parse_endpoint(endpoint, services)
+    if target.local:
+        return target
+    try:
+        addresses = await asyncio.wait_for(asyncio.to_thread(resolve, target.host), timeout)
+    except (OSError, TimeoutError, ValueError):
+        addresses = []
+    if not addresses:
+        raise Refused("the push service's name does not resolve", lasting=False)
+    if not all(public(a) for a in addresses):
+        raise Refused("the push service's name leads to an address that is not public")
+    return target
+
+
+def _public_peer(conn: Any, sock: socket.socket) -> socket.socket:
+    """``sock``, just connected for ``conn``, if its peer is public; else closed, and
+    urllib3's NewConnectionError raised before a byte is sent."""
+    from urllib3.exceptions import NewConnectionError
+
+    peer = ipaddress.ip_address(str(sock.getpeername()[0]))
+    if public(peer):
+        return sock
+    sock.close()
+    raise NewConnectionError(conn, f"refused to connect to {peer}: the address is not public")
+
+
+@functools.cache
+def _public_adapter() -> type[HTTPAdapter]:
+    """An adapter whose connections check the address they reached (defined on first use:
+    requests comes with pywebpush, which this module does not need)."""
+    from requests.adapters import HTTPAdapter
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    class PublicHTTP(HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            return _public_peer(self, super()._new_conn())
+
+    class PublicHTTPS(HTTPSConnection):
+        def _new_conn(self) -> socket.socket:
+            return _public_peer(self, super()._new_conn())
+
+    class PublicHTTPPool(HTTPConnectionPool):
+        ConnectionCls = PublicHTTP
+
+    class PublicHTTPSPool(HTTPSConnectionPool):
+        ConnectionCls = PublicHTTPS
+
+    class PublicOnly(HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            pools = {"http": PublicHTTPPool, "https": PublicHTTPSPool}
+            self.poolmanager.pool_classes_by_scheme = pools
+
+    return PublicOnly
+
+
+def public_session() -> requests.Session:
+    """A session that connects only to public addresses, whatever the name resolves to by
+    then (a name re-pointed after :func:`check_endpoint`: DNS rebinding), and follows no
+    redirect. A proxy from the environment is still used: it is reached instead."""
+    import requests
+
+    session = requests.Session()
+    session.max_redirects = 0
+    adapter = _public_adapter()()
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+    return session
 
 
 def keys_problem(p256dh: str, auth: str) -> str | None:
@@ -169,12 +359,19 @@ class PushGone(Exception):
 
 
 def send_one(
-    subscription: Mapping[str, Any], data: str, vapid: Any, subject: str, timeout: float
+    subscription: Mapping[str, Any],
+    data: str,
+    vapid: Any,
+    subject: str,
+    timeout: float,
+    local: bool = False,
 ) -> None:
     """Send one push (blocking); :class:`PushGone` for a subscription that is no more, any
-    other exception for a failure."""
+    other exception for a failure. Over a :func:`public_session` unless ``local`` (a
+    service the operator listed as ``http://host``)."""
     from pywebpush import WebPushException, webpush
 
+    session = None if local else public_session()
     try:
         webpush(
             dict(subscription),
@@ -184,11 +381,15 @@ def send_one(
             timeout=timeout,
             ttl=PUSH_TTL,
             headers={"Urgency": "high"},
+            requests_session=session,
         )
     except WebPushException as exc:
         if exc.status_code in GONE:
             raise PushGone(str(exc.status_code)) from None
         raise
+    finally:
+        if session is not None:
+            session.close()
 
 
 class Pusher:
@@ -259,7 +460,8 @@ class Pusher:
                 return
             vapid = await self._signer()
             outcomes = await asyncio.gather(*(self._send(s, payload, vapid) for s in subs))
-            gone = [s.id for s, outcome in zip(subs, outcomes, strict=True) if outcome == "gone"]
+            pairs = zip(subs, outcomes, strict=True)
+            gone = [s.id for s, outcome in pairs if outcome in ("gone", "refused")]
             if gone:
                 await hub.write(
                     lambda: rows.drop_subscriptions(engine, gone), "forgetting subscriptions"
@@ -279,15 +481,27 @@ class Pusher:
         return self._vapid
 
     async def _send(self, sub: rows.Subscription, payload: dict[str, Any], vapid: Any) -> str:
-        """Send one push; "sent", "gone" (forget the subscription) or "failed"."""
+        """Send one push; "sent", "gone" (forget the subscription), "refused" (the endpoint
+        fails :func:`check_endpoint` now: never fetched, forgotten) or "failed"."""
         config = self.hub.config
+        try:
+            target = await check_endpoint(sub.endpoint, config.push_services)
+        except Refused as exc:
+            log.warning("push subscription %d not sent: %s", sub.id, exc)
+            return "refused" if exc.lasting else "failed"
         data = json.dumps({**payload, "lang": sub.lang})
         if self._pool is None:
             self._pool = ThreadPoolExecutor(SENDERS, thread_name_prefix="polis-push")
         call = functools.partial(
-            send_one, sub.info(), data, vapid, config.push_subject, config.push_timeout
+            send_one,
+            sub.info(),
+            data,
+            vapid,
+            config.push_subject,
+            config.push_timeout,
+            local=target.local,
         )
-        host = urlsplit(sub.endpoint).hostname
+        host = target.host
         loop = asyncio.get_running_loop()
         try:
             await asyncio.wait_for(loop.run_in_executor(self._pool, call), config.push_timeout + 5)

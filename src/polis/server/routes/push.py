@@ -2,9 +2,10 @@
 subscribing and unsubscribing, and the service worker that shows the notifications.
 
 Only a seat's holder (its token) can subscribe that seat; the push service's address must be
-a known push service (:func:`polis.server.push.service_allowed`), never anything else the
-server could be made to call. ``/sw.js`` is served from the site's root so its scope is the
-whole site; it is a plain file of this origin, so the page's script policy allows it.
+a known push service at a public address (:func:`polis.server.push.check_endpoint`), never
+anything else the server could be made to call. ``/sw.js`` is served from the site's root so
+its scope is the whole site; it is a plain file of this origin, so the page's script policy
+allows it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from polis.server import chatpush_store as rows
 from polis.server.deps import HubDep, RoomDep
 from polis.server.errors import ServerError
 from polis.server.messages import MAX_TOKEN
-from polis.server.push import keys_problem, service_allowed
+from polis.server.push import Refused, check_endpoint, keys_problem
 from polis.server.room import Room
 from polis.server.routes.pages import NO_CACHE, STATIC
 from polis.server.webfiles import LANGUAGES
@@ -73,11 +74,13 @@ async def subscribe(body: Subscribe, room: RoomDep, hub: HubDep) -> dict[str, An
     if room.finished:
         raise ServerError("bad_request", "the game is over: there are no turns to tell of")
     sub = body.subscription
-    if not service_allowed(sub.endpoint, hub.config.push_services):
-        raise ServerError("bad_request", "this push service is not one the server sends to")
     problem = keys_problem(sub.keys.p256dh, sub.keys.auth)
     if problem:
         raise ServerError("bad_request", problem)
+    try:
+        await check_endpoint(sub.endpoint, hub.config.push_services)
+    except Refused as exc:
+        raise ServerError("bad_request", str(exc)) from None
     lang = body.lang if body.lang in LANGUAGES else "en"
     engine = hub.store.engine
     await hub.write(

@@ -208,6 +208,89 @@ def test_a_person_who_resigns_is_replaced_and_can_come_back(db_url: str) -> None
         assert stored.stand_ins == {}
 
 
+def strangers(client: TestClient, **rules: Any) -> dict[str, Any]:
+    """A table of two people on their own devices, dealt secretly: hints off."""
+    made = client.post(
+        "/api/games", json={"game": "counting", "mode": "basic", "seats": PEOPLE} | rules
+    )
+    assert made.status_code == 200, made.text
+    data: dict[str, Any] = made.json()
+    data["first"] = client.get(f"/api/games/{data['id']}").json()["current_player"]
+    return data
+
+
+def test_leaving_and_coming_back_buys_no_bot_move_where_another_person_plays(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """The audit's loop: at a two-person table with hints off, the player to move leaves,
+    the stand-in moves for them, and their link hands the seat straight back. Here the seat
+    stays with its stand-in: coming back, even while the bot still thinks, gets the person
+    neither the seat nor the bot's move."""
+    import time
+
+    from polis.bots import Budget
+    from polis.server import bot_driver
+
+    from .agents import GateAgent
+
+    release, thinking = tmp_path / "release", tmp_path / "thinking"
+    monkeypatch.setattr(
+        bot_driver,
+        "make_agent",
+        lambda spec, seed: (GateAgent(thinking, release), Budget(iterations=1)),
+    )
+    wall = Wall()
+    with server(db_url, wall) as client:
+        data = strangers(client, stand_in="hard")
+        first, gid = data["first"], data["id"]
+        token, other = data["seats"][first]["token"], data["seats"][1 - first]["token"]
+        try:
+            with client.websocket_connect(f"/ws/{gid}") as ws:
+                state = hello(ws, other)
+                assert state["hints"] is False and state["rules"]["leave_final"] is True
+                resigned = client.post(f"/api/games/{gid}/resign", json={"token": token})
+                assert resigned.status_code == 200
+                deadline = time.monotonic() + 60
+                while not thinking.exists():  # the stand-in is thinking for the seat
+                    assert time.monotonic() < deadline, "the bot never started thinking"
+                    time.sleep(0.02)
+                with client.websocket_connect(f"/ws/{gid}") as back:
+                    mine = hello(back, token)  # the loop's second half: the link again
+                    assert mine["seats"][first]["stand_in"] == "hard"
+                    assert mine["seats"][first]["stand_in_why"] == "left"
+                    assert mine["legal"] == [] and mine["position"] == 0
+                    back.send_json({"type": "move", "move": "3", "position": 0})
+                    refused = next_of(back, "error")
+                    assert refused["code"] == "stood_in" and "until the end" in refused["message"]
+                    release.touch()
+                    mine = until(back, lambda s: s["position"] == 1)  # the bot's move stands
+                    ws.send_json({"type": "move", "move": "1", "position": 1})
+                    mine = until(back, lambda s: s["position"] == 3)  # and it plays on
+        finally:
+            release.touch()
+        assert mine["authors"] == ["bot:hard", "person", "bot:hard"]
+        summary = client.get(f"/api/games/{gid}").json()
+        assert summary["seats"][first]["stand_in"] == "hard"
+
+
+def test_a_seat_lost_to_being_away_comes_back_at_once_even_where_leaving_is_final(
+    db_url: str,
+) -> None:
+    wall = Wall()
+    with server(db_url, wall) as client:
+        data = strangers(client, away_limit=30, stand_in="easy")
+        first, gid = data["first"], data["id"]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            state = hello(ws, data["seats"][1 - first]["token"])
+            assert state["rules"]["leave_final"] is True
+            wall.advance(30)
+            assert check(client, gid) is True
+            until(ws, lambda s: s["seats"][first]["stand_in_why"] == "away")
+            with client.websocket_connect(f"/ws/{gid}") as back:
+                mine = hello(back, data["seats"][first]["token"])
+                assert mine["seats"][first]["stand_in"] is None
+
+
 def test_a_clock_continues_across_a_restart_with_only_the_downtime_gone(db_url: str) -> None:
     wall = Wall()
     rules = {"clock": {"kind": "realtime", "bank": 600, "increment": 0}}

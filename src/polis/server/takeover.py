@@ -6,6 +6,12 @@ have been away (no connection) on their turn for longer than the table's away li
 game goes on; the person takes the seat back by connecting with their seat token (their
 link), and a bot still thinking for the seat then drops its move: the person plays the turn.
 
+Leaving is final where coming back could help (:meth:`SeatWatch.leave_final`): at a table
+where another person plays and hints are off, a seat its person left stays with its
+stand-in for the rest of the game. Otherwise leaving and opening the link again would get
+the person to move a strong bot's move on every turn. A seat lost to the clock or to being
+away is not a choice, and stays reclaimable at once.
+
 Time comes from the hub's ``now()`` (wall-clock seconds; tests set it), never from sleeping:
 the room arms one timer for the next deadline, and :meth:`SeatWatch.check` acts only if the
 deadline has passed by ``now()``. Several server processes may hold the same room: each
@@ -100,8 +106,23 @@ class SeatWatch:
         """What the state message carries of the clock and the rules for leavers."""
         return {
             "clock": None if self.clock is None else self.clock.to_json(),
-            "rules": {"stand_in": self.level, "away_limit": self.away_limit},
+            "rules": {
+                "stand_in": self.level,
+                "away_limit": self.away_limit,
+                "leave_final": self.leave_final(),
+            },
         }
+
+    def leave_final(self) -> bool:
+        """A seat left by its person stays with its stand-in: another person plays here and
+        hints are off (elsewhere the stand-in gives nothing a hint would not)."""
+        room = self.room
+        people = sum(1 for s in room.stored.seats if s.kind == "human")
+        return people > 1 and not room.hints.enabled
+
+    def gone_for_good(self, seat: int) -> bool:
+        """``seat`` was left by its person where leaving is final: it is not handed back."""
+        return self.room.stored.seats[seat].stand_in_why == "left" and self.leave_final()
 
     # -- moves --------------------------------------------------------------------------------
     def check_mover(self, seat: int, bot: bool) -> None:
@@ -112,6 +133,10 @@ class SeatWatch:
         if bot and info.bot_level is None:
             raise ServerError("stale", "the person took this seat back: the bot does not move")
         if not bot and info.stand_in is not None:
+            if self.gone_for_good(seat):
+                raise ServerError(
+                    "stood_in", "you left this game: a bot plays your seat until the end"
+                )
             raise ServerError(
                 "stood_in", "a bot plays this seat now: open your seat link again to take it back"
             )
@@ -285,9 +310,11 @@ class SeatWatch:
         room = self.room
         if room.stored.seats[seat].stand_in is None or room.finished:
             return False
+        if self.gone_for_good(seat):
+            return False
         async with room.lock:
             info = room.stored.seats[seat]
-            if info.stand_in is None or room.finished:
+            if info.stand_in is None or room.finished or self.gone_for_good(seat):
                 return False
             now = self.now()
             current = not room.finished and room.state.current_player() == seat

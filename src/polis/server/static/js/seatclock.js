@@ -84,7 +84,10 @@ export function standInBanners(msg, names, held, reclaim) {
     if (!seat.stand_in) return;
     const level = t(`level.${seat.stand_in}`);
     const why = seat.stand_in_why || "left";
-    if (held.includes(i)) {
+    if (held.includes(i) && why === "left" && msg.rules?.leave_final) {
+      // left for good (takeover.py: leave_final): nothing to take back
+      out.push(h("p", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status", text: t("standin.you.leftFinal", { level, name: names[i] }) }));
+    } else if (held.includes(i)) {
       out.push(h("div", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status" }, [
         h("span", { text: t(`standin.you.${why}`, { level, name: names[i] }) }), " ",
         h("button", { class: "primary reclaim", dataset: { seat: i }, text: t("standin.reclaim"), on: { click: () => reclaim(i) } }),
@@ -96,14 +99,15 @@ export function standInBanners(msg, names, held, reclaim) {
   return out;
 }
 
-// The "leave the game" button and its confirmation: `leave()` resigns this browser's seats.
-export function resignButton(level, leave) {
+// The "leave the game" button and its confirmation: `leave()` resigns this browser's seats;
+// `final`: the seat is not handed back (the table's rules.leave_final), and the dialog says so.
+export function resignButton(level, leave, final = false) {
   const open = () => {
     const dialog = h("dialog", { id: "dialog-resign", "aria-labelledby": "dialog-resign-title" }, [
       h("h2", { id: "dialog-resign-title", text: t("resign.title") }),
-      h("p", { text: t("resign.ask", { level: t(`level.${level}`) }) }),
+      h("p", { id: "resign-ask", text: t(final ? "resign.askFinal" : "resign.ask", { level: t(`level.${level}`) }) }),
       h("div", { class: "row" }, [
-        h("button", { id: "resign-ok", class: "primary danger", text: t("resign.ok"), on: { click: () => { dialog.close(); leave(); } } }),
+        h("button", { id: "resign-ok", class: "primary danger", text: t(final ? "resign.okFinal" : "resign.ok"), on: { click: () => { dialog.close(); leave(); } } }),
         h("button", { id: "resign-cancel", text: t("ui.cancel"), on: { click: () => dialog.close() } }),
       ]),
     ]);

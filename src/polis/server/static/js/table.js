@@ -210,7 +210,7 @@ export function tableScreen(gameId, env) {
     clear(dom.tools);
     if (mod.rules) dom.tools.append(h("button", { id: "rules-button", text: t("table.rules"), on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) } }));
     if (mod.legend) dom.tools.append(h("button", { id: "legend-button", text: t("table.legend"), on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) } }));
-    if (standing.length && !ctx.finished && !ctx.replaying) dom.tools.append(resignButton(ctx.msg.rules?.stand_in ?? "medium", () => resign(standing)));
+    if (standing.length && !ctx.finished && !ctx.replaying) dom.tools.append(resignButton(ctx.msg.rules?.stand_in ?? "medium", () => resign(standing), !!ctx.msg.rules?.leave_final));
   }
 
   function drawSeats() {

@@ -1,6 +1,8 @@
 """The server rides through a database restart: moves made meanwhile wait and are accepted
 once it is back, bots resume, no acknowledged move is lost, and a client that waited too long
-is told plainly (503 / an ``unavailable`` error on an open socket), never a bare 500.
+is told plainly (503 / an ``unavailable`` error on an open socket), never a bare 500. An HTTP
+request is answered 503 within two seconds, and every socket is told when the store goes away
+and when it is back (:mod:`polis.server.faults`).
 
 The PostgreSQL server is the test's own (``services.py``), stopped at once (as in a crash)
 and started again on the same data.
@@ -9,7 +11,6 @@ and started again on the same data.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,6 +26,10 @@ BOTS = [
     {"name": "B1", "kind": "bot", "level": "easy"},
     {"name": "B2", "kind": "bot", "level": "easy"},
 ]
+
+
+#: An HTTP request's answer is due within this during an outage.
+HTTP_DUE = 2.0
 
 
 @pytest.fixture
@@ -70,20 +75,18 @@ def test_play_rides_through_a_database_restart(pg: Postgres) -> None:
         mover = table[state["current_player"]]
         mover.at_least(state["position"])
         mover.move()
-        # ...and a game created meanwhile, on the patient server, both wait
-        created: dict[str, Any] = {}
-        creating = threading.Thread(
-            target=lambda: created.update(
-                zip(
-                    ("status", "body"), http(srv.base, "/api/games", _body(PEOPLE))[:2], strict=True
-                )
-            )
-        )
-        creating.start()
-        # the impatient server tells its clients plainly
-        status, body, headers = http(impatient.base, "/api/games")
-        assert status == 503 and body["error"]["code"] == "unavailable"
-        assert "try again" in body["error"]["message"] and headers.get("retry-after")
+        # ...waits, while an HTTP request is answered at once and plainly, however patient
+        # the server is with moves
+        for server, path, payload in [
+            (srv, "/api/games", _body(PEOPLE)),
+            (impatient, "/api/games", None),
+        ]:
+            started = time.monotonic()
+            status, body, headers = http(server.base, path, payload)
+            assert time.monotonic() - started < HTTP_DUE, path
+            assert status == 503 and body["error"]["code"] == "unavailable"
+            assert "try again" in body["error"]["message"] and headers.get("retry-after")
+        # the impatient server refuses a socket's move plainly once its patience is spent
         impatient_player.move()
         refusal = impatient_player.until(lambda m: m["type"] == "error", timeout=15)
         assert refusal["code"] == "unavailable"  # and the socket stays open
@@ -93,8 +96,7 @@ def test_play_rides_through_a_database_restart(pg: Postgres) -> None:
         for p in table:
             p.at_least(state["position"] + 1, timeout=30)
         acknowledged = state["position"] + 1
-        creating.join(30)
-        assert created["status"] == 200, created
+        assert http(srv.base, "/api/games", _body(PEOPLE))[0] == 200
         for _ in range(3):
             acknowledged = move_and_wait(table)
         # the bot against a person answers again, and the bots alone play to the end
@@ -111,6 +113,74 @@ def test_play_rides_through_a_database_restart(pg: Postgres) -> None:
         assert summary["position"] == acknowledged  # every acknowledged move is stored
         for server in (srv, impatient):
             assert "Traceback" not in server.logged(), server.logged()[-3000:]
+
+
+def is_store(status: str) -> Any:
+    return lambda m: m["type"] == "store" and m["status"] == status
+
+
+def test_every_socket_is_told_of_the_outage_and_http_answers_within_two_seconds(
+    pg: Postgres,
+) -> None:
+    """The database stops: each HTTP call is answered 503 with Retry-After within two seconds,
+    every socket of every room (and one that connects meanwhile) hears ``store unavailable``,
+    a move made meanwhile waits; the database returns: every socket hears ``store back``
+    and the move is stored and acknowledged."""
+    db = pg.database(f"told_{uuid.uuid4().hex[:8]}")
+    with Serve(db) as srv:
+        people = create_game(srv.base, PEOPLE)
+        other = create_game(srv.base, PEOPLE)
+        table = [Player(srv.base, people["id"], s["token"]) for s in people["seats"]]
+        across = [
+            Player(srv.base, other["id"], other["seats"][0]["token"]),
+            Player(srv.base, other["id"], None),
+        ]
+        move_and_wait(table)
+        sockets = [*table, *across]
+
+        pg.stop("immediate")
+        down_at = time.monotonic()
+        timings: dict[str, float] = {}
+        for name, method, path, payload in [
+            ("list tables", "GET", "/api/tables", None),  # the first finds the outage
+            ("a game not in memory", "GET", f"/api/games/{uuid.uuid4().hex[:12]}", None),
+            ("create a game", "POST", "/api/games", _body(PEOPLE)),
+            ("list games", "GET", "/api/games", None),
+        ]:
+            started = time.monotonic()
+            status, body, headers = http(srv.base, path, payload, method=method)
+            timings[name] = time.monotonic() - started
+            assert status == 503, (name, status, body)
+            assert body["error"]["code"] == "unavailable" and headers.get("retry-after"), name
+            assert timings[name] < HTTP_DUE, (name, timings)
+        for p in sockets:
+            told = p.until(is_store("unavailable"), timeout=10)
+            assert isinstance(told["since"], float)
+        # a socket that connects meanwhile is told too
+        late = Player(srv.base, people["id"], None)
+        late.until(is_store("unavailable"), timeout=10)
+        sockets.append(late)
+        # a move made meanwhile waits for the store (a socket's patience is long)
+        state = table[0].state
+        mover = table[state["current_player"]]
+        mover.move()
+        while time.monotonic() - down_at < 3.0:  # an outage longer than an HTTP call's wait
+            time.sleep(0.1)
+        pg.start()
+        up_at = time.monotonic()
+
+        for p in sockets:
+            p.until(is_store("back"), timeout=30)
+            kinds = [m["status"] for m in p.messages if m["type"] == "store"]
+            assert kinds == ["unavailable", "back"], kinds
+        heard_back = time.monotonic() - up_at
+        for p in table:
+            p.at_least(state["position"] + 1, timeout=30)  # the move is stored and acknowledged
+        status, summary, _ = http(srv.base, f"/api/games/{people['id']}")
+        assert status == 200 and summary["position"] == state["position"] + 1
+        assert http(srv.base, "/api/tables")[0] == 200
+        assert "Traceback" not in srv.logged(), srv.logged()[-3000:]
+        print(f"503 within: {timings}; back heard {heard_back:.1f} s after the restart")
 
 
 def _body(seats: list[dict[str, Any]]) -> dict[str, Any]:

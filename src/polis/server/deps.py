@@ -11,12 +11,18 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from polis.server.faults import hurry
 from polis.server.hub import Hub
 from polis.server.room import Room
 from polis.server.webfiles import GameClient
 
 
-def get_hub(conn: HTTPConnection) -> Hub:
+async def get_hub(conn: HTTPConnection) -> Hub:
+    """The hub; an HTTP request (not a WebSocket) is marked as in a hurry, so that it waits
+    for an unreachable store briefly (:func:`~polis.server.faults.hurry`). Async, so that it
+    runs in the request's own task."""
+    if conn.scope["type"] == "http":
+        hurry()
     hub: Hub = conn.app.state.hub
     return hub
 

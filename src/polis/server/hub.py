@@ -28,7 +28,7 @@ from polis.server.clocks import TableClock
 from polis.server.config import ServerConfig
 from polis.server.deals import new_seed
 from polis.server.errors import ServerError
-from polis.server.faults import patiently
+from polis.server.faults import StoreHealth, patiently, ping, waited
 from polis.server.guards import Guards
 from polis.server.history import EventLog, replay
 from polis.server.inputs import is_token
@@ -82,6 +82,13 @@ class Hub:
         self.now: Callable[[], float] = time.time
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Whether the store answers; every socket here is told when that changes.
+        self.health = StoreHealth(
+            lambda: asyncio.to_thread(ping, store.engine),
+            self.spawn,
+            self._store_changed,
+            clock=lambda: self.now(),
+        )
 
     def game(self, name: str) -> Game:
         """A game this server serves; ServerError otherwise."""
@@ -103,13 +110,24 @@ class Hub:
             log.error("background task failed", exc_info=task.exception())
 
     async def patiently(self, call: Any, what: str) -> Any:
-        """A store read in a thread, tried again while the store is unreachable."""
-        return await patiently(lambda: asyncio.to_thread(call), self.config.store_patience, what)
+        """A store read in a thread, tried again while the store is unreachable (briefly
+        for an HTTP request: :mod:`~polis.server.faults`)."""
+        return await patiently(
+            lambda: asyncio.to_thread(call), self.config.store_patience, what, self.health
+        )
 
     async def write(self, call: Any, what: str) -> Any:
         """A store write, in the writing thread (:mod:`~polis.server.writer`), tried again
         while the store is unreachable."""
-        return await patiently(lambda: self.writer.call(call), self.config.store_patience, what)
+        return await patiently(
+            lambda: self.writer.call(call), self.config.store_patience, what, self.health
+        )
+
+    def _store_changed(self, health: StoreHealth) -> None:
+        """The store went away or came back: every socket of this process is told."""
+        text = health.message()
+        for room in list(self.rooms.values()):
+            room.presence.send_all(text)
 
     # -- rooms --------------------------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
@@ -121,7 +139,7 @@ class Hub:
             raise ServerError("not_found", "no such game")
         loading = self._loading.get(game_id)
         if loading is not None:
-            return await asyncio.shield(loading)
+            return await waited(loading, self.health)
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
@@ -390,6 +408,7 @@ class Hub:
         self.spawn(upkeep(self))
 
     async def close(self) -> None:
+        self.health.close()
         for room in self.rooms.values():
             room.bots.cancel()
             room.watch.cancel()

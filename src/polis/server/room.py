@@ -150,6 +150,7 @@ class Room:
             lambda: asyncio.to_thread(self.store.seats, self.id),
             self.hub.config.store_patience,
             f"seats of game {self.id}",
+            self.hub.health,
         )
         if seats:
             self.stored.seats = seats
@@ -301,7 +302,10 @@ class Room:
             return stored
 
         return await patiently(
-            attempt, self.hub.config.store_patience, f"move {item.index} of game {self.id}"
+            attempt,
+            self.hub.config.store_patience,
+            f"move {item.index} of game {self.id}",
+            self.hub.health,
         )
 
     def _advance(self, index: int, text: str, events: Sequence[Event], state: GameState) -> None:
@@ -361,6 +365,7 @@ class Room:
             lambda: asyncio.to_thread(self.store.moves_from, self.id, start),
             self.hub.config.store_patience,
             f"moves of game {self.id}",
+            self.hub.health,
         )
         if not texts:
             return False

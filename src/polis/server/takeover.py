@@ -386,6 +386,7 @@ class SeatWatch:
             lambda: asyncio.to_thread(read),
             room.hub.config.store_patience,
             f"hands of game {room.id}",
+            room.hub.health,
         )
         if seats:
             room.stored.seats = seats

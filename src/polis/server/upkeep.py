@@ -42,6 +42,7 @@ async def resume_bots(hub: Hub, quiet_for: float, limit: int | None) -> int:
     except Exception as exc:
         if not transient(exc):
             raise
+        hub.health.failed(exc)  # every socket is told
         return 0  # the store is down: next round
     count = 0
     for game_id in ids:
@@ -65,6 +66,7 @@ async def load_overdue(hub: Hub, limit: int = RESUME_BATCH) -> int:
     except Exception as exc:
         if not transient(exc):
             raise
+        hub.health.failed(exc)
         return 0
     loaded = 0
     for game_id in ids:
@@ -116,6 +118,7 @@ async def sync_rooms(hub: Hub) -> int:
         except Exception as exc:
             if not transient(exc):
                 raise
+            hub.health.failed(exc)
             return moved
         for game_id, where in progress.items():
             room = hub.rooms.get(game_id)

@@ -124,6 +124,8 @@ class MoveWriter:
 
     def _call(self, call: _Call) -> None:
         write, future, loop = call
+        if future.cancelled():
+            return  # its caller gave up before it began (an HTTP request answered 503)
         try:
             result: Any = write()
         except Exception as exc:  # handed to the caller

@@ -182,6 +182,8 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
             welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
             conn.put(json.dumps({**welcome, "now": hub.now()}))
             await room.join(conn)
+            if hub.health.down:  # (joined without a pause: a later change reaches it anyway)
+                conn.put(hub.health.message())
         finally:
             room.pending -= 1
         room.chat.since(conn, max((line["id"] for line in chat["lines"]), default=0))

@@ -9,6 +9,7 @@ export class SeatConnection {
     this.retry = 0;
     this.seat = undefined; // the seat the server bound this connection to (null: spectator)
     this.refusal = null;
+    this.storeDown = false; // the server said its game store is unavailable (a "store" message)
     this.open();
   }
 

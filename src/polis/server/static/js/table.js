@@ -74,8 +74,12 @@ export function tableScreen(gameId, env) {
       update();
     } else if (msg.type === "welcome") {
       serverTime(msg.now); // the clocks count down in the server's time
+      conn.storeDown = false; // a socket that joins while the store is down is told so next
       if (conn.token && msg.seat !== null && msg.seat !== undefined) holdToken(gameId, msg.seat, conn.token);
       chat.welcome(msg.chat);
+    } else if (msg.type === "store") {
+      conn.storeDown = msg.status === "unavailable"; // the server's store went away, or is back
+      drawBanners();
     } else if (msg.type === "chat") {
       chat.line(msg);
     } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
@@ -255,6 +259,9 @@ export function tableScreen(gameId, env) {
     clear(dom.banners);
     if (!conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN) && !ui.refused) {
       dom.banners.append(h("p", { class: "banner offline", role: "status", text: t("status.reconnecting") }));
+    }
+    if (conns.some((c) => c.storeDown && !c.closed)) {
+      dom.banners.append(h("p", { class: "banner warn", id: "store-down", role: "status", text: t("status.storeDown") }));
     }
     if (!ctx) return;
     if (!ctx.heldSeats.length && !ctx.replaying) {

@@ -26,6 +26,7 @@ from polis.server.errors import ServerError
 from polis.server.faults import (
     HTTP_PATIENCE,
     StoreHealth,
+    contended,
     hurried_until,
     hurry,
     patiently,
@@ -230,3 +231,22 @@ def test_http_answers_503_with_retry_after_within_two_seconds(
         time.sleep(0.05)
     assert client.get(f"/api/games/{stored}").status_code == 200
     assert client.post("/api/games", json=body).status_code == 200
+
+
+def test_a_sqlite_lock_held_by_another_writer_is_no_outage() -> None:
+    """Two processes on one SQLite file contend for its lock for a moment: tried again, but
+    nobody is told the store went away (and HTTP calls are not refused for it)."""
+    locked = OperationalError("INSERT", None, Exception("database is locked"))
+    assert contended(locked) and not contended(refused())
+
+    async def run() -> list[str]:
+        told: list[str] = []
+        health = health_for(Outage(), told)
+        health.failed(locked)
+        assert not health.down
+        health.failed(refused())
+        assert health.down
+        health.close()
+        return told
+
+    assert len(asyncio.run(run())) == 1

@@ -65,6 +65,15 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, ConnectionError | TimeoutError)
 
 
+def contended(exc: BaseException | None) -> bool:
+    """True for SQLite's "database is locked" / "busy": another writer (another process on
+    the same file) holds the lock for a moment. Tried again like an outage, but it is none:
+    nobody is told the store went away."""
+    orig = getattr(exc, "orig", None) or exc
+    words = str(orig).lower()
+    return isinstance(exc, OperationalError) and ("locked" in words or "busy" in words)
+
+
 def unavailable() -> ServerError:
     return ServerError(
         "unavailable",
@@ -149,8 +158,9 @@ class StoreHealth:
         return store_message(self.down_since)
 
     def failed(self, exc: BaseException | None = None) -> None:
-        """A store call failed transiently: the store is down (once told, until it answers)."""
-        if self.down_since is not None or self._closed:
+        """A store call failed transiently: the store is down (once told, until it answers);
+        SQLite's lock held by another writer is no outage (:func:`contended`)."""
+        if self.down_since is not None or self._closed or contended(exc):
             return
         self.down_since = self._clock()
         self._down_at = time.monotonic()

@@ -550,13 +550,14 @@ class Store:
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
         """Public summaries of the latest listed games, to watch (invite-only ones are not
         shown to strangers)."""
-        # a chosen deal is never listed (:mod:`polis.server.deals`), whatever the row says
-        query = select(GameRow).where(GameRow.listed == 1, GameRow.seed_chosen == 0)
+        query = select(GameRow).where(GameRow.listed == 1)
         return self._summaries(query.order_by(GameRow.updated.desc()).limit(limit))
 
     def open_tables(self, limit: int = 20) -> list[dict[str, Any]]:
         """Public summaries of the listed tables still waiting for people, newest first."""
         vacant = exists().where(SeatRow.game_id == GameRow.id, SeatRow.vacant == 1)
+        # a chosen deal is never offered to strangers (:mod:`polis.server.deals`), whatever
+        # the row says
         query = select(GameRow).where(
             GameRow.finished == 0, GameRow.listed == 1, GameRow.seed_chosen == 0, vacant
         )

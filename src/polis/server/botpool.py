@@ -13,8 +13,13 @@ killed and started again, and so is a worker that crashes; the caller gets
 :class:`BotTimeout` / :class:`BotFailed` and plays a fallback move, so the game continues.
 
 Other thinking from a seat's view (a hint, a post-game review's moves) goes the same way
-(:meth:`WorkerPool.compute`): queued on the least busy worker, one call at a time, with a
-time limit, so it never runs in the web process nor holds up a bot for long.
+(:meth:`WorkerPool.compute`), with a time limit, but it comes after every bot: a hint is a
+search of seconds, and a bot waiting behind a queue of them would keep its table waiting
+for as long. So such work waits in one queue of the pool, and a worker takes from it only
+when no bot decision waits for it; at most :attr:`WorkerPool.work_at_once` of it runs at
+once (one worker fewer than the pool has, when it has two or more), so a bot always finds
+a worker free of it. A bot whose home worker is busy with such work is served by another
+worker that is not, which becomes its home (the agent is sent there again).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from polis.bots import Agent, Budget, agent_seat
 from polis.core.match import Turn
@@ -108,96 +113,144 @@ class Worker(Protocol):
 
 
 class _Slot:
-    """A worker, the keys whose agent it holds, and the decisions waiting for it."""
+    """A worker, the keys whose agent it holds or whose home it is, the decisions waiting
+    for it, and what it does now."""
 
     def __init__(self, worker: Worker) -> None:
         self.worker = worker
         self.agents: set[Key] = set()
         self.homes: set[Key] = set()
-        self.queue: deque[tuple[BotJob | Work, asyncio.Future[Any]]] = deque()
-        self.busy = False
+        self.bots: deque[tuple[BotJob, asyncio.Future[Any]]] = deque()
+        #: None (idle), a bot's decision or :class:`Work`.
+        self.doing: Literal["bot", "work"] | None = None
+
+    @property
+    def load(self) -> int:
+        return len(self.bots) + (self.doing is not None)
 
 
 class WorkerPool:
-    """Bot decisions spread over workers, each seat kept on its home worker."""
+    """Bot decisions spread over workers, each seat kept on its home worker; other work
+    (:meth:`compute`) in the time the bots leave."""
 
     def __init__(self, make_worker: Callable[[], Worker], size: int) -> None:
         self._make_worker = make_worker
         self._slots = [_Slot(make_worker()) for _ in range(size)]
         self._home: dict[Key, _Slot] = {}
+        self._work: deque[tuple[Work, asyncio.Future[Any]]] = deque()
         self._tasks: set[asyncio.Task[None]] = set()
-        #: Decisions answered, fallbacks (timeouts, failures) and worker restarts: for tests
-        #: and the log.
-        self.stats = {"moves": 0, "timeouts": 0, "failures": 0, "restarts": 0}
+        self._closed = False
+        #: Calls of :meth:`compute` run at once at most: one worker is always left to the
+        #: bots (when there are two or more).
+        self.work_at_once = max(1, size - 1)
+        #: Decisions answered, those served away from their home (its worker was busy with
+        #: other work), fallbacks (timeouts, failures) and worker restarts: for tests and the
+        #: log.
+        self.stats = {"moves": 0, "elsewhere": 0, "timeouts": 0, "failures": 0, "restarts": 0}
+
+    @property
+    def working(self) -> int:
+        """Calls of :meth:`compute` being run now."""
+        return sum(slot.doing == "work" for slot in self._slots)
 
     async def decide(self, job: BotJob) -> Move:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Move] = loop.create_future()
-        self._queue(self._home_of(job.key), job, future)
+        self._slot_for(job.key).bots.append((job, future))
+        self._kick()
         return await future
 
     async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        slot = min(self._slots, key=lambda s: (len(s.queue) + s.busy, len(s.homes)))
-        self._queue(slot, Work(function, args, limit), future)
+        self._work.append((Work(function, args, limit), future))
+        self._kick()
         return await future
-
-    def _queue(self, slot: _Slot, job: BotJob | Work, future: asyncio.Future[Any]) -> None:
-        slot.queue.append((job, future))
-        if not slot.busy:
-            slot.busy = True
-            task = asyncio.get_running_loop().create_task(self._serve(slot))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
 
     def forget(self, key: Key) -> None:
         slot = self._home.pop(key, None)
-        if slot is None:
-            return
-        slot.homes.discard(key)
-        if key in slot.agents:
-            slot.agents.discard(key)
-            if slot.worker.alive:
-                slot.worker.tell(("forget", key))
+        if slot is not None:
+            slot.homes.discard(key)
+        for held in self._slots:
+            self._drop_agent(held, key)
 
     async def close(self) -> None:
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
         for slot in self._slots:
             slot.worker.kill()
 
-    def _home_of(self, key: Key) -> _Slot:
-        slot = self._home.get(key)
-        if slot is None:
-            slot = min(self._slots, key=lambda s: (len(s.queue) + s.busy, len(s.homes)))
-            self._home[key] = slot
-            slot.homes.add(key)
-        return slot
+    def _slot_for(self, key: Key) -> _Slot:
+        """Where ``key`` decides: its home, unless that worker runs other work and another
+        does not (a bot never waits behind a hint if it need not): that one, its new home."""
+        home = self._home.get(key)
+        if home is not None and home.doing != "work":
+            return home
+        best = min(self._slots, key=lambda s: (s.doing == "work", s.load, len(s.homes)))
+        if home is not None and best.doing == "work":
+            return home  # every worker runs other work (a pool of one): wait at home
+        if home is not None:
+            home.homes.discard(key)
+            self._drop_agent(home, key)  # (its tree would be stale when it came back)
+            self.stats["elsewhere"] += 1
+        self._home[key] = best
+        best.homes.add(key)
+        return best
 
-    async def _serve(self, slot: _Slot) -> None:
+    def _drop_agent(self, slot: _Slot, key: Key) -> None:
+        if key in slot.agents:
+            slot.agents.discard(key)
+            if slot.worker.alive:
+                slot.worker.tell(("forget", key))
+
+    def _kick(self) -> None:
+        """Set every idle worker that has something to do to it (the workers that are home
+        to fewest bots take the other work first)."""
+        if self._closed:
+            return
+        for slot in sorted(self._slots, key=lambda s: len(s.homes)):
+            if slot.doing is None:
+                job = self._next(slot)
+                if job is not None:
+                    task = asyncio.get_running_loop().create_task(self._serve(slot, *job))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+
+    def _next(self, slot: _Slot) -> tuple[BotJob | Work, asyncio.Future[Any]] | None:
+        """What idle ``slot`` does next, marked as its doing: its bots first, then other work
+        while less than :attr:`work_at_once` of it runs."""
+        while slot.bots:
+            job, future = slot.bots.popleft()
+            if not future.done():  # (done: the room gave up waiting)
+                slot.doing = "bot"
+                return job, future
+        while self._work and self.working < self.work_at_once:
+            work, done = self._work.popleft()
+            if not done.done():
+                slot.doing = "work"
+                return work, done
+        return None
+
+    async def _serve(self, slot: _Slot, job: BotJob | Work, future: asyncio.Future[Any]) -> None:
         try:
-            while slot.queue:
-                job, future = slot.queue.popleft()
-                if future.done():  # the room gave up waiting
-                    continue
-                try:
-                    if isinstance(job, Work):
-                        answer = await self._work(slot, job)
-                    else:
-                        answer = await self._run(slot, job)
-                        self.stats["moves"] += 1
-                except asyncio.CancelledError:
-                    future.cancel()
-                    raise
-                except Exception as exc:
-                    if not future.done():
-                        future.set_exception(exc)
-                else:
-                    if not future.done():
-                        future.set_result(answer)
+            if isinstance(job, Work):
+                answer = await self._work_on(slot, job)
+            else:
+                answer = await self._run(slot, job)
+                self.stats["moves"] += 1
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+        else:
+            if not future.done():
+                future.set_result(answer)
         finally:
-            slot.busy = False
+            slot.doing = None
+            self._kick()
 
     async def _restart(self, slot: _Slot, why: str) -> None:
         log.warning("bot worker restarted: %s", why)
@@ -245,7 +298,7 @@ class WorkerPool:
                 raise BotFailed(str(answer[1]))
         raise BotFailed("the bot gave no move")  # pragma: no cover - two 'missing' answers
 
-    async def _work(self, slot: _Slot, job: Work) -> Any:
+    async def _work_on(self, slot: _Slot, job: Work) -> Any:
         if not slot.worker.alive:
             await slot.worker.start()
         try:

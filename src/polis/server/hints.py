@@ -8,15 +8,24 @@
   in for it and the table is not waiting for players.
 * **From the seat's view only.** The seat's :class:`~polis.core.view.View` and legal moves go
   to a bot worker (:func:`polis.server.advisor.suggest`); the game state never does, and the
-  seed depends on the position only, so the answer is the same whatever the seat cannot see.
-* **One per position.** The answer is kept for the position: asking again (or from another
-  tab) gets the same answer and costs nothing; asks while it is being worked out wait for it.
+  seed depends on the number of moves standing only, so the answer is the same whatever the
+  seat cannot see.
+* **One per line of play.** The answer is kept for the moves standing (after take-backs,
+  :func:`~polis.server.history.line_of`) and the seat, not the position number, which every
+  take-back moves on: asking again, from another tab or after taking back to a line asked
+  before (the latest :data:`KEPT` are kept), gets the same answer and costs no search; asks
+  while it is being worked out wait for it. The answer's ``position`` is the one asked for.
+* **Capped.** A hint is seconds of a bot worker's time, and runs only in what the bots leave
+  (:mod:`polis.server.botpool`); so new ones are counted per address, per seat (one at a
+  time) and per server (:mod:`polis.server.thinking`), and refused past a cap (HTTP 429)
+  rather than queued for long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +35,10 @@ from polis.core.view import View
 from polis.server.advisor import Suggestion, suggest
 from polis.server.botpool import BotFailed
 from polis.server.errors import ServerError
+from polis.server.history import line_of
 from polis.server.seats import nobody_else
 from polis.server.store import SeatInfo, StoredGame
+from polis.server.thinking import Ticket
 
 if TYPE_CHECKING:
     from polis.server.room import Room
@@ -36,6 +47,12 @@ log = logging.getLogger("polis.server")
 
 #: Seconds a worker may take over one hint before it is given up.
 LIMIT = 60.0
+#: Answers a room keeps (lines of play and seats): a hot-seat game going back and forth
+#: through take-backs is answered from them.
+KEPT = 64
+
+#: An answer's key: the moves standing (their notation) and the seat.
+Line = tuple[tuple[str, ...], int]
 
 
 def default_hints(seats: Sequence[SeatInfo] | Sequence[str], hot_seat: bool = False) -> bool:
@@ -52,12 +69,12 @@ def hints_on(stored: StoredGame) -> bool:
 
 
 class Hints:
-    """The hints of one room: who may ask, and the answer of the current position."""
+    """The hints of one room: who may ask, and the answers of the lines of play asked."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        #: position -> seat -> the answer (being) worked out
-        self._answers: dict[int, dict[int, asyncio.Future[dict[str, Any]]]] = {}
+        #: (the moves standing, seat) -> the answer (being) worked out, latest asked last
+        self._answers: OrderedDict[Line, asyncio.Future[dict[str, Any]]] = OrderedDict()
 
     @property
     def enabled(self) -> bool:
@@ -85,37 +102,51 @@ class Hints:
             return ServerError("no_hint", "a bot plays this seat now")
         return None
 
-    async def ask(self, seat: int, position: int) -> dict[str, Any]:
-        """The hint for ``seat`` at ``position`` (worked out once; ServerError if refused)."""
+    async def ask(self, seat: int, position: int, address: str = "unknown") -> dict[str, Any]:
+        """The hint for ``seat`` at ``position``, asked from ``address`` (worked out once per
+        line of play; ServerError if refused, ``rate_limited`` past a cap)."""
         refused = self.refusal(seat, position)
         if refused is not None:
             raise refused
-        for old in [p for p in self._answers if p != position]:
-            del self._answers[old]  # the game moved on: older answers are never asked again
-        waiting = self._answers.setdefault(position, {})
-        future = waiting.get(seat)
+        line = tuple(text for _index, text in line_of(self.room.stored.moves))
+        future = self._answers.get((line, seat))
         if future is None:
-            future = waiting[seat] = asyncio.get_running_loop().create_future()
-            state = self.room.state  # (taken now: the position the refusal checked)
-            view, legal = state.view(seat), state.legal_moves()
-            self.room.hub.spawn(self._work_out(seat, position, view, legal, future))
+            future = self._start((line, seat), address)
+        else:
+            self._answers.move_to_end((line, seat))
         try:
-            return await asyncio.shield(future)
+            answer = await asyncio.shield(future)
         except BotFailed:
             raise ServerError(
                 "unavailable", "no move could be suggested just now; try again"
             ) from None
+        return {**answer, "position": position}
+
+    def _start(self, key: Line, address: str) -> asyncio.Future[dict[str, Any]]:
+        """Work out the answer of ``key`` in a worker (counted against the caps first)."""
+        room = self.room
+        seat = key[1]
+        ticket: Ticket = room.hub.thinking.hints.take(address, (room.id, seat))
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[key] = future
+        while len(self._answers) > KEPT:
+            self._answers.popitem(last=False)
+        state = room.state  # (taken now: the position the refusal checked)
+        view, legal = state.view(seat), state.legal_moves()
+        task = room.hub.spawn(self._work_out(key, view, legal, future))
+        task.add_done_callback(lambda _task: ticket.done())
+        return future
 
     async def _work_out(
         self,
-        seat: int,
-        position: int,
+        key: Line,
         view: View,
         legal: MoveList[Move],
         future: asyncio.Future[dict[str, Any]],
     ) -> None:
         room = self.room
         config = room.hub.config
+        line, seat = key
         try:
             found: Suggestion = await room.hub.pool.compute(
                 suggest,
@@ -125,7 +156,7 @@ class Hints:
                     legal,
                     config.hint_agent,
                     config.hint_samples,
-                    derive_seed(0, "hint", position),  # the position only: nothing hidden
+                    derive_seed(0, "hint", len(line)),  # the moves made only: nothing hidden
                 ),
                 LIMIT,
             )
@@ -138,14 +169,14 @@ class Hints:
                 log.warning("no hint for seat %d in game %s: %s", seat, room.id, exc)
             else:
                 log.exception("no hint for seat %d in game %s", seat, room.id)
-            self._answers.get(position, {}).pop(seat, None)  # asking again tries again
+            if self._answers.get(key) is future:
+                del self._answers[key]  # asking again tries again
             if not future.done():
                 future.set_exception(exc if isinstance(exc, BotFailed) else BotFailed(str(exc)))
                 future.exception()  # (retrieved: nobody may be waiting any more)
             return
         answer = {
             "seat": seat,
-            "position": position,
             "move": found.move.text,
             # the game's structured choice of the move, as in the state message's choices
             "choice": choice,

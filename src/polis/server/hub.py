@@ -36,6 +36,7 @@ from polis.server.push import Pusher
 from polis.server.room import Room
 from polis.server.seats import hash_token, new_game_id, new_token
 from polis.server.store import SeatInfo, Seed, Store, StoredGame
+from polis.server.thinking import Thinking
 from polis.server.writer import MoveWriter
 
 log = logging.getLogger("polis.server")
@@ -75,6 +76,7 @@ class Hub:
         self.writer = MoveWriter(store, inline=store.engine.dialect.name == "sqlite")
         self.bus = bus or LocalBus(config.instance)
         self.guards = Guards(config.limits)
+        self.thinking = Thinking(config.bot_workers)  # hints and reviews under way
         #: Turn notifications by Web Push (:mod:`~polis.server.push`).
         self.push = Pusher(self)
         self.rooms: dict[str, Room] = {}

@@ -10,7 +10,8 @@ mark_worst`). The seed is :data:`SEED` and the agent and samples the server's
 
 Reviews are kept in this process's memory (the latest :data:`KEPT`); another process, or
 this one after a restart, works the review out again, with the same result. Nothing is
-given before the game is over.
+given before the game is over. Starting one is refused (HTTP 429) past the caps of
+:mod:`polis.server.thinking` (per address, per server): each is minutes of worker time.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from polis.server.advisor import weigh
 from polis.server.botpool import BotFailed
 from polis.server.history import line_of
 from polis.server.store import StoredGame
+from polis.server.thinking import Ticket
 
 if TYPE_CHECKING:
     from polis.server.hub import Hub
@@ -80,13 +82,15 @@ class Reviews:
         self._kept: OrderedDict[str, Review] = OrderedDict()
         self._turns = asyncio.Semaphore(AT_ONCE)
 
-    def status(self, room: Room) -> dict[str, Any]:
-        """The review of ``room``'s finished game, started if nobody asked before."""
+    def status(self, room: Room, address: str = "unknown") -> dict[str, Any]:
+        """The review of ``room``'s finished game, started for ``address`` if nobody asked
+        before (ServerError ``rate_limited`` past a cap)."""
         config = self.hub.config
         review = self._kept.get(room.id)
         if review is None or review.failed is not None:  # a failed one: tried again
+            ticket = self.hub.thinking.reviews.take(address)
             self._kept.pop(room.id, None)
-            review = self._kept[room.id] = self._start(room)
+            review = self._kept[room.id] = self._start(room, ticket)
             while len(self._kept) > KEPT:
                 _id, old = self._kept.popitem(last=False)
                 if old.task is not None:
@@ -94,9 +98,10 @@ class Reviews:
         self._kept.move_to_end(room.id)
         return review.to_json(config.review_agent, config.review_samples)
 
-    def _start(self, room: Room) -> Review:
+    def _start(self, room: Room, ticket: Ticket) -> Review:
         review = Review(total=len(line_of(room.stored.moves)))
         review.task = self.hub.spawn(self._work_out(room.game, room.stored, review))
+        review.task.add_done_callback(lambda _task: ticket.done())  # (cancelled too)
         return review
 
     async def _work_out(self, game: Game, stored: StoredGame, review: Review) -> None:

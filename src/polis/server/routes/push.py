@@ -14,11 +14,12 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from polis.server import chatpush_store as rows
 from polis.server.deps import HubDep, RoomDep
 from polis.server.errors import ServerError
+from polis.server.inputs import Body
 from polis.server.messages import MAX_TOKEN
 from polis.server.push import Refused, check_endpoint, keys_problem
 from polis.server.room import Room
@@ -28,26 +29,26 @@ from polis.server.webfiles import LANGUAGES
 router = APIRouter()
 
 
-class PushKeys(BaseModel):
+class PushKeys(Body):
     p256dh: str = Field(min_length=1, max_length=128)
     auth: str = Field(min_length=1, max_length=64)
 
 
-class PushSubscriptionIn(BaseModel):
+class PushSubscriptionIn(Body):
     """A browser's ``PushSubscription.toJSON()`` (what it needs to be sent a push)."""
 
     endpoint: str = Field(min_length=1, max_length=1024)
     keys: PushKeys
 
 
-class Subscribe(BaseModel):
+class Subscribe(Body):
     token: str = Field(min_length=1, max_length=MAX_TOKEN)
     subscription: PushSubscriptionIn
     #: The language notifications are worded in.
     lang: str = Field(default="en", max_length=8)
 
 
-class Unsubscribe(BaseModel):
+class Unsubscribe(Body):
     token: str = Field(min_length=1, max_length=MAX_TOKEN)
     endpoint: str = Field(min_length=1, max_length=1024)
 

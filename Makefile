@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TEST_EXTRAS := dev,server,arena,rl,openspiel,rl-train
 PLAY_EXTRAS := server
 
-.PHONY: play test test-pg lint bench clean
+.PHONY: play test test-pg lint bench clean vendor
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ bench: $(VENV)/.installed-$(TEST_EXTRAS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The browser libraries vendored under src/polis/server/static/vendor (intl-messageformat,
+# which formats the catalogues), rebuilt from the versions package-lock.json pins.
+vendor:
+	npm ci --no-audit --no-fund
+	node scripts/vendor.mjs
 
 # The store tests on PostgreSQL as well (make test runs them only when POLIS_TEST_PG_URL is set).
 # Needs a running PostgreSQL server and a role that may create databases, e.g. once:

@@ -74,13 +74,14 @@ def test_render_text_shows_only_own_cards() -> None:
     text = state.render_text(1)
     # Wording is the terminal's; the facts are not: the bid, the unused district, own cards.
     assert re.search(r"\bbids?\b.*\b3 on (field )?0\b", text, re.IGNORECASE)
-    assert re.search(r"\bwest\b:? +not in play", text, re.IGNORECASE)
-    assert "lakes" in text and "gray" in text
-    assert "chains" not in text and "bridges" not in text
-    spectator = state.render_text(None)
+    assert re.search(r"\bwest\b:? +not (in play|used)", text, re.IGNORECASE)
+    # own cards in the catalogue's words: Lakes, the gray (industry) neighbourhood
+    assert "lakes" in text.lower() and "industry" in text.lower()
+    assert "chains" not in text.lower() and "bridges" not in text.lower()
+    spectator = state.render_text(None).lower()
     assert re.search(r"\bbids?\b.*\b3 on (field )?0\b", spectator, re.IGNORECASE)
-    assert not any(card in spectator for card in ("chains", "lakes", "bridges", "gray"))
-    assert "area card" not in spectator.lower() and "secret" not in spectator.lower()
+    assert not any(card in spectator for card in ("chains", "lakes", "bridges", "industry"))
+    assert "objective" not in spectator and "secret" not in spectator
 
 
 def test_result_json_and_record() -> None:

@@ -1,7 +1,9 @@
 """The scoring pad: every player's categories and total as the printed pad's table.
 
-Rows and their labels come from the game (``game.categories``, ``game.tie_breaks``); the
-numbers from :class:`~polis.core.result.PlayerScore` lines, so no key is guessed here.
+Rows come from the game (``game.categories``); their labels from the game's catalogue
+(``cat.<category>``, the web score pad's) when a language is given, else from
+``game.categories``; the numbers from :class:`~polis.core.result.PlayerScore` lines, so no
+key is guessed here.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from rich.table import Table
 
 from polis.core.protocol import Game
 from polis.core.result import PlayerScore
+from polis.games.text import game_words
 
 
 def pad_table(
@@ -21,27 +24,38 @@ def pad_table(
     players: Sequence[PlayerScore],
     names: Sequence[str] | None = None,
     ranking: Sequence[Sequence[int]] | None = None,
+    lang: str | None = None,
 ) -> Table:
-    """A Rich table of the scoring pad: one column per player (or one for a lone city)."""
+    """A Rich table of the scoring pad: one column per player (or one for a lone city),
+    worded in ``lang`` from the game's catalogue (``None``: the game's own English labels)."""
+    labels = dict(game.categories)
+    total, place, title = "Total", "Place", f"{game.title} ({mode})"
+    if lang is not None:
+        package = type(game).__module__.rpartition(".")[0]
+        say = game_words(package, lang)
+        labels = {k: say(f"cat.{k}") if say.message(f"cat.{k}") else v for k, v in labels.items()}
+        mode_name = say(f"mode.{mode}")
+        total, place = say("term.pad.total"), say("term.pad.place")
+        title = say("term.pad.title", title=game.title, mode=mode_name)
     if names:
         heads = list(names)
     elif len(players) == 1:
         heads = ["Score"]
     else:
         heads = [f"Player {i + 1}" for i in range(len(players))]
-    table = Table(title=f"{game.title} ({mode})")
+    table = Table(title=title)
     table.add_column("")
     for head in heads:
         table.add_column(head, justify="right")
-    for key, label in game.categories.items():
+    for key, label in labels.items():
         table.add_row(label, *(str(p.categories.get(key, 0)) for p in players))
     table.add_section()
-    table.add_row("Total", *(str(p.total) for p in players), style="bold")
+    table.add_row(total, *(str(p.total) for p in players), style="bold")
     if ranking is not None:
         places: dict[int, int] = {}
         for group in ranking:
             places.update((p, len(places) + 1) for p in group)
-        table.add_row("Place", *(str(places.get(i, "")) for i in range(len(players))))
+        table.add_row(place, *(str(places.get(i, "")) for i in range(len(players))))
     return table
 
 
@@ -52,5 +66,6 @@ def print_pad(
     names: Sequence[str] | None = None,
     ranking: Sequence[Sequence[int]] | None = None,
     console: Console | None = None,
+    lang: str | None = None,
 ) -> None:
-    (console or Console()).print(pad_table(game, mode, players, names, ranking))
+    (console or Console()).print(pad_table(game, mode, players, names, ranking, lang))

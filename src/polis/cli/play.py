@@ -35,14 +35,9 @@ from polis.core.match import Seat, Turn, derive_seed, play_match
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
+from polis.core.wording import DEFAULT, LANGUAGES, WordingError, Words, pick_language, words
 from polis.games.text import LETTERS
 
-HELP_TEXT = (
-    "Type a move in notation (e.g. {example}). Commands: 'moves' lists the legal moves "
-    "(compactly;\n'moves <start>' narrows them), 'board' draws the table again, 'legend' "
-    "explains the signs,\n'hint' suggests a move (from what you can see), 'quit' stops (the "
-    "game is saved and can be resumed)."
-)
 #: The searcher behind ``hint`` (about half a second) and how many moves it is compared with.
 HINT_AGENT = "mcts:400i"
 HINT_ALTERNATIVES = 3
@@ -78,9 +73,12 @@ class TerminalGame:
         console: Console,
         bot: str = "random",
         bot_seed: int = 0,
+        lang: str = DEFAULT,
     ) -> None:
         self.game, self.state, self.seat, self.names = game, state, seat, names
         self.seed, self.record, self.ask, self.console = seed, record, ask, console
+        self.lang = lang
+        self.say_words = terminal_words(lang)
         self.text = text_parts(game)
         self.labels = [display_name(n) for n in names]
         self.bots: dict[int, tuple[Agent, Budget]] = {
@@ -95,8 +93,8 @@ class TerminalGame:
 
     def run(self) -> bool:
         """Play until the end (True) or until the person quits (False)."""
-        self.say(self.text.LEGEND, style="dim")
-        self.say(f"You are {LETTERS[self.seat]}. Type 'help' for the commands.")
+        self.say(self.text.legend(self.lang), style="dim")
+        self.say(self.say_words("term.you_are", seat=LETTERS[self.seat]))
         self.show()
         seats: list[Seat] = []
         for p in range(self.state.num_players):
@@ -108,10 +106,19 @@ class TerminalGame:
             return False
         self.show(None)
         result = self.state.result()
-        winners = " and ".join(f"{LETTERS[p]} {self.labels[p]}" for p in result.ranking[0])
-        self.console.print(f"Winner: {winners}", style="bold", markup=False, highlight=False)
+        best = [f"{LETTERS[p]} {self.labels[p]}" for p in result.ranking[0]]
+        winners = self.say_words("term.winner", names=self.say_words.names(best), count=len(best))
+        self.console.print(winners, style="bold", markup=False, highlight=False)
         heads = [f"{LETTERS[p]} {self.labels[p]}" for p in range(self.state.num_players)]
-        print_pad(self.game, self.state.mode, result.players, heads, result.ranking, self.console)
+        print_pad(
+            self.game,
+            self.state.mode,
+            result.players,
+            heads,
+            result.ranking,
+            self.console,
+            lang=self.lang,
+        )
         return True
 
     def say(self, text: str, style: str | None = None) -> None:
@@ -122,7 +129,7 @@ class TerminalGame:
         """A bot's seat, with a "thinking" indicator while it searches."""
         agent, budget = self.bots[player]
         choose = agent_seat(agent, budget, self.game)
-        label = f"{LETTERS[player]} {self.labels[player]} is thinking ..."
+        label = self.say_words("term.thinking", seat=LETTERS[player], name=self.labels[player])
 
         def think(turn: Turn) -> Move:
             with self.console.status(label):
@@ -135,7 +142,7 @@ class TerminalGame:
         """After every move: tell what happened, save, show the board on the person's turn."""
         for event in events:
             if event.visible_to(self.seat):
-                line = self.text.narrate(event, self.labels)
+                line = self.text.narrate(event, self.labels, self.lang)
                 if line:
                     self.say(line)
         self.save()
@@ -144,14 +151,17 @@ class TerminalGame:
 
     def show(self, seat: int | None = -1) -> None:
         view = self.state.view(self.seat if seat == -1 else seat)
-        self.say(self.text.board(view, self.labels, min(self.console.width, 100)))
+        self.say(self.text.board(view, self.labels, min(self.console.width, 100), self.lang))
 
     def human_turn(self, turn: Turn) -> Move:
         """Ask until a legal move is typed; raises :class:`Quit` to stop."""
         view = turn.view
-        prompt = (
-            f"{LETTERS[self.seat]}, your move ({self.text.prompt_help(view)}), "
-            f"e.g. {self.text.example(view, turn.legal)}"
+        example = self.text.example(view, turn.legal)
+        prompt = self.say_words(
+            "term.your_move",
+            seat=LETTERS[self.seat],
+            help=self.text.prompt_help(view, self.lang),
+            example=example,
         )
         while True:
             try:
@@ -164,16 +174,16 @@ class TerminalGame:
             if text in {"quit", "exit", "q"}:
                 raise Quit
             if text in {"help", "?"}:
-                self.say(HELP_TEXT.format(example=self.text.example(view, turn.legal)))
+                self.say(self.say_words("term.commands", example=example))
                 continue
             if command == "moves":
-                self.say(self.text.moves_text(view, turn.legal, rest))
+                self.say(self.text.moves_text(view, turn.legal, rest, self.lang))
                 continue
             if text == "board":
                 self.show()
                 continue
             if text == "legend":
-                self.say(self.text.LEGEND)
+                self.say(self.text.legend(self.lang))
                 continue
             if text == "hint":
                 self.say(self.hint(turn))
@@ -183,7 +193,8 @@ class TerminalGame:
                 if move not in turn.legal:
                     self.state.clone().apply(move)  # raises IllegalMove naming the rule
             except PolisError as exc:
-                self.console.print(f"[red]Not allowed:[/red] {escape(str(exc))}")
+                refused = escape(self.say_words("term.not_allowed"))
+                self.console.print(f"[red]{refused}[/red] {escape(str(exc))}")
                 continue
             return move
 
@@ -191,32 +202,39 @@ class TerminalGame:
         """A move suggested from the person's own view, with what it gains in words."""
         view, legal = turn.view, turn.legal
         seed = derive_seed(0, "hint", len(self.state.history))
-        with self.console.status("looking for a good move ..."):
+        with self.console.status(self.say_words("term.looking")):
             others = alternatives(self.game, view, legal, HINT_ALTERNATIVES, seed)
             advice = advise(self.game, view, legal, also=others, agent=HINT_AGENT, seed=seed)
-        return hint_text(advice)
+        return hint_text(advice, self.say_words)
 
 
-def hint_text(advice: Advice) -> str:
+def terminal_words(lang: str = DEFAULT) -> Words:
+    """The terminal's own words (``polis/games/i18n``), in ``lang``."""
+    return words(lang, ("polis.games", "i18n"))
+
+
+def hint_text(advice: Advice, say: Words | None = None) -> str:
     """What a hint says: of the searcher's move and the others weighed on the same sampled
     games, the one that did best, how often it wins, and what it gains over the next."""
+    say = say or terminal_words()
     ranked = sorted(advice.estimates, key=lambda e: (-e.win_share, -e.points))
     best = ranked[0]
-    line = (
-        f"Hint: {best.move}. It wins {best.win_share:.0%} of {best.samples} games played "
-        f"out from what you can see, for about {best.points:.0f} points"
-    )
+    line = {
+        "move": str(best.move),
+        "share": f"{best.win_share * 100:.0f}",
+        "samples": best.samples,
+        "points": f"{best.points:.0f}",
+    }
     if len(ranked) == 1:
-        return line + " (the only sensible move)."
+        return say("term.hint.only", line)
     runner = ranked[1]
     gain_wins = best.win_share - runner.win_share
     gain_points = best.points - runner.points
     if gain_wins < 0.01 and gain_points < 0.5:
-        return line + f", about as good as {runner.move} ({runner.win_share:.0%})."
-    return line + (
-        f": {gain_wins:+.0%} wins and {gain_points:+.1f} points against the next best "
-        f"move, {runner.move}."
-    )
+        share = f"{runner.win_share * 100:.0f}"
+        return say("term.hint.same", line, other=str(runner.move), other_share=share)
+    wins, gain = f"{gain_wins * 100:+.0f}", f"{gain_points:+.1f}"
+    return say("term.hint.better", line, wins=wins, gain=gain, other=str(runner.move))
 
 
 def display_name(name: str) -> str:
@@ -246,10 +264,23 @@ def play(
     bot: Annotated[
         str, typer.Option(help="The bots' level or agent: random, easy, medium, hard, mcts:2s ...")
     ] = "easy",
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The language of the game: {', '.join(LANGUAGES)} "
+            "(default: POLIS_LANG, else the locale's, else en).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal against bots; moves are typed in notation."""
     console = Console()
     with user_errors():
+        try:
+            language = pick_language(lang)
+        except WordingError as exc:
+            fail(str(exc))
+        say = terminal_words(language)
         engine = get_game(game)
         names: list[str]
         if resume is not None:
@@ -279,12 +310,14 @@ def play(
             console=console,
             bot=bot,
             bot_seed=int(seed) if isinstance(seed, int) else 0,
+            lang=language,
         )
-    console.print(f"Saving the game to {record} after every move.")
+    session.say(say("term.saving", path=str(record)))
     finished = session.run()
-    console.print(f"Game record saved to {record}")
+    session.say(say("term.saved", path=str(record)))
     if not finished:
-        console.print(f"Game stopped; continue it with: polis play {game} --resume {record}")
+        again = f"polis play {game} --resume {record}"
+        session.say(say("term.stopped", command=again))
 
 
 def register(app: typer.Typer) -> None:

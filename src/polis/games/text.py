@@ -1,6 +1,8 @@
 """Text helpers every game's ``render`` module shares (it names no game).
 
 Seats are lettered A-D on every terminal board, and a board ends with the same scores line.
+Every word comes from a catalogue (:func:`game_words`): the game's own, then the terminal's
+words every game shares (``polis/games/i18n/<lang>.json``).
 """
 
 from __future__ import annotations
@@ -8,25 +10,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from polis.core.view import View
+from polis.core.wording import DEFAULT, Words, words
 
 LETTERS = "ABCD"
 
 
-def seat_names(view: View, names: Sequence[str] | None) -> list[str]:
+def game_words(package: str, lang: str = DEFAULT) -> Words:
+    """The terminal's translator for the game in ``package``: its catalogue
+    (``web/i18n``, the one the browser reads), then the words every game shares."""
+    return words(lang, (package, "web/i18n"), ("polis.games", "i18n"))
+
+
+def seat_names(view: View, names: Sequence[str] | None, say: Words | None = None) -> list[str]:
     """The names to print beside the seat letters (``player 1`` ... when none are given)."""
-    return list(names) if names else [f"player {i + 1}" for i in range(view.players)]
+    if names:
+        return list(names)
+    say = say or words(DEFAULT, ("polis.games", "i18n"))
+    return [say("term.player", n=i + 1) for i in range(view.players)]
 
 
-def heading(title: str, view: View, names: Sequence[str]) -> str:
+def heading(title: str, view: View, names: Sequence[str], say: Words) -> str:
     """The board's first line: the game, and who is to move (or that it is over)."""
     if view.finished:
-        return f"{title} - game over"
-    return f"{title} - {LETTERS[view.current_player]} {names[view.current_player]} to move"
+        return say("term.heading.over", title=title)
+    p = view.current_player
+    return say("term.heading.to_move", title=title, seat=LETTERS[p], name=names[p])
 
 
-def scores_line(scores: Sequence[int]) -> str:
+def scores_line(scores: Sequence[int], say: Words) -> str:
     """``Scores: A 12, B 41`` under a finished game's board."""
-    return "Scores: " + ", ".join(f"{LETTERS[p]} {s}" for p, s in enumerate(scores))
+    line = ", ".join(f"{LETTERS[p]} {s}" for p, s in enumerate(scores))
+    return say("term.scores", scores=line)
 
 
 def wrap(text: str, width: int, indent: str = "  ") -> list[str]:

@@ -4,6 +4,10 @@ Drawn from a view (no hidden facts). Each field is one cell: its number, a ``+``
 counts for the viewer's own secret card, the token still lying there (``*`` chic +3,
 ``m`` metro +1, ``a`` archaeology -1) and the building on it: ``B7`` = B built a 7,
 ``b7`` = B bids 7 this round.
+
+Every word comes from the game's catalogue (``web/i18n/<lang>.json``, the browser's too), in
+ICU MessageFormat: :func:`messages` turns an event into the same keys and arguments as the
+web client's ``describe``, so the terminal and the browser word every event alike.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from polis.core.events import Event
+from polis.core.wording import DEFAULT, Words
 from polis.games.metropolys.board import (
     ADJACENT,
     COLOUR,
@@ -25,21 +30,33 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.view import MetropolysView
-from polis.games.text import LETTERS, heading, scores_line, seat_names, wrap
+from polis.games.text import LETTERS, game_words, heading, scores_line, seat_names, wrap
 
 TOKEN_MARK = {"chic": "*", "metro": "m", "archaeology": "a"}
-CARD_WORDS = {
-    "bridges": "buildings at a bridge",
-    "statues": "buildings next to a statue",
-    "lakes": "buildings at a lake",
-    "outskirts": "buildings on the outskirts",
-    "districts": "3 buildings in one district",
-    "chains": "chains of 3 adjacent buildings",
-}
-LEGEND = (
-    "Fields: 12 = field number, + = counts for your secret card; tokens * chic (+3),\n"
-    "  m metro (+1), a archaeology (-1); B7 = B built a 7 there, b7 = B bids 7 now."
-)
+#: The catalogue's name of each card that changes hands.
+CARD_NAMES = {"metro": "metroCard", "archaeology": "archaeologyCard"}
+#: Columns for a district's name left of its fields (``STADTMITTE``, ``POŁUDNIE``).
+LABEL = 11
+#: Events the terminal does not print.
+QUIET: frozenset[str] = frozenset()
+
+
+def wording(lang: str = DEFAULT) -> Words:
+    """The translator of Metropolys in ``lang``."""
+    return game_words(__package__ or "polis.games.metropolys", lang)
+
+
+def legend(lang: str = DEFAULT) -> str:
+    """What the signs of the terminal's board mean."""
+    return wording(lang)("term.legend")
+
+
+def cards_text(area: str, colour: str | None, say: Words) -> str:
+    """A player's secret objectives in words (as the web client's ``cardsText``)."""
+    parts = [f"{say('cat.area')}: {say(f'area.{area}')}"]
+    if colour:
+        parts.append(say("neighbourhood", colour=say(f"colour.{colour}")))
+    return ", ".join(parts)
 
 
 def _counts_for_me(view: MetropolysView, field: int) -> bool:
@@ -65,45 +82,55 @@ def field_cell(view: MetropolysView, field: int) -> str:
     return text
 
 
-def board(view: MetropolysView, names: Sequence[str] | None = None, width: int = 80) -> str:
+def board(
+    view: MetropolysView,
+    names: Sequence[str] | None = None,
+    width: int = 80,
+    lang: str = DEFAULT,
+) -> str:
     """Districts with their fields, the bids of this round, every player's supply."""
-    who = seat_names(view, names)
-    lines = [heading(f"Metropolys {view.mode}, {view.players} players", view, who)]
-    per_line = (width - 8) // 8
+    say = wording(lang)
+    who = seat_names(view, names, say)
+    title = say("term.title", mode=say(f"mode.{view.mode}"), players=view.players)
+    lines = [heading(title, view, who, say)]
+    per_line = (width - LABEL) // 8
     for d, name in enumerate(DISTRICTS):
         fields = DISTRICT_FIELDS[d]
+        district = say(f"district.{name}").upper()[: LABEL - 1]
         if view.cells[fields[0]] == -2:
-            lines.append(f"{name.upper():<7} not in play")
+            lines.append(f"{district:<{LABEL}}{say('unused')}")
             continue
         for i in range(0, len(fields), per_line):
-            label = name.upper() if i == 0 else ""
+            label = district if i == 0 else ""
             cells = "".join(field_cell(view, f).ljust(8) for f in fields[i : i + per_line])
-            lines.append(f"{label:<8}{cells}".rstrip())
+            lines.append(f"{label:<{LABEL}}{cells}".rstrip())
     if view.bids:
         chain = " -> ".join(
-            f"{LETTERS[view.cells[f] >> 4]} {view.cells[f] & 15} on {f}" for f in view.bids
+            say("term.bid", seat=LETTERS[view.cells[f] >> 4], value=view.cells[f] & 15, field=f)
+            for f in view.bids
         )
-        lines.append(f"Bids: {chain}")
+        lines.append(say("term.bids", chain=chain))
         passed = [LETTERS[p] for p in range(view.players) if view.passed >> p & 1]
         if passed:
-            lines.append("Passed: " + " ".join(passed))
+            lines.append(say("term.passed", seats=" ".join(passed)))
+    built = say("term.built")
     for p in range(view.players):
         got = view.collected[p * 4 : p * 4 + 4]
-        cards = [
-            c for c, h in (("metro", view.metro_card), ("arch.", view.archaeology_card)) if h == p
-        ]
+        held = (("metro", view.metro_card), ("archaeology", view.archaeology_card))
+        cards = [say(f"term.card.{c}") for c, h in held if h == p]
         supply = " ".join(map(str, view.supply(p))) or "-"
-        lines.append(
-            f"{LETTERS[p]} {who[p][:10]:<10} {supply:<29} built {view.built[p]:>2} "
-            f"*{got[1]} m{got[2]} a{got[3]}" + (f" {'+'.join(cards)} card" if cards else "")
+        line = (
+            f"{LETTERS[p]} {who[p][:10]:<10} {supply:<29} {built} {view.built[p]:>2} "
+            f"*{got[1]} m{got[2]} a{got[3]}"
         )
+        if cards:
+            line += " " + say("term.cards", cards="+".join(cards), count=len(cards))
+        lines.append(line)
     if view.area_card is not None:
-        own = f"Your secret card: {view.area_card} ({CARD_WORDS[view.area_card]})"
-        if view.neighbourhood_card is not None:
-            own += f", colour {view.neighbourhood_card}"
-        lines.append(own)
+        own = cards_text(view.area_card, view.neighbourhood_card, say)
+        lines.append(f"{say('yourCards')} {own}")
     if view.result is not None:
-        lines.append(scores_line(view.result.scores))
+        lines.append(scores_line(view.result.scores, say))
     return "\n".join(lines)
 
 
@@ -115,9 +142,15 @@ def render_text(view: MetropolysView) -> str:
 # -- the terminal game's helpers --------------------------------------------------------------
 
 
-def moves_text(view: MetropolysView, legal: Sequence[MetropolysMove], query: str = "") -> str:
+def moves_text(
+    view: MetropolysView,
+    legal: Sequence[MetropolysMove],
+    query: str = "",
+    lang: str = DEFAULT,
+) -> str:
     """The legal moves compactly: each field with the values that may go there (a query
     like ``12`` shows one field and its neighbours)."""
+    say = wording(lang)
     fields: dict[int, list[int]] = {}
     for m in legal:
         if m is not PASS:
@@ -126,20 +159,21 @@ def moves_text(view: MetropolysView, legal: Sequence[MetropolysMove], query: str
     if query.isdigit():
         f = int(query)
         near = " ".join(str(g) for g in ADJACENT[f])
-        values = " ".join(map(str, fields.get(f, []))) or "none"
-        return f"field {f} ({COLOUR[f]}): values {values}; adjacent fields: {near}"
+        values = " ".join(map(str, fields.get(f, []))) or say("term.moves.none")
+        colour = say(f"colour.{COLOUR[f]}")
+        return say("term.moves.field", n=f, colour=colour, values=values, near=near)
     if not fields:
-        return "pass is the only move"
+        return say("term.moves.only_pass")
     rows = {tuple(v) for v in fields.values()}
     lines = []
     if len(rows) == 1:
         (same,) = rows
-        lines.append(f"values {' '.join(map(str, same))} on any of these fields:")
+        lines.append(say("term.moves.any", values=" ".join(map(str, same))))
         lines.append(" ".join(map(str, sorted(fields))))
     else:
         lines += [f"{f}: {' '.join(map(str, v))}" for f, v in sorted(fields.items())]
     if PASS in legal:
-        lines.append("or pass")
+        lines.append(say("term.moves.or_pass"))
     return "\n".join(wrap(" | ".join(lines) if len(lines) > 8 else "\n".join(lines), 80))
 
 
@@ -149,49 +183,90 @@ def example(view: MetropolysView, legal: Sequence[MetropolysMove]) -> str:
     return str(bids[len(bids) // 2]) if bids else "pass"
 
 
-def prompt_help(view: MetropolysView) -> str:
+def prompt_help(view: MetropolysView, lang: str = DEFAULT) -> str:
     """What to type, and where a raise may go."""
+    say = wording(lang)
     if view.bids:
         last = view.bids[-1]
-        value = view.cells[last] & 15
-        return f"<value>@<field> above {value}, next to field {last}; or pass"
-    return "<value>@<field> (your opening bid)"
+        return say("term.prompt.raise", value=view.cells[last] & 15, field=last)
+    return say("term.prompt.open")
 
 
-def narrate(event: Event, names: Sequence[str]) -> str | None:
-    """One line for a person reading the game; None for events a terminal need not print."""
+Message = tuple[str, dict[str, Any]]
+
+
+def messages(event: Event, names: Sequence[str], say: Words) -> list[Message]:
+    """The catalogue keys and arguments that tell ``event``, seats named ``names``: what the
+    web client's ``describe`` formats too (nested words already in ``say``'s language)."""
     p: dict[str, Any] = dict(event.params)
-    who = f"{LETTERS[p['player']]} {names[p['player']]}" if "player" in p else ""
+
+    def who(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    name = who(p.get("player"))
     key = event.key
-    if key == "bid_placed":
-        return f"{who} opens with a {p['value']} on field {p['field']}"
-    if key == "bid_raised":
-        return f"{who} raises to {p['value']} on field {p['field']} (next to {p['over_field']})"
-    if key == "player_passed":
-        return f"{who} passes"
-    if key == "bid_won":
-        why = {
-            "all_passed": "everybody else passed",
-            "no_free_neighbour": "no free field next to it",
-            "nobody_higher": "nobody has a higher building",
-        }[p["reason"]]
-        return f"{who} wins the round and builds the {p['value']} on field {p['field']} ({why})"
-    if key == "token_collected":
-        return f"{who} collects the {p['token']} token of field {p['field']}"
-    if key == "card_changed_hands":
-        return f"{who} takes the {p['card']} card"
-    if key == "round_started":
-        return f"--- round {p['round']}: {who} opens ---"
-    if key == "game_ended":
-        cards = ", ".join(
-            f"{LETTERS[c['player']]} {c['area_card']}"
-            + (f"/{c['neighbourhood_card']}" if c.get("neighbourhood_card") else "")
-            for c in p["cards"]
-        )
-        return f"--- the game is over; secret cards: {cards} ---"
+    if key == "game_started":
+        mode = say(f"mode.{p['mode']}")
+        first = who(p["first_player"])
+        return [("event.game_started", {"mode": mode, "players": p["players"], "name": first})]
     if key == "cards_dealt":
+        cards = cards_text(p["area_card"], p.get("neighbourhood_card"), say)
+        return [("event.cards_dealt", {"name": name, "cards": cards})]
+    if key == "bid_raised":
+        raised = {"name": name, "value": p["value"], "field": p["field"]}
+        raised |= {"over": p["over_value"], "overField": p["over_field"]}
+        return [("event.bid_raised", raised)]
+    if key == "bid_won":
+        reason = say(f"reason.{p['reason']}")
+        won = {"name": name, "value": p["value"], "field": p["field"], "reason": reason}
+        out: list[Message] = [("event.bid_won", won)]
+        back = list(dict.fromkeys(who(r["player"]) for r in p["returned"]))
+        if back:
+            count = {"count": len(back), "bids": len(p["returned"])}
+            out.append(("returned", {"names": say.names(back), **count}))
+        return out
+    if key == "token_collected":
+        return [("event.token_collected", {"name": name, "token": say(f"token.{p['token']}")})]
+    if key == "card_changed_hands":
+        card = say(CARD_NAMES.get(p["card"], p["card"]))
+        giver = p.get("from")
+        which = "event.card_changed_hands" if giver is None else "event.card_taken_from"
+        given = "" if giver is None else who(giver)
+        return [(which, {"name": name, "card": card, "from": given})]
+    if key == "game_ended":
+        best = p["ranking"][0]
+        which = "event.game_ended_tie" if len(best) > 1 else "event.game_ended"
+        winners = say.names([who(q) for q in best])
+        out = [(which, {"names": winners, "score": p["scores"][best[0]]})]
+        shown = [
+            f"{who(c['player'])}: {cards_text(c['area_card'], c.get('neighbourhood_card'), say)}"
+            for c in p.get("cards") or []
+        ]
+        if shown:
+            out.append(("cardsRevealed", {"cards": "; ".join(shown)}))
+        return out
+    # round_started, player_passed, bid_placed, round_ended
+    return [(f"event.{key}", {**p, "name": name})]
+
+
+def narrate(event: Event, names: Sequence[str], lang: str = DEFAULT) -> str | None:
+    """One line for a person reading the game, seats lettered; None for events a terminal
+    need not print."""
+    if event.key in QUIET:
         return None
-    return None
+    say = wording(lang)
+    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
+    return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
 
 
-__all__ = ["LEGEND", "board", "example", "moves_text", "narrate", "render_text"]
+__all__ = [
+    "board",
+    "cards_text",
+    "example",
+    "legend",
+    "messages",
+    "moves_text",
+    "narrate",
+    "render_text",
+    "wording",
+]

@@ -7,29 +7,40 @@ tile as its city code plus what it gives (``T2i`` a Tower Block giving 2 inhabit
 spot shows its name in the notation (``L4`` = left end of row 4) while free, the architect
 laid there (``3B`` = architect 3 of player B), or ``--`` when the Urbanist blocks it.
 Cities are labelled with the notation's rows and columns (``r2c1``).
+
+Every word comes from the game's catalogue (``web/i18n/<lang>.json``, the browser's too), in
+ICU MessageFormat: :func:`messages` turns an event into the same keys and arguments as the
+web client's ``describe``, so the terminal and the browser word every event alike.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from polis.core.events import Event
+from polis.core.wording import DEFAULT, Words
 from polis.games.quadropolis.city import city_rows
-from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove
-from polis.games.quadropolis.site import SELECT, SPOT_NAMES, site_square_name
-from polis.games.quadropolis.tiles import KIND_CODES, KIND_NAMES, TILE_INDEX, TILES
+from polis.games.quadropolis.moves import QuadropolisMove
+from polis.games.quadropolis.site import SPOT_NAMES
+from polis.games.quadropolis.tiles import TILES
 from polis.games.quadropolis.view import EMPTY, FACE_DOWN, QuadropolisView
-from polis.games.text import LETTERS, heading, scores_line, seat_names
+from polis.games.text import LETTERS, game_words, heading, scores_line, seat_names
 
 CELL = 6
+#: Events the terminal does not print (the board shows the Urbanist where it stands).
+QUIET = frozenset({"urbanist_moved"})
 
-LEGEND = (
-    "Site: T2i Tower Block giving 2 inhabitants, F3e Factory giving 3 energy,\n"
-    "  *2 = 2 VP, ! Mayor tile, ## face-down (not in play), . empty, @ Urbanist.\n"
-    "Spots: L4 = left end of row 4 (free), 3B = architect 3 of B, -- blocked.\n"
-    "City: T3 Tower Block of 3 floors, U*1 Public Service with 1 VP, p Playground."
-)
+
+def wording(lang: str = DEFAULT) -> Words:
+    """The translator of Quadropolis in ``lang``."""
+    return game_words(__package__ or "polis.games.quadropolis", lang)
+
+
+def legend(lang: str = DEFAULT) -> str:
+    """What the signs of the terminal's board mean."""
+    return wording(lang)("term.legend")
 
 
 def tile_label(index: int) -> str:
@@ -72,16 +83,20 @@ def site_lines(view: QuadropolisView) -> list[str]:
     return lines
 
 
-def city_lines(view: QuadropolisView, player: int, name: str) -> list[str]:
+def city_lines(
+    view: QuadropolisView, player: int, name: str, say: Words | None = None
+) -> list[str]:
     """One city with the notation's row and column labels, and what the player holds."""
+    say = say or wording()
     rows = [row.split() for row in city_rows(view.mode, view.city(player))]
     cols = len(rows[0])
     head = f"{LETTERS[player]} {name}"[:22]
     status = f"{view.inhabitants[player]}i {view.energy[player]}e"
     if view.mayor == player:
-        status += " Mayor"
+        status += " " + say("term.mayor")
     if view.used and not view.finished:
-        status += " arch " + ("".join(str(k) for k in view.architects(player)) or "-")
+        left = "".join(str(k) for k in view.architects(player)) or "-"
+        status += " " + say("term.arch", left=left)
     lines = [head, "  " + status, "   " + "".join(f"c{c + 1}".ljust(4) for c in range(cols))]
     for r, row in enumerate(rows):
         lines.append(f"r{r + 1} " + "".join(code.ljust(4) for code in row))
@@ -117,17 +132,25 @@ def _join(band: list[list[str]]) -> list[str]:
     ]
 
 
-def board(view: QuadropolisView, names: Sequence[str] | None = None, width: int = 80) -> str:
+def board(
+    view: QuadropolisView,
+    names: Sequence[str] | None = None,
+    width: int = 80,
+    lang: str = DEFAULT,
+) -> str:
     """The whole table: a heading, the site and every city, packed into ``width`` columns."""
-    who = seat_names(view, names)
-    title = f"Quadropolis {view.mode} - round {view.round}/{view.rounds}, turn {view.turn}/4"
-    lines = [heading(title, view, who)]
+    say = wording(lang)
+    who = seat_names(view, names, say)
+    mode = say(f"mode.{view.mode}")
+    title = say("term.title", mode=mode, round=view.round, rounds=view.rounds, turn=view.turn)
+    lines = [heading(title, view, who, say)]
     if view.mode == "expert" and not view.finished:
-        lines.append("Pool: " + "  ".join(f"#{k} x{view.pool[k]}" for k in range(1, 6)))
-    blocks = [site_lines(view), *(city_lines(view, p, who[p]) for p in range(view.players))]
-    lines += _pack(blocks, width)
+        pool = "  ".join(f"#{k} x{view.pool[k]}" for k in range(1, 6))
+        lines.append(say("term.pool", pool=pool))
+    cities = (city_lines(view, p, who[p], say) for p in range(view.players))
+    lines += _pack([site_lines(view), *cities], width)
     if view.result is not None:
-        lines.append(scores_line(view.result.scores))
+        lines.append(scores_line(view.result.scores, say))
     return "\n".join(lines)
 
 
@@ -139,27 +162,20 @@ def render_text(view: QuadropolisView) -> str:
 # -- the terminal game's helpers --------------------------------------------------------------
 
 
-def move_words(view: QuadropolisView, move: QuadropolisMove) -> str:
-    """What ``move`` does, in words: the tile it takes and where it goes."""
-    q = SELECT[move.spot][move.architect]
-    t = view.site[q]
-    where = f"architect {move.architect} at {SPOT_NAMES[move.spot]} selects {site_square_name(q)}"
-    if move.target == NOTHING:
-        return f"{where}: nothing to take ({'face-down' if t == FACE_DOWN else 'empty'})"
-    tile = f"{kind_name(t)} {tile_label(t)}"
-    if move.target == DISCARD:
-        return f"{where}: takes the {tile} and discards it"
-    return f"{where}: takes the {tile}, builds it on {str(move).split()[1]}"
-
-
-def moves_text(view: QuadropolisView, legal: Sequence[QuadropolisMove], query: str = "") -> str:
+def moves_text(
+    view: QuadropolisView,
+    legal: Sequence[QuadropolisMove],
+    query: str = "",
+    lang: str = DEFAULT,
+) -> str:
     """The legal moves, compactly: per architect the spots and what each takes; with a query
     like ``3L4`` (or ``3``), the targets of those placements."""
+    say = wording(lang)
     query = query.strip().upper()
     if query:
         chosen = [m for m in legal if str(m).upper().startswith(query)]
         if not chosen:
-            return f"no legal move starts with {query}"
+            return say("term.moves.none", query=query)
         groups: dict[str, list[str]] = {}
         for m in chosen:
             head, tail = str(m).split()
@@ -177,8 +193,8 @@ def moves_text(view: QuadropolisView, legal: Sequence[QuadropolisMove], query: s
             sides.append(f"{'LRTB'[side]} {cells}")
         lines.append(f"{k}  {sides[0]} {sides[1]}".rstrip())
         lines.append(f"   {sides[2]} {sides[3]}".rstrip())
-    lines.append("Per architect, what each spot 1-5 of each side takes (- nothing, . not free).")
-    lines.append("Type 'moves 3L4' for where architect 3 at L4 may build.")
+    lines.append(say("term.moves.key"))
+    lines.append(say("term.moves.more"))
     return "\n".join(lines)
 
 
@@ -188,60 +204,92 @@ def example(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> str:
     return str((building or list(legal))[len(building or legal) // 2])
 
 
-def prompt_help(view: QuadropolisView) -> str:
+def prompt_help(view: QuadropolisView, lang: str = DEFAULT) -> str:
     """What to type."""
-    return "<architect><spot> <square|x|->"
+    return wording(lang)("term.prompt")
 
 
-def narrate(event: Event, names: Sequence[str]) -> str | None:
-    """One line for a person reading the game; None for events a terminal need not print."""
+Message = tuple[str, dict[str, Any]]
+
+
+def _type_name(kind: str, code: str | None, say: Words) -> str:
+    return say("type.playground" if code == "p" else f"type.{kind}")
+
+
+def _square_words(name: str, say: Words) -> str:
+    found = re.fullmatch(r"r(\d+)c(\d+)", name or "")
+    return say("square", row=int(found[1]), col=int(found[2])) if found else name
+
+
+def _spot_words(name: str, say: Words) -> str:
+    if name not in SPOT_NAMES:
+        return name
+    index = SPOT_NAMES.index(name)
+    return say(f"spot.{'LRTB'[index // 5]}", n=index % 5 + 1)
+
+
+def messages(event: Event, names: Sequence[str], say: Words) -> list[Message]:
+    """The catalogue keys and arguments that tell ``event``, seats named ``names``: what the
+    web client's ``describe`` formats too (nested words already in ``say``'s language)."""
     p: dict[str, Any] = dict(event.params)
-    who = f"{LETTERS[p['player']]} {names[p['player']]}" if "player" in p else ""
+
+    def who(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    name = who(p.get("player"))
     key = event.key
-    if key == "architect_placed":
-        return None  # the take/build line says it with the architect
-    if key == "building_built":
-        floors = f" (floor {p['floors']})" if p["floors"] > 1 else ""
-        return (
-            f"{who} builds {_tile_words(p['tile'])} from {p['square']} on "
-            f"{p['city_square']}{floors}"
-        )
-    if key == "tile_discarded":
-        return f"{who} discards {_tile_words(p['tile'])} from {p['square']}"
-    if key == "nothing_taken":
-        why = "a face-down tile" if p["reason"] == "face_down" else "an empty square"
-        return f"{who} takes nothing: {p['square']} holds {why}"
-    if key == "mayor_moved":
-        return f"{who} takes the Mayor pawn"
-    if key == "round_ended":
-        return f"--- round {p['round']} ends ---"
+    tile = _type_name(p["kind"], p.get("code"), say) if p.get("kind") else ""
+    if key == "game_started":
+        mode = say(f"mode.{p['mode']}")
+        first = who(p["first_player"])
+        return [("event.game_started", {"mode": mode, "players": p["players"], "name": first})]
     if key == "round_started":
-        return f"--- round {p['round']} begins: {LETTERS[p['first_player']]} plays first ---"
+        return [("event.round_started", {"round": p["round"], "name": who(p["first_player"])})]
     if key == "site_revealed":
-        return "A new construction site is laid out."
+        shown = sum(1 for tile_id in p["layout"] if tile_id is not None)
+        return [("event.site_revealed", {"round": p["round"], "n": shown})]
+    if key == "architect_placed":
+        where = _spot_words(p["spot"], say)
+        return [("event.architect_placed", {"name": name, "k": p["architect"], "where": where})]
+    if key == "urbanist_moved":
+        return [("event.urbanist_moved", {"square": _square_words(p["square"], say)})]
+    if key == "nothing_taken":
+        return [("event.nothing_taken", {"name": name, "reason": say(f"reason.{p['reason']}")})]
+    if key == "building_built":
+        square = _square_words(p["city_square"], say)
+        built = {"name": name, "tile": tile, "square": square, "floors": p["floors"]}
+        return [("event.building_built", built)]
+    if key == "tile_discarded":
+        return [("event.tile_discarded", {"name": name, "tile": tile})]
+    if key == "mayor_moved":
+        return [("event.mayor_moved", {"name": name})]
     if key == "game_ended":
-        return "--- the game is over ---"
-    return None
+        best = p["ranking"][0]
+        which = "event.game_ended_tie" if len(best) > 1 else "event.game_ended"
+        winners = say.names([who(q) for q in best])
+        return [(which, {"names": winners, "score": p["scores"][best[0]]})]
+    return [(f"event.{key}", {**p, "name": name})]  # round_ended
 
 
-def kind_name(index: int) -> str:
-    """The rulebook's name of the building a tile makes (Playground, not Park)."""
-    return KIND_NAMES[KIND_CODES.index(TILES[index].code)]
-
-
-def _tile_words(tile_id: str) -> str:
-    index = TILE_INDEX[tile_id]
-    return f"a {kind_name(index)} ({tile_label(index)})"
+def narrate(event: Event, names: Sequence[str], lang: str = DEFAULT) -> str | None:
+    """One line for a person reading the game, seats lettered; None for events a terminal
+    need not print."""
+    if event.key in QUIET:
+        return None
+    say = wording(lang)
+    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
+    return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
 
 
 __all__ = [
     "EMPTY",
-    "LEGEND",
     "board",
     "example",
-    "move_words",
+    "legend",
+    "messages",
     "moves_text",
     "narrate",
     "render_text",
     "tile_label",
+    "wording",
 ]

@@ -353,6 +353,10 @@ function cardsText(area, colour, t) {
   return parts.join(", ");
 }
 
+// The words of one event: the same catalogue keys and arguments as the terminal's
+// (polis.games.metropolys.render.messages), so both tell it alike.
+const listNames = (names, t) => (t.list ? t.list(names) : names.join(", "));
+
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
@@ -365,8 +369,8 @@ export function describe(event, ctx, t) {
       return t("event.bid_raised", { name, value: p.value, field: p.field, over: p.over_value, overField: p.over_field });
     case "bid_won": {
       let line = t("event.bid_won", { name, value: p.value, field: p.field, reason: t(`reason.${p.reason}`) });
-      const back = [...new Set(p.returned.map((r) => ctx.names[r.player]))];
-      if (back.length) line += ` ${t("returned", { names: back.join(", ") })}`;
+      const back = [...new Set(p.returned.map((r) => ctx.names[r.player] ?? "?"))];
+      if (back.length) line += ` ${t("returned", { names: listNames(back, t), count: back.length, bids: p.returned.length })}`;
       return line;
     }
     case "token_collected":
@@ -376,8 +380,8 @@ export function describe(event, ctx, t) {
         { name, card: t(CARD_NAMES[p.card] ?? p.card), from: ctx.names[p.from] ?? "" });
     case "game_ended": {
       const best = p.ranking[0];
-      const cards = (p.cards ?? []).map((c) => `${ctx.names[c.player]}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`).join("; ");
-      const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: best.map((q) => ctx.names[q]).join(", "), score: p.scores[best[0]] });
+      const cards = (p.cards ?? []).map((c) => `${ctx.names[c.player] ?? "?"}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`).join("; ");
+      const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: listNames(best.map((q) => ctx.names[q] ?? "?"), t), score: p.scores[best[0]] });
       return cards ? `${head} ${t("cardsRevealed", { cards })}` : head;
     }
     default: // round_started, player_passed, bid_placed, round_ended

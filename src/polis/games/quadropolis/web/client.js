@@ -510,6 +510,8 @@ export function eventKind(event) {
   return "";
 }
 
+// The words of one event: the same catalogue keys and arguments as the terminal's
+// (polis.games.quadropolis.render.messages), so both tell it alike.
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
@@ -535,7 +537,8 @@ export function describe(event, ctx, t) {
       return t("event.mayor_moved", { name });
     case "game_ended": {
       const best = p.ranking[0];
-      return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: best.map((q) => ctx.names[q]).join(", "), score: p.scores[best[0]] });
+      const names = best.map((q) => ctx.names[q] ?? "?");
+      return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: t.list ? t.list(names) : names.join(", "), score: p.scores[best[0]] });
     }
     default: // round_ended
       return t(`event.${event.key}`, { ...p, name });

@@ -24,6 +24,7 @@ from polis.arena.stats import wilson
 from polis.bots.budget import Budget
 from polis.bots.mcts import MctsAgent
 from polis.core.match import Turn, derive_seed, play_match
+from polis.core.parts import KNOWLEDGE, PluginKey
 from polis.core.protocol import Game
 from polis.core.registry import get_game
 
@@ -37,9 +38,9 @@ class CountsGame:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def plugin(self, name: str) -> Any:
-        made = self.inner.plugin(name)
-        if name != "knowledge":
+    def plugin(self, part: PluginKey[Any] | str) -> Any:
+        made = self.inner.plugin(part)
+        if str(part) != KNOWLEDGE.name:
             return made
 
         def counts_knowledge(game: Any) -> Any:

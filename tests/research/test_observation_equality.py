@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
 
 import numpy as np
 import pytest
 
+from polis.core.parts import CHANCE
 from polis.core.protocol import GameState
 from polis.core.registry import get_game
 from polis.research.observations import encoder
@@ -82,7 +82,7 @@ def test_the_comparison_can_fail(game: str, mode: str, players: int) -> None:
 
 @pytest.mark.parametrize(("game", "mode", "players"), ALL_CONFIGS)
 def test_recall_equals_the_old_information_state_keys(game: str, mode: str, players: int) -> None:
-    model: Any = get_game(game).plugin("chance")
+    model = get_game(game).plugin(CHANCE)
     for state in positions(game, mode, players, 2)[::7]:
         for player in (*range(players), None):
             view = state.view(player)

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select
 
+from polis.core.parts import REVEALS
 from polis.core.registry import games, get_game
 from polis.server import create_app
 from polis.server.bus import LocalBus
@@ -239,7 +240,7 @@ def play_until(state: Any, rng: random.Random, stop: Any) -> tuple[Any, Any]:
 
 def test_quadropolis_moves_reveal_only_when_they_end_a_round_or_the_game() -> None:
     game = get_game("quadropolis")
-    reveals = game.plugin("reveals")
+    reveals = game.plugin(REVEALS)
     state = game.new_game("classic", 2, seed=11)
     rng = random.Random(3)
     seen = {True: 0, False: 0}
@@ -256,7 +257,7 @@ def test_quadropolis_moves_reveal_only_when_they_end_a_round_or_the_game() -> No
 
 def test_metropolys_moves_reveal_only_at_the_end() -> None:
     game = get_game("metropolys")
-    reveals = game.plugin("reveals")
+    reveals = game.plugin(REVEALS)
     state = game.new_game("family", 3, seed=5)
     rng = random.Random(1)
     before, move = play_until(state, rng, lambda s, m: (c := s.clone()).apply(m) or c.is_terminal())

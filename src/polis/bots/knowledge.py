@@ -1,142 +1,25 @@
 """Game-specific knowledge the bots plug in: evaluation, playout policy, sampling, rewards.
 
-One instance per agent and game, so it may remember things between moves (a belief over
-the opponents' secret cards lives here). Everything it is given is the agent's own:
-the view, the legal moves, and states the agent sampled itself with ``determinize``.
-The default knows nothing about any game: uniform playouts, flat evaluation.
+The interface a game implements lives in the core (:mod:`polis.core.parts.knowledge`, so a
+game's ``knowledge`` module imports nothing of the bots); it is re-exported here, where the
+bots find a game's own with :func:`knowledge_for`.
 """
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Hashable, Sequence
-
-from polis.core.moves import Move
-from polis.core.protocol import Game, GameResult, GameState
-from polis.core.view import View
-
-#: Weights of the win share, the rank term and the squashed margin in a playout's reward
-#: at two players, where the rank says what the win says.
-USUAL_WEIGHTS = (0.6, 0.2, 0.2)
-#: The weights at three and four players, where the rank counts most: a search that
-#: counts mainly wins cares little whether it ends second or last once it cannot win
-#: (measured in both games against the usual weights: benchmarks/ladder.md, 28 Nov 2026).
-RANK_WEIGHTS = (0.3, 0.5, 0.2)
-
-
-class Knowledge:
-    """What a bot knows about a game beyond the core protocol (default: nothing)."""
-
-    #: How many determinizations one decision keeps and reuses by cloning (0: a fresh
-    #: ``determinize`` every time). Worth it where ``determinize`` replays the whole game.
-    pool_size = 0
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self._pool: list[GameState] = []
-        self._pool_view: View | None = None
-
-    def observe(self, view: View) -> None:
-        """Take in a new view (called once per decision, before anything else)."""
-
-    def sample(self, view: View, rng: random.Random) -> GameState:
-        """A complete state consistent with ``view`` (hidden facts drawn from ``rng``)."""
-        if not self.pool_size:
-            return self.determinize(view, rng)
-        if view is not self._pool_view:
-            self._pool_view = view
-            self._pool = []
-        pool = self._pool
-        if len(pool) < self.pool_size:
-            pool.append(self.determinize(view, rng))
-            return pool[-1].clone()
-        return pool[rng.randrange(len(pool))].clone()
-
-    def determinize(self, view: View, rng: random.Random) -> GameState:
-        """One fresh determinization (games with a belief sample from it here)."""
-        return self.game.determinize(view, rng)
-
-    def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
-        """One-ply value of each legal move for the view's player (higher is better)."""
-        return [0.0] * len(legal)
-
-    def playout_move(self, state: GameState, rng: random.Random) -> Move:
-        """The next move of a simulated game (cheap; biased towards good moves if possible)."""
-        return state.random_move(rng)
-
-    def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
-        """The moves a search tree considers at ``state`` (default: all legal moves).
-
-        Games with hundreds of legal moves return a sensible subset, or the tree never
-        gets deeper than one ply.
-        """
-        return list(state.legal_moves())
-
-    def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
-        """Which untried move a search tree adds first (default: uniformly random)."""
-        return untried[rng.randrange(len(untried))]
-
-    #: Moves the tree search (``mcts``) considers at its root: the best by one-ply value
-    #: (``move_values``). Flat ``montecarlo`` keeps its own width: its few hundred
-    #: milliseconds spread over more moves were not measured.
-    root_width = 12
-
-    #: Share of a search's playout reward replaced by ``leaf_value`` of the position the
-    #: playout starts from (0: the playouts alone).
-    value_mix = 0.0
-
-    def leaf_value(self, state: GameState) -> tuple[float, ...] | None:
-        """A learned estimate of each player's reward at ``state`` (in [0, 1], like
-        :meth:`reward`), or None where the game has none."""
-        return None
-
-    def reuse_key(self, view: View) -> Hashable | None:
-        """Search trees may be kept between two decisions whose keys are equal and not None.
-
-        A key changes when chance reveals something the tree was not built on.
-        """
-        return None
-
-    def reward(self, result: GameResult) -> tuple[float, ...]:
-        """Reward in [0, 1] per player of a finished simulated game.
-
-        Win share, rank and score margin, so that lost positions are still told apart (a
-        bot that only counts wins plays aimlessly once behind): ``USUAL_WEIGHTS`` at two
-        players, ``RANK_WEIGHTS`` at three and four.
-        """
-        weights = USUAL_WEIGHTS if len(result.scores) == 2 else RANK_WEIGHTS
-        return blended_reward(result, self.score_scale, weights)
-
-    #: Score difference that counts as "a lot" in this game (for the margin term).
-    score_scale = 10.0
-
-
-def blended_reward(
-    result: GameResult, scale: float, weights: tuple[float, float, float]
-) -> tuple[float, ...]:
-    """Weighted sum of the win share, the rank term and the squashed margin to the best
-    opponent."""
-    win_weight, rank_weight, margin_weight = weights
-    n = len(result.scores)
-    wins = result.win_shares()
-    ranks = result.ranks()
-    out = []
-    for p in range(n):
-        best_other = max(s for q, s in enumerate(result.scores) if q != p)
-        margin = (result.scores[p] - best_other) / scale
-        squashed = 0.5 + 0.5 * math.tanh(margin)
-        rank_term = (n - ranks[p]) / (n - 1)
-        out.append(win_weight * wins[p] + rank_weight * rank_term + margin_weight * squashed)
-    return tuple(out)
+from polis.core.parts import KNOWLEDGE
+from polis.core.parts.knowledge import RANK_WEIGHTS, USUAL_WEIGHTS, Knowledge, blended_reward
+from polis.core.protocol import Game
 
 
 def knowledge_for(game: Game) -> Knowledge:
     """A fresh knowledge object for one agent in one game of ``game``: the game's own
-    (its ``knowledge`` part, see :class:`~polis.core.protocol.Game`), else the default."""
-    if "knowledge" not in game.plugins:
+    (its ``knowledge`` part, :data:`~polis.core.parts.KNOWLEDGE`), else the default."""
+    if KNOWLEDGE.name not in game.plugins:
         return Knowledge(game)
-    factory = game.plugin("knowledge")
-    knowledge = factory(game)
+    knowledge = game.plugin(KNOWLEDGE)(game)
     assert isinstance(knowledge, Knowledge)
     return knowledge
+
+
+__all__ = ["RANK_WEIGHTS", "USUAL_WEIGHTS", "Knowledge", "blended_reward", "knowledge_for"]

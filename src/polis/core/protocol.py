@@ -26,7 +26,7 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, overload
 
 from polis.core.errors import InputError, PolisError, RecordError
 from polis.core.events import Event
@@ -34,7 +34,11 @@ from polis.core.moves import ActionSpace, Move, MoveList
 from polis.core.result import GameResult, PlayerScore
 from polis.core.view import TERMINAL, View
 
+if TYPE_CHECKING:
+    from polis.core.parts import PluginKey
+
 JSON = Any
+T = TypeVar("T")
 
 
 class GameState(ABC):
@@ -164,16 +168,19 @@ class Game(ABC):
     The instance is the game's registration object: everything above the engines finds a
     game's parts through it. ``plugins`` names the modules of the game's parts for the upper
     layers ("module:attribute"), loaded only when asked for (:meth:`plugin`), so importing a
-    game never imports numpy, the bots or a web framework:
+    game never imports numpy, the bots or a web framework. The parts' interfaces and their
+    typed keys live in :mod:`polis.core.parts`:
 
-    * ``knowledge``: the bots' knowledge of the game (:mod:`polis.bots.knowledge`);
-    * ``observation``: the research observation encoder, called ``(mode, players)``;
-    * ``chance``: the OpenSpiel chance model (:mod:`polis.research.openspiel_game`);
-    * ``choices``: the legal moves as structured choices for the web client;
-    * ``text``: the module that draws the game for terminals (:mod:`polis.cli.text`).
-    * ``reveals``: ``reveals(state_before, move) -> bool``, True when playing ``move`` shows
-      anyone something no seat's view held before (a chance outcome, a secret, the end of
-      the game); the server allows a take-back only of a move that revealed nothing.
+    * ``knowledge`` (``KNOWLEDGE``): the bots' knowledge of the game, ``(game) -> Knowledge``;
+    * ``observation`` (``OBSERVATION``): the research observation encoder, called
+      ``(mode, players)``;
+    * ``chance`` (``CHANCE``): the OpenSpiel chance model;
+    * ``choices`` (``CHOICES``): the legal moves as structured choices for the web client;
+    * ``text`` (``TEXT``): the module that draws the game for terminals;
+    * ``reveals`` (``REVEALS``): ``reveals(state_before, move) -> bool``, True when playing
+      ``move`` shows anyone something no seat's view held before (a chance outcome, a
+      secret, the end of the game); the server allows a take-back only of a move that
+      revealed nothing.
 
     A part named without ``:attribute`` is the module itself.
     """
@@ -246,11 +253,20 @@ class Game(ABC):
         """Public component data the web client draws from (a board, player mats)."""
         return {}
 
-    def plugin(self, part: str) -> Any:
-        """The game's ``part`` for an upper layer (see the class docstring)."""
-        target = self.plugins.get(part)
+    @overload
+    def plugin(self, part: PluginKey[T]) -> T: ...
+
+    @overload
+    def plugin(self, part: str) -> Any: ...
+
+    def plugin(self, part: PluginKey[Any] | str) -> Any:
+        """The game's ``part`` for an upper layer (see the class docstring), typed by its key
+        (:mod:`polis.core.parts`); a bare name is still accepted, untyped. InputError when
+        the game offers no such part. Loaded on every call: callers keep what they need."""
+        name = part if isinstance(part, str) else part.name
+        target = self.plugins.get(name)
         if target is None:
-            raise InputError(f"{self.title} has no {part} (it offers {', '.join(self.plugins)})")
+            raise InputError(f"{self.title} has no {name} (it offers {', '.join(self.plugins)})")
         module, _, attr = target.partition(":")
         loaded = importlib.import_module(module)
         return getattr(loaded, attr) if attr else loaded

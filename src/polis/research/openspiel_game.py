@@ -38,6 +38,7 @@ import pyspiel
 
 from polis.core.errors import PolisError
 from polis.core.moves import ActionSpace, Move
+from polis.core.parts import CHANCE, OBSERVATION
 from polis.core.protocol import Game, GameState
 from polis.core.registry import games, get_game
 from polis.core.view import View
@@ -201,7 +202,7 @@ class PolisSpielGame(pyspiel.Game):  # type: ignore[misc]
         except PolisError as exc:
             raise ValueError(str(exc)) from None
         self.first = first if first >= 0 else None
-        self.chance: ChanceModel = polis_game.plugin("chance")
+        self.chance: ChanceModel = polis_game.plugin(CHANCE)
         self.space: ActionSpace[Move] = polis_game.action_space(self.mode)
         self.encoder: Encoder[Any] = encoder(polis_game, self.mode, self.players)
         self.params = {"game": polis_game.name, **merged}
@@ -374,7 +375,7 @@ def register(game: Game | str) -> str:
     """
     if isinstance(game, str):
         game = get_game(game)
-    for part in ("chance", "observation"):
+    for part in (CHANCE, OBSERVATION):
         game.plugin(part)  # InputError when the game lacks it
     short = f"{PREFIX}{game.name}"
     if short not in _REGISTERED:
@@ -390,7 +391,7 @@ def register_games() -> list[str]:
     return [
         register(game)
         for game in found.values()
-        if "chance" in game.plugins and "observation" in game.plugins
+        if CHANCE.name in game.plugins and OBSERVATION.name in game.plugins
     ]
 
 

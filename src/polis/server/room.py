@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from polis.core.errors import InputError, PolisError
 from polis.core.events import Event
 from polis.core.moves import Move
+from polis.core.parts import CHOICES, Choices
 from polis.core.protocol import Game, GameState
 from polis.server.bot_driver import BotDriver
 from polis.server.chat import TableChat
@@ -33,7 +34,7 @@ from polis.server.hints import Hints
 from polis.server.history import TAKE_BACK, EventLog
 from polis.server.presence import Connection, Presence, seats_public
 from polis.server.seats import token_matches
-from polis.server.snapshots import Choices, Snapshots
+from polis.server.snapshots import Snapshots
 from polis.server.store import Append, Store, StoredGame
 from polis.server.takebacks import TakeBacks
 from polis.server.takeover import SeatWatch
@@ -50,10 +51,9 @@ PRESENCE_COALESCE = 0.05
 def choices_of(game: Game) -> Choices | None:
     """The game's ``choices`` plugin, or None for a game that offers none."""
     try:
-        found: Choices = game.plugin("choices")
+        return game.plugin(CHOICES)
     except InputError:
         return None
-    return found
 
 
 class Room:

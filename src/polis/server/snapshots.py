@@ -23,12 +23,12 @@ level of the bots that replace leavers, ``away_limit``: seconds, or null).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from polis.core.moves import Move, MoveList
+from polis.core.parts import Choices
 from polis.core.protocol import GameState
-from polis.core.view import View
 from polis.server.history import EventLog
 from polis.server.jsontext import dumps
 from polis.server.presence import seats_public
@@ -38,10 +38,6 @@ from polis.server.store import StoredGame
 def stood_in(stored: StoredGame, seat: int) -> bool:
     """A bot plays the person's ``seat`` now: the person is offered no move."""
     return stored.seats[seat].stand_in is not None
-
-
-#: A game's ``choices`` plugin: the legal moves as structured choices for the web client.
-Choices = Callable[[View, Sequence[Move]], Any]
 
 
 class Snapshots:

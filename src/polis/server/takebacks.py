@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from polis.core.errors import InputError
 from polis.core.moves import Move
+from polis.core.parts import REVEALS, Reveals
 from polis.core.protocol import GameState
 from polis.server.errors import ServerError
 from polis.server.history import TAKE_BACK, EventLog, line_of, replay
@@ -40,9 +40,6 @@ if TYPE_CHECKING:
     from polis.server.room import Room
 
 log = logging.getLogger("polis.server")
-
-#: A game's ``reveals`` plugin (see :class:`polis.core.protocol.Game`).
-Reveals = Callable[[GameState, Move], bool]
 
 
 @dataclass(slots=True)
@@ -59,10 +56,9 @@ class Request:
 
 def reveals_of(room: Room) -> Reveals | None:
     try:
-        found: Reveals = room.game.plugin("reveals")
+        return room.game.plugin(REVEALS)
     except InputError:
         return None
-    return found
 
 
 class TakeBacks:

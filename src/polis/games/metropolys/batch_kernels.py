@@ -8,7 +8,7 @@ straight into the output arrays, with no temporary arrays and none of the per-ca
 numpy's many small operations. The numbers are the view encoder's and ``legal_moves()``'s
 (``tests/research`` compares every position of many random games). Sizes and columns come
 in two int arrays, ``layout`` and ``offsets``, made by
-:func:`~polis.research.observations.ordered` in the orders :data:`LAYOUT` and :data:`BLOCKS`
+:func:`~polis.core.parts.observation.ordered` in the orders :data:`LAYOUT` and :data:`BLOCKS`
 declare here, beside the code that reads them.
 """
 

@@ -1,6 +1,6 @@
 """Metropolys chance for OpenSpiel: the whole set-up, dealt before the first bid.
 
-The research chance model (:class:`polis.research.chance.ChanceModel`) of Metropolys:
+The research chance model (:class:`polis.core.parts.chance.ChanceModel`) of Metropolys:
 :class:`MetropolysDeal` deals the unused district(s) (2-3 players), then per district in
 play each token's field and type, then the secret cards (area, and neighbourhood in
 Expert), then (unless the table fixes it) the first player. Every chance outcome of
@@ -13,6 +13,7 @@ import json
 import random
 from typing import TYPE_CHECKING, Any, Final, Self
 
+from polis.core.parts.chance import NEVER
 from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.games.metropolys.board import (
@@ -29,10 +30,9 @@ from polis.games.metropolys.board import (
 from polis.games.metropolys.cards import area_deck
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.view import MetropolysView
-from polis.research.chance import NEVER
 
 if TYPE_CHECKING:
-    from polis.research.chance import ChanceModel
+    from polis.core.parts.chance import ChanceModel
 
 #: Most outcomes of a node: a token's field among the 55.
 FIELDS: Final = 55

@@ -30,10 +30,10 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
-from typing import Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
-from polis.bots.knowledge import Knowledge
 from polis.core.moves import Move
+from polis.core.parts.knowledge import Knowledge
 from polis.core.protocol import Game, GameState
 from polis.core.view import View
 from polis.games.metropolys.board import (
@@ -370,3 +370,9 @@ class MetropolysKnowledge(Knowledge):
 
     def reuse_key(self, view: View) -> Hashable | None:
         return 0  # nothing is ever revealed during the game
+
+
+if TYPE_CHECKING:
+    from polis.core.parts import KnowledgeFactory
+
+    _PART: KnowledgeFactory = MetropolysKnowledge  # mypy checks it against the interface

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from polis.core.parts.observation import Ids, Layout, Mask, Obs, TableEncoder, slot
 from polis.games.metropolys.board import COLOUR, COLOURS, DISTRICT, DISTRICTS, TOKENS
 from polis.games.metropolys.moves import FIELDS, VALUES
 from polis.games.metropolys.view import MetropolysView
-from polis.research.observations import Ids, Layout, Mask, Obs, TableEncoder, slot
 
 if TYPE_CHECKING:
     from polis.core.protocol import GameState
@@ -161,6 +161,12 @@ class MetropolysEncoder(TableEncoder[MetropolysView]):
             b["area_card"][_AREA[view.area_card]] = 1
         if view.neighbourhood_card is not None:
             b["neighbourhood_card"][_COLOUR[view.neighbourhood_card]] = 1
+
+
+if TYPE_CHECKING:
+    from polis.core.parts import ObservationFactory
+
+    _PART: ObservationFactory = MetropolysEncoder  # mypy checks it against the interface
 
 
 __all__ = ["AREA_CARDS", "MetropolysEncoder"]

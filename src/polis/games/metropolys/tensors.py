@@ -26,12 +26,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from polis.core.parts.observation import one_hot_bytes, ordered, repeated_struct
 from polis.games.metropolys.board import ADJACENT_MASK, COLOUR, DISTRICTS, NUM_FIELDS
 from polis.games.metropolys.moves import PASS_ID, VALUES
 from polis.games.metropolys.observation import _AREA, _COLOUR, BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.setup import Setup
 from polis.games.metropolys.state import FREE, OUT_OF_PLAY, MetropolysState
-from polis.research.observations import one_hot_bytes, ordered, repeated_struct
 
 #: The field numbers, for picking the n-th free field.
 FIELD_NUMBERS: Final = range(NUM_FIELDS)

@@ -8,7 +8,7 @@ no temporary arrays and no per-call cost of numpy's many small operations. The n
 the view encoder's and ``legal_moves()``'s (``tests/research`` compares every position of
 many random games). Each function takes the batch's tables as arguments: numba compiles one
 version per argument types, shared by every mode and player count. Sizes and columns come in
-two int arrays, ``layout`` and ``offsets``, made by :func:`~polis.research.observations.ordered`
+two int arrays, ``layout`` and ``offsets``, made by :func:`~polis.core.parts.observation.ordered`
 in the orders :data:`LAYOUT` and :data:`BLOCKS` declare here, beside the code that reads them.
 """
 

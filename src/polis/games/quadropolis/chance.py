@@ -1,6 +1,6 @@
 """Quadropolis chance for OpenSpiel: the first player, then each round's layout as it starts.
 
-The research chance model (:class:`polis.research.chance.ChanceModel`) of Quadropolis:
+The research chance model (:class:`polis.core.parts.chance.ChanceModel`) of Quadropolis:
 :class:`QuadropolisDeal` deals the first player (unless the table fixes it), then each
 round's layout when that round starts: one chance node per site square r1c1 .. r5c5,
 outcome = the position of the tile in the round's pool sorted by tile id. So the rounds to
@@ -13,16 +13,16 @@ import json
 import random
 from typing import TYPE_CHECKING, Any, Final, Self
 
+from polis.core.parts.chance import NEVER
 from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.games.quadropolis.setup import Setup
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import POOLS, ROUNDS, TILES
 from polis.games.quadropolis.view import QuadropolisView
-from polis.research.chance import NEVER
 
 if TYPE_CHECKING:
-    from polis.research.chance import ChanceModel
+    from polis.core.parts.chance import ChanceModel
 
 #: Site squares dealt per round.
 SQUARES: Final = 25

@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from polis.bots.knowledge import Knowledge
 from polis.core.moves import Move
+from polis.core.parts.knowledge import Knowledge
 from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.games.quadropolis.city import Building, Geometry, geometry
@@ -284,3 +284,9 @@ class QuadropolisKnowledge(Knowledge):
         # A new round deals tiles the old tree never saw.
         assert isinstance(view, QuadropolisView)
         return view.round
+
+
+if TYPE_CHECKING:
+    from polis.core.parts import KnowledgeFactory
+
+    _PART: KnowledgeFactory = QuadropolisKnowledge  # mypy checks it against the interface

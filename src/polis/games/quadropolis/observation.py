@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from polis.core.parts.observation import Ids, Layout, Mask, Obs, TableEncoder, slot
 from polis.games.quadropolis.scoring import use_compiled_keys
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, N_SPOTS, SITE
 from polis.games.quadropolis.tiles import KIND_CODES, ROUNDS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
 from polis.games.quadropolis.view import QuadropolisView
-from polis.research.observations import Ids, Layout, Mask, Obs, TableEncoder, slot
 
 if TYPE_CHECKING:
     from polis.core.protocol import GameState
@@ -173,6 +173,12 @@ class QuadropolisEncoder(TableEncoder[QuadropolisView]):
         res = b["resources"]
         res[:, 0] = [view.inhabitants[p] for p in order]
         res[:, 1] = [view.energy[p] for p in order]
+
+
+if TYPE_CHECKING:
+    from polis.core.parts import ObservationFactory
+
+    _PART: ObservationFactory = QuadropolisEncoder  # mypy checks it against the interface
 
 
 __all__ = ["QuadropolisEncoder"]

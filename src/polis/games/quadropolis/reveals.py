@@ -7,6 +7,8 @@ the move that ends a round, and with the end of the game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polis.core.moves import Move
 from polis.core.protocol import GameState
 from polis.games.quadropolis.state import QuadropolisState
@@ -18,3 +20,9 @@ def reveals(before: GameState, move: Move) -> bool:
     after = before.clone()
     after.apply(move)
     return after.is_terminal() or after._round != before._round
+
+
+if TYPE_CHECKING:
+    from polis.core.parts import Reveals
+
+    _PART: Reveals = reveals  # mypy checks it against the interface

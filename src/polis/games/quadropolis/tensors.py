@@ -39,12 +39,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from polis.core.parts.observation import one_hot_bytes, ordered, repeated_struct
 from polis.games.quadropolis.moves import STRIDE
 from polis.games.quadropolis.observation import CELL_ROWS, SITE_ROWS
 from polis.games.quadropolis.site import ARCHITECTS, BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
 from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
-from polis.research.observations import one_hot_bytes, ordered, repeated_struct
 
 #: Mask classes of a site square: nothing there, a face-down tile, a Tower Block, an Office
 #: Tower, another building.

@@ -1,0 +1,154 @@
+"""The parts a game offers the layers above the engines, and the typed keys that fetch them.
+
+A game's registration object (:class:`~polis.core.protocol.Game`) names its parts in its
+``plugins`` table ("module:attribute", loaded on first request); a layer asks for one with a
+key of this module and gets it with its static type::
+
+    knowledge = game.plugin(KNOWLEDGE)(game)  # a Knowledge
+    encoder = game.plugin(OBSERVATION)(mode, players)  # an Encoder
+
+Every interface a game implements for the bots, the research adapters, the terminal and the
+web lives here, in the core, so a game implements all of them importing nothing above
+``polis.core``:
+
+* ``KNOWLEDGE``, for the bots: a :class:`KnowledgeFactory`, ``(game) -> Knowledge`` (the base
+  class: :mod:`polis.core.parts.knowledge`);
+* ``OBSERVATION``, for the research adapters: an :class:`ObservationFactory`,
+  ``(mode, players) -> Encoder`` (the base classes and the encoding helpers:
+  :mod:`polis.core.parts.observation`, the one module here that needs numpy);
+* ``CHANCE``, for OpenSpiel: a :class:`~polis.core.parts.chance.ChanceModel`, which deals the
+  chance nodes and bounds the game;
+* ``CHOICES``, for the web client: :class:`Choices`, ``(view, legal) -> JSON``;
+* ``REVEALS``, for the server's take-backs: :class:`Reveals`, ``(before, move) -> bool``;
+* ``TEXT``, for terminals: :class:`TextParts`, a module drawing the game as text.
+
+Importing this package loads no part and no third-party library: the interfaces' own
+modules are imported only for type checking here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
+
+if TYPE_CHECKING:
+    from polis.core.events import Event
+    from polis.core.moves import Move
+    from polis.core.parts.chance import ChanceModel
+    from polis.core.parts.knowledge import Knowledge
+    from polis.core.parts.observation import Encoder
+    from polis.core.protocol import JSON, Game, GameState
+    from polis.core.view import View
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+@final
+class PluginKey(Generic[T_co]):
+    """The name of one part of a game, typed by what the part is.
+
+    ``game.plugin(key)`` returns a ``T_co``: the key carries the static type a game's
+    ``plugins`` table (names only) cannot. Keys are equal when their names are.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"PluginKey({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PluginKey) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class KnowledgeFactory(Protocol):
+    """A game's ``knowledge`` part: makes one agent's knowledge of one game (usually the
+    game's subclass of :class:`~polis.core.parts.knowledge.Knowledge`)."""
+
+    def __call__(self, game: Game, /) -> Knowledge: ...
+
+
+class ObservationFactory(Protocol):
+    """A game's ``observation`` part: makes the encoder of a table (usually the game's
+    subclass of :class:`~polis.core.parts.observation.Encoder`)."""
+
+    def __call__(self, mode: str, players: int, /) -> Encoder[Any]: ...
+
+
+class Choices(Protocol):
+    """A game's ``choices`` part: the legal moves as structured choices for the web client,
+    built from the view and the legal moves only (every leaf carries a move's notation)."""
+
+    def __call__(self, view: View, legal: Sequence[Move], /) -> JSON: ...
+
+
+class Reveals(Protocol):
+    """A game's ``reveals`` part: True when playing ``move`` from ``before`` shows anyone
+    something no seat's view held before (a chance outcome, a secret, the end of the game);
+    the server allows a take-back only of a move that revealed nothing."""
+
+    def __call__(self, before: GameState, move: Move, /) -> bool: ...
+
+
+class TextParts(Protocol):
+    """A game's ``text`` part (a module, its ``render``): the game drawn for an 80-column
+    terminal. The terminal game only arranges what these return, so it names no game."""
+
+    LEGEND: str
+
+    def board(self, view: Any, names: Sequence[str] | None = None, width: int = 80) -> str:
+        """The table as the view's seat sees it, seats named ``names``."""
+        ...
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        """One line telling ``event`` to a person (None: nothing worth a line)."""
+        ...
+
+    def moves_text(self, view: Any, legal: Sequence[Any], query: str = "") -> str:
+        """The legal moves, grouped compactly (``query`` narrows them)."""
+        ...
+
+    def example(self, view: Any, legal: Sequence[Any]) -> str:
+        """One legal move to show as an example in the prompt."""
+        ...
+
+    def prompt_help(self, view: Any) -> str:
+        """What to type, in the notation's words."""
+        ...
+
+
+KNOWLEDGE: PluginKey[KnowledgeFactory] = PluginKey("knowledge")
+OBSERVATION: PluginKey[ObservationFactory] = PluginKey("observation")
+CHANCE: PluginKey[ChanceModel] = PluginKey("chance")
+CHOICES: PluginKey[Choices] = PluginKey("choices")
+REVEALS: PluginKey[Reveals] = PluginKey("reveals")
+TEXT: PluginKey[TextParts] = PluginKey("text")
+
+#: Every part a game may offer, by name.
+PARTS: Mapping[str, PluginKey[object]] = {
+    key.name: key for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT)
+}
+
+__all__ = [
+    "CHANCE",
+    "CHOICES",
+    "KNOWLEDGE",
+    "OBSERVATION",
+    "PARTS",
+    "REVEALS",
+    "TEXT",
+    "Choices",
+    "KnowledgeFactory",
+    "ObservationFactory",
+    "PluginKey",
+    "Reveals",
+    "TextParts",
+]

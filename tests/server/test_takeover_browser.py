@@ -67,13 +67,20 @@ def test_an_abandoned_seat_is_taken_over_and_the_game_goes_on(
     again_errors = page_errors(again)
     again.goto(made["seats"][leaver]["invite"])
     page.wait_for_selector(f"#stand-in-{leaver}", state="detached")
-    # ... then leaves with the button (confirmed), and takes the seat back once more
+    # ... then leaves with the button: at a table of two people without hints that is final,
+    # and the dialog says so before the person confirms
     again.click("#resign-button")
+    assert "cannot come back" in again.text_content("#resign-ask")
+    assert again.text_content("#resign-ok") == "Leave for good"
     again.click("#resign-ok")
     page.wait_for_selector(f"#stand-in-{leaver}")
-    again.click(f"#stand-in-{leaver} button.reclaim")
-    page.wait_for_selector(f"#stand-in-{leaver}", state="detached")
-    again.wait_for_selector("#resign-button")
+    mine = again.wait_for_selector(f"#stand-in-{leaver}")
+    assert mine is not None and "until the end" in mine.text_content()
+    assert again.query_selector(f"#stand-in-{leaver} button.reclaim") is None
+    assert again.query_selector("#resign-button") is None  # nothing left to leave
+    again.reload()  # the link again: the seat stays with its stand-in
+    again.wait_for_selector(f"#stand-in-{leaver}")
+    assert again.query_selector(f"#stand-in-{leaver} button.reclaim") is None
     assert not errors and not again_errors, errors + again_errors
     back.close()
     context.close()

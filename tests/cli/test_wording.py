@@ -210,6 +210,16 @@ def test_bids_taken_back_agree_with_how_many_people_and_bids(
     assert two_people in told([(1, 5), (2, 7)])
 
 
+def test_a_number_takes_the_article_its_sound_needs() -> None:
+    """``select`` on the value: an 8, an 11 (English); l'8, l'11 (Italian)."""
+    en, it = metro_render.wording("en"), metro_render.wording("it")
+    assert en("event.bid_placed", name="A", value=8, field=3) == "A places an 8 on neighborhood 3."
+    assert en("event.bid_placed", name="A", value=7, field=3) == "A places a 7 on neighborhood 3."
+    won = {"name": "A", "field": 3, "reason": "r"}
+    assert it("event.bid_won", won, value=11).startswith("A vince la gara con l'11 sul")
+    assert it("event.bid_won", won, value=12).startswith("A vince la gara con il 12 sul")
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_confirmed_move_names_its_verb_once(lang: str) -> None:
     """The audit's "takes the takes the": the label's ``what`` already holds the verb."""

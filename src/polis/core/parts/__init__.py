@@ -100,27 +100,34 @@ class Reveals(Protocol):
 
 class TextParts(Protocol):
     """A game's ``text`` part (a module, its ``render``): the game drawn for an 80-column
-    terminal. The terminal game only arranges what these return, so it names no game."""
+    terminal. The terminal game only arranges what these return, so it names no game.
 
-    LEGEND: str
+    Every word comes from the game's catalogue in the language ``lang`` names (one of
+    :data:`polis.core.wording.LANGUAGES`); the notation stays as it is."""
 
-    def board(self, view: Any, names: Sequence[str] | None = None, width: int = 80) -> str:
+    def legend(self, lang: str = "en") -> str:
+        """What the signs on the board mean."""
+        ...
+
+    def board(
+        self, view: Any, names: Sequence[str] | None = None, width: int = 80, lang: str = "en"
+    ) -> str:
         """The table as the view's seat sees it, seats named ``names``."""
         ...
 
-    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+    def narrate(self, event: Event, names: Sequence[str], lang: str = "en") -> str | None:
         """One line telling ``event`` to a person (None: nothing worth a line)."""
         ...
 
-    def moves_text(self, view: Any, legal: Sequence[Any], query: str = "") -> str:
+    def moves_text(self, view: Any, legal: Sequence[Any], query: str = "", lang: str = "en") -> str:
         """The legal moves, grouped compactly (``query`` narrows them)."""
         ...
 
     def example(self, view: Any, legal: Sequence[Any]) -> str:
-        """One legal move to show as an example in the prompt."""
+        """One legal move to show as an example in the prompt (notation)."""
         ...
 
-    def prompt_help(self, view: Any) -> str:
+    def prompt_help(self, view: Any, lang: str = "en") -> str:
         """What to type, in the notation's words."""
         ...
 

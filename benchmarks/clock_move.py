@@ -21,6 +21,7 @@ from typing import Any
 from polis.core.registry import games
 from polis.server.clocks import TableClock, TimeControl
 from polis.server.hub import Hub
+from polis.server.pipeline import Play
 from polis.server.presence import Connection
 from polis.server.store import Store
 
@@ -45,7 +46,7 @@ async def _game(name: str, mode: str, players: int, seed: int, db: str, clock: b
         state = room.state
         text = str(state.random_move(rng))
         start = time.perf_counter()
-        await room.submit(state.current_player(), text, room.position)
+        await room.commit(Play(state.current_player(), text, room.position))
         costs.append(time.perf_counter() - start)
     await hub.close()
     hub.store.close()

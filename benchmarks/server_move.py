@@ -1,10 +1,10 @@
 """What one accepted move costs the server: checking it, storing it, and the state message of
 every connected seat and spectator. A script that prints figures.
 
-For each game and table it plays whole seeded random games through the room's move pipeline
-(``Room.submit``, the path of every person's and bot's move) on a SQLite file, with one
-connection per seat plus ``--spectators`` spectators; each connection serializes what it is
-sent, as a WebSocket would. It prints the mean and 95th percentile milliseconds per move,
+For each game and table it plays whole seeded random games through the room's pipeline
+(``Room.commit``, the path of every change to a game; ``Room.submit`` in older trees) on a
+SQLite file, with one connection per seat plus ``--spectators`` spectators; each connection
+serializes what it is sent, as a WebSocket would. It prints the mean and 95th percentile milliseconds per move,
 after one untimed game (imports and tables a server builds once are not a move's cost).
 
 It runs unchanged on older trees of polis (whose connections were sent dicts and whose hub
@@ -92,10 +92,20 @@ async def _game(
         move = state.random_move(rng)
         text = state.move_to_str(move) if hasattr(state, "move_to_str") else str(move)
         start = time.perf_counter()
-        await room.submit(state.current_player(), text, room.position)
+        await _submit(room, state.current_player(), text)
         costs.append(time.perf_counter() - start)
     hub.store.close()
     return costs
+
+
+async def _submit(room: Any, seat: int, text: str) -> None:
+    """One person's move through the room's pipeline (``commit``; ``submit`` in older trees)."""
+    try:
+        from polis.server.pipeline import Play
+    except ImportError:  # an older tree
+        await room.submit(seat, text, room.position)
+        return
+    await room.commit(Play(seat, text, room.position))
 
 
 def measure(name: str, mode: str, players: int, spectators: int, games: int) -> dict[str, float]:

@@ -22,6 +22,7 @@ from polis.core.registry import games, get_game
 from polis.server import create_app
 from polis.server.bus import LocalBus
 from polis.server.history import TAKE_BACK, line_of
+from polis.server.pipeline import Heard
 from polis.server.schema import MOVES
 from polis.server.store import normalise_url
 
@@ -295,7 +296,8 @@ def test_a_quadropolis_move_that_ends_a_round_cannot_be_taken_back(client: TestC
 
 def test_a_take_back_stored_by_another_server_is_applied_there_too(db_url: str) -> None:
     """Two servers on one database: the second applies the first's take-back whether the
-    bus tells it (``remote_move``) or it reads the store (``catch_up``)."""
+    bus tells it (a ``Heard`` change through its pipeline) or it reads the store
+    (``catch_up``)."""
     seats = [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
     with (
         TestClient(create_app(db_url, games=games().values(), bot_delay=60.0)) as one,
@@ -311,7 +313,7 @@ def test_a_take_back_stored_by_another_server_is_applied_there_too(db_url: str) 
             assert watcher.at(1)["view"]["total"] == 3
             ada.take_back()
             ada.at(2)
-            two.portal.call(room.remote_move, 1, TAKE_BACK)
+            two.portal.call(room.commit, Heard("takeback", 1, TAKE_BACK))
             back = watcher.at(2)
             assert back["view"]["total"] == 0 and back["current_player"] == 0
             assert [e for e in back["log"] if e["move"] is not None] == []

@@ -475,7 +475,8 @@ def test_another_process_told_of_a_takeover_reads_it_back(db_url: str) -> None:
             token = data["seats"][first]["token"]
             assert one.post(f"/api/games/{gid}/resign", json={"token": token}).status_code == 200
             hub = two.app.state.hub  # type: ignore[attr-defined]
-            two.portal.call(hub.on_bus, {"t": "hands", "g": gid, "o": "one"})  # type: ignore[union-attr]
+            told = {"t": "change", "k": "stand_in", "s": first, "g": gid, "o": "one"}
+            two.portal.call(hub.on_bus, told)  # type: ignore[union-attr]
             state = until(ws, lambda s: s["seats"][first]["stand_in"] == "easy")
         # the 10 s the person used, read back (a bot's turns never cost the seat time)
         assert state["clock"]["banks"][first] == 50.0
@@ -517,7 +518,8 @@ def test_a_move_another_process_stored_carries_its_author_and_clock(db_url: str)
                 ws.send_json({"type": "move", "move": "1", "position": 0})
                 until(ws, lambda s: s["position"] == 1)
             hub = two.app.state.hub  # type: ignore[attr-defined]
-            told = {"t": "move", "g": gid, "i": 0, "m": "1", "a": "person", "o": "one"}
+            told = {"t": "change", "k": "move", "g": gid, "i": 0, "m": "1", "a": "person"}
+            told["o"] = "one"
             two.portal.call(hub.on_bus, told)  # type: ignore[union-attr]
             state = until(watcher, lambda s: s["position"] == 1 and s["clock"]["started"] > START)
         assert state["authors"] == ["person"]

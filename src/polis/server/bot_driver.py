@@ -25,6 +25,7 @@ from polis.core.match import derive_seed
 from polis.core.moves import Move
 from polis.server.botpool import BotFailed, BotJob, BotPool
 from polis.server.errors import ServerError
+from polis.server.pipeline import Play
 
 if TYPE_CHECKING:
     from polis.server.room import Room
@@ -96,7 +97,7 @@ class BotDriver:
             if not claimed:
                 return  # another process plays this bot (and will say so through the bus)
             move = await self._decide(player)
-            await room.submit(player, move, position, bot=True)
+            await room.commit(Play(player, move, position, bot=True))
             self._failures = 0
         except ServerError as exc:
             if exc.code == "unavailable":

@@ -14,12 +14,13 @@ the process holding its lease (a Redis key with a time to live): exactly one at 
 another one takes over when the holder dies.
 
 Messages are JSON objects with ``o`` (the sending process), ``t`` (kind) and ``g`` (game id):
-``move`` (``i`` index, ``m`` notation or a take-back, ``a`` its author), ``seats`` (``s``
-seats online through the sender), ``seat`` (a vacant seat was taken: read the seats again),
-``takeback`` (``k`` "ask", "yes" or "no", ``s`` the seat, ``p`` the position), ``hands`` (a
-bot took a person's seat over, or the person took it back: read the seats and the clock
-again), ``rematch`` (``r`` the new game's id) and ``bye`` (the sender stops: forget its
-seats).
+``change`` (a change the sender stored through its room's pipeline,
+:func:`polis.server.pipeline.published`: ``k`` its kind — move, takeback, stand_in,
+hand_back, seat — with ``i``, ``m``, ``a`` the entry's index, text and author for moves and
+take-backs, ``s`` the seat for the others; the receiver commits it as a ``Heard`` change),
+``seats`` (``s`` seats online through the sender), ``takeback`` (a request or an answer: ``k``
+"ask", "yes" or "no", ``s`` the seat, ``p`` the position), ``chat`` (``l`` a line),
+``rematch`` (``r`` the new game's id) and ``bye`` (the sender stops: forget its seats).
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from typing import Any
 
 from polis.core.errors import PolisError
 from polis.core.protocol import Game, GameState
-from polis.server import open_tables
 from polis.server.botpool import BotPool, ThreadPool, process_pool, ray_pool
 from polis.server.bus import PRESENCE_TTL, LocalBus
 from polis.server.clocks import TableClock
@@ -32,6 +31,7 @@ from polis.server.faults import StoreHealth, patiently, ping, waited
 from polis.server.guards import Guards
 from polis.server.history import EventLog, replay
 from polis.server.inputs import is_token
+from polis.server.pipeline import bot_turn, heard
 from polis.server.push import Pusher
 from polis.server.room import Room
 from polis.server.seats import hash_token, new_game_id, new_token
@@ -188,9 +188,9 @@ class Hub:
         )
         room = self._room(stored, game, state, events)
         if stored.bot_turn is None and not stored.finished:
-            bot_turn = room._bot_turn(state)
+            bots_turn = bot_turn(room.stored.seats, state)
             with contextlib.suppress(Exception):
-                await self.writer.call(lambda: self.store.set_bot_turn(game_id, bot_turn))
+                await self.writer.call(lambda: self.store.set_bot_turn(game_id, bots_turn))
         return room
 
     def _room(self, stored: StoredGame, game: Game, state: GameState, events: EventLog) -> Room:
@@ -369,26 +369,24 @@ class Hub:
         room = self.rooms.get(str(message.get("g")))
         if room is None:
             return
-        if kind == "move" and isinstance(message.get("i"), int):
-            if room.idle:
+        if kind == "change":  # a move, take-back, change of hands or seat stored elsewhere
+            action = heard(message)
+            if action is None:
+                return
+            if room.idle and action.kind in ("move", "takeback"):
                 # nobody here follows this game (it was created here and is played through
                 # another process): let it go rather than replay every move of it
                 self.evict(room)
             else:
-                move = room.remote_move(message["i"], str(message.get("m")), message.get("a"))
-                self.spawn(move)
+                self.spawn(room.commit(action))
         elif kind == "seats" and isinstance(message.get("s"), list):
             seats = frozenset(s for s in message["s"] if isinstance(s, int))
             if room.presence.set_remote(origin, seats, PRESENCE_TTL):
                 room.presence_changed()
         elif kind == "rematch" and isinstance(message.get("r"), str):
             self.announce_rematch(room, message["r"])
-        elif kind == "seat":  # a seat of an open table was taken through another process
-            self.spawn(open_tables.seated_elsewhere(room))
         elif kind == "takeback":  # a take-back asked or answered through another process
             room.takebacks.heard(message)
-        elif kind == "hands":  # a bot took a seat over, or a person took it back
-            self.spawn(room.watch.refresh())
         elif kind == "chat":
             room.chat.heard(message.get("l"))
 

@@ -7,8 +7,9 @@ finds it still vacant; the others are told plainly (409 ``seat_taken``). The tak
 seat's token, the same kind an invite link carries.
 
 The game waits until no seat is vacant: nobody moves before (a bot neither), and a table whose
-last seat is taken starts as a table created full would (:meth:`Room.after_move` starts the
-bot, if one is first). Bots' seats are never vacant.
+last seat is taken starts as a table created full would (the pipeline's after-move work starts
+the bot, if one is first). Bots' seats are never vacant. Taking a seat is a change like a
+move (:mod:`~polis.server.pipeline`): other processes hear of it on the bus.
 """
 
 from __future__ import annotations
@@ -16,17 +17,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polis.server.errors import ServerError
+from polis.server.pipeline import Change, TakeSeat
 from polis.server.seats import hash_token, new_token
 from polis.server.store import SeatInfo
 
 if TYPE_CHECKING:
-    from polis.server.hub import Hub
     from polis.server.room import Room
 
 
-async def take_seat(hub: Hub, room: Room, name: str, seat: int | None) -> tuple[int, str]:
+async def take_seat(room: Room, name: str, seat: int | None) -> tuple[int, str]:
     """Give ``name`` a vacant seat of ``room`` (``seat``, or the first one vacant); returns
     the seat and its token. ServerError ``seat_taken`` when none is left."""
+    token = new_token()
+    number: int = await room.commit(TakeSeat(name, seat, hash_token(token)))
+    return number, token
+
+
+async def seat_change(room: Room, action: TakeSeat) -> Change:
+    """The change of a vacant seat taken (run by the room's pipeline): the first of the
+    candidates still vacant in the store is given; the game starts once none is left."""
     if room.finished:
         raise ServerError("finished", "the game is over")
     if room.stored.seed_chosen:  # its creator knows the deal (never made with an open seat)
@@ -34,48 +43,40 @@ async def take_seat(hub: Hub, room: Room, name: str, seat: int | None) -> tuple[
             "forbidden", "this table's deal was chosen by its creator: its seats are not given out"
         )
     await room.reload_seats()
-    vacant = room.vacant
+    seat = action.seat
     if seat is not None and not 0 <= seat < len(room.stored.seats):
         raise ServerError("bad_request", f"this table has no seat {seat + 1}")
-    candidates = vacant if seat is None else [s for s in vacant if s == seat]
+    candidates = room.vacant if seat is None else [s for s in room.vacant if s == seat]
     if not candidates:
         raise ServerError(
             "seat_taken",
             "every seat of this table is taken" if seat is None else "this seat is taken",
         )
-    for number in candidates:
-        token = new_token()
-        token_hash = hash_token(token)
-        won = await hub.write(
-            lambda number=number, token_hash=token_hash: hub.store.take_vacant(
-                room.id, number, name, token_hash
-            ),
-            "taking a seat",
-        )
-        if won:
-            room.stored.seats[number] = SeatInfo(number, name, "human", None, token_hash)
-            seated(room)
-            hub.bus.publish({"t": "seat", "g": room.id})
-            return number, token
-    # every candidate went to someone else meanwhile
-    await room.reload_seats()
-    seated(room)
-    raise ServerError(
-        "seat_taken",
-        "someone else took this seat a moment ago"
-        if seat is not None
-        else "someone else took the last free seat a moment ago",
+    won: list[int] = []
+
+    def write() -> bool:
+        for number in candidates:
+            if room.store.take_vacant(room.id, number, action.name, action.token_hash):
+                won.append(number)
+                return True
+        return False  # every candidate went to someone else meanwhile
+
+    change = Change(
+        "seat",
+        lambda: None,
+        write=write,
+        lost=ServerError(
+            "seat_taken",
+            "someone else took this seat a moment ago"
+            if seat is not None
+            else "someone else took the last free seat a moment ago",
+        ),
     )
 
+    def install() -> None:
+        number = won[0]
+        room.stored.seats[number] = SeatInfo(number, action.name, "human", None, action.token_hash)
+        change.result = change.seat = number
 
-def seated(room: Room) -> None:
-    """Seats changed hands: everyone is told, and a table now full starts."""
-    room.snapshots.invalidate()
-    room.broadcast()
-    room.after_move()
-
-
-async def seated_elsewhere(room: Room) -> None:
-    """Another process gave a seat out (the bus said so)."""
-    await room.reload_seats()
-    seated(room)
+    change.install = install
+    return change

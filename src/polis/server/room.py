@@ -1,15 +1,16 @@
-"""One live game: the authoritative state, its event log, and the move pipeline.
+"""One live game: the authoritative state, its event log, and the pipeline every change goes
+through.
 
-Every move, from a person or a bot, goes through :meth:`Room.submit`, under the room's lock:
-the text is parsed once (``state.parse_move``), played on a clone (``play`` checks it and
-returns the events), stored, and only then swapped in and announced. A refused move leaves
-everything as it was. Connections (:mod:`~polis.server.presence`) and bot seats
-(:mod:`~polis.server.bot_driver`) are separate parts the room uses.
+Anything that changes the game — a move, a take-back, a bot standing in, a seat handed
+back, an open seat taken, or what another process stored — is an action handed to
+:meth:`Room.commit` (:mod:`~polis.server.pipeline`): under the room's lock it is prepared by
+the part that owns its kind (checked, played on a clone), stored, and only then installed
+and announced. A refused action leaves everything as it was. The parts (clock and
+stand-ins, take-backs, chat, hints, bots, presence) never change the game themselves: they
+prepare changes, and the room runs them.
 
 Announcing never waits for a client: each connection is handed its seat's message
-(:meth:`Connection.put`) and sends it in its own time. A move stored by another process (the
-store said this room was behind, or the bus told) is applied by :meth:`Room.catch_up` /
-:meth:`Room.remote_move` and announced the same way.
+(:meth:`Connection.put`) and sends it in its own time.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from polis.core.errors import InputError, PolisError
 from polis.core.events import Event
-from polis.core.moves import Move
 from polis.core.parts import CHOICES, Choices
 from polis.core.protocol import Game, GameState
 from polis.server.bot_driver import BotDriver
@@ -32,6 +32,20 @@ from polis.server.errors import ServerError
 from polis.server.faults import patiently, transient
 from polis.server.hints import Hints
 from polis.server.history import TAKE_BACK, EventLog
+from polis.server.open_tables import seat_change
+from polis.server.pipeline import (
+    Action,
+    Change,
+    HandBack,
+    Heard,
+    Kind,
+    Play,
+    StandIn,
+    TakeBack,
+    TakeSeat,
+    bot_turn,
+    published,
+)
 from polis.server.presence import Connection, Presence, seats_public
 from polis.server.seats import token_matches
 from polis.server.snapshots import Snapshots
@@ -211,81 +225,136 @@ class Room:
             self._announced = text
             self.presence.send_all(text)
 
-    # -- moves --------------------------------------------------------------------------------
-    async def submit(
-        self, seat: int | None, move: str | Move, position: int, *, bot: bool = False
-    ) -> None:
-        """Check, store, apply and announce one move (notation from a client, a move from a
-        bot: ``bot``); raises :class:`ServerError` and then changes nothing."""
+    # -- the pipeline: the one way anything changes this game ----------------------------------
+    async def commit(self, action: Action) -> Any:
+        """Prepare, store, install and announce ``action`` (:mod:`~polis.server.pipeline`).
+
+        Raises :class:`ServerError` (and changes nothing) when it is refused, or when another
+        process changed the game first and the action says so (``Change.lost``); answers
+        False when there was nothing to do, else what the change answers (True by default).
+        """
         async with self.lock:
-            state = self.state
-            if state.is_terminal():
-                raise ServerError("finished", "the game is over")
-            if seat is None:
-                raise ServerError("spectator", "spectators cannot move")
-            if self.vacant:
-                await self.reload_seats()  # another process may have given the last one
-                if self.vacant:
-                    raise ServerError(
-                        "waiting", f"the table waits for {len(self.vacant)} more player(s)"
-                    )
-            if position != self.position:
-                raise ServerError(
-                    "stale",
-                    f"this move was made for position {position}, but the game is at position "
-                    f"{self.position}",
-                )
-            current = state.current_player()
-            if seat != current:
-                raise ServerError(
-                    "not_your_turn",
-                    f"it is not your turn: {self.stored.seats[current].name} is to move",
-                )
-            self.watch.check_mover(seat, bot)
-            trial = state.clone()
-            try:
-                if isinstance(move, str):
-                    move = trial.parse_move(move)
-                events = trial.play(move)
-            except PolisError as exc:
-                raise ServerError("illegal", exc.message, exc.rule) from None
-            index = self.position
-            item = Append(
-                self.id,
-                index,
-                move.text,
-                trial.result().to_json() if trial.is_terminal() else None,
-                bot_turn=self._bot_turn(trial),
-                author=self.watch.author_of(seat, bot),
-                clock=self.watch.plan(seat, trial),
-            )
-            won = await self._store(item)
+            change = await self._prepare(action)
+            if change is None:
+                return False
+            won = await self._store(change)
             if won:
-                self._advance(index, move.text, events, trial)
-                self.watch.moved(item.author)
-            else:
-                caught_up = await self._catch_up_locked()
+                change.install()
+                self.touched = time.monotonic()
+            else:  # another process changed the game first: read what it stored
+                read = await self._read_back()
+                if read is not None:
+                    read.install()
         if not won:
-            if caught_up:  # another process's move: everyone here is told
-                self.broadcast()
-                self.after_move()
-            raise ServerError(
-                "stale", f"another move was made at position {index} first (the game moved on)"
-            )
+            self._tell(None)
+            if change.lost is not None:
+                raise change.lost
+            return False
+        self._tell(change)
+        return change.result
+
+    async def _prepare(self, action: Action) -> Change | None:
+        """The change ``action`` makes, from the part that owns its kind (under the lock)."""
+        if isinstance(action, Play):
+            return await self._play(action)
+        if isinstance(action, TakeBack):
+            return await self.takebacks.change(action)
+        if isinstance(action, StandIn):
+            return self.watch.stand_in(action)
+        if isinstance(action, HandBack):
+            return self.watch.hand_back(action)
+        if isinstance(action, TakeSeat):
+            return await seat_change(self, action)
+        return await self._heard(action)
+
+    async def _store(self, change: Change) -> bool:
+        """Store ``change``; False when another process changed the game first."""
+        if change.entry is not None:
+            return await self._append(change.entry)
+        if change.write is not None:
+            return bool(await self.hub.write(change.write, f"{change.kind} in game {self.id}"))
+        return True  # heard: another process stored it
+
+    def _tell(self, change: Change | None) -> None:
+        """Tell everyone here (and, for a change made here, the other processes and the seat
+        whose turn it became), then carry on: the next bot, the clock."""
+        if change is not None and change.stops_bots:
+            self.bots.cancel()  # a bot thinking about a position that is gone
+        self.snapshots.invalidate()
         self.broadcast()
-        told = {"t": "move", "g": self.id, "i": index, "m": item.text, "a": item.author}
-        self.hub.bus.publish(told)
-        self.hub.push.moved(self, current)  # the process that stored a move tells the away
+        if change is not None:
+            for notice in change.notices:
+                self.notify(notice)
+            if change.publish:
+                self.hub.bus.publish(published(self.id, change))
+                if change.turns:  # the process that stored it tells the seat to move
+                    self.hub.push.moved(self, change.mover)
         self.after_move()
 
-    def _bot_turn(self, state: GameState) -> bool:
-        if state.is_terminal():
-            return False
-        return self.stored.seats[state.current_player()].bot_level is not None
+    async def catch_up(self) -> bool:
+        """Read back what other processes stored since (moves, take-backs, hands); True if
+        anything changed."""
+        return bool(await self.commit(Heard(None)))
 
-    async def _store(self, item: Append) -> bool:
+    # -- moves --------------------------------------------------------------------------------
+    async def _play(self, action: Play) -> Change:
+        """A move: checked against the table and the game's rules, played on a clone."""
+        seat, move, position = action.seat, action.move, action.position
+        state = self.state
+        if state.is_terminal():
+            raise ServerError("finished", "the game is over")
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot move")
+        if self.vacant:
+            await self.reload_seats()  # another process may have given the last one
+            if self.vacant:
+                raise ServerError(
+                    "waiting", f"the table waits for {len(self.vacant)} more player(s)"
+                )
+        if position != self.position:
+            raise ServerError(
+                "stale",
+                f"this move was made for position {position}, but the game is at position "
+                f"{self.position}",
+            )
+        current = state.current_player()
+        if seat != current:
+            raise ServerError(
+                "not_your_turn",
+                f"it is not your turn: {self.stored.seats[current].name} is to move",
+            )
+        self.watch.check_mover(seat, action.bot)
+        trial = state.clone()
+        try:
+            if isinstance(move, str):
+                move = trial.parse_move(move)
+            events = trial.play(move)
+        except PolisError as exc:
+            raise ServerError("illegal", exc.message, exc.rule) from None
+        index = self.position
+        item = Append(
+            self.id,
+            index,
+            move.text,
+            trial.result().to_json() if trial.is_terminal() else None,
+            bot_turn=bot_turn(self.stored.seats, trial),
+            author=self.watch.author_of(seat, action.bot),
+            clock=self.watch.plan(seat, trial),
+        )
+        text = move.text
+
+        def install() -> None:
+            self._advance(index, text, events, trial)
+            self.watch.moved(item.author)
+
+        lost = ServerError(
+            "stale", f"another move was made at position {index} first (the game moved on)"
+        )
+        return Change("move", install, entry=item, lost=lost, mover=current)
+
+    async def _append(self, item: Append) -> bool:
         """Store ``item`` (trying again while the store is unreachable); False when another
-        move took its position first."""
+        entry took its position first."""
         uncertain = False
 
         async def attempt() -> bool:
@@ -314,52 +383,35 @@ class Room:
         self.log.extend(index, events)
         self.takebacks.moved(index + 1, self.state)
         self.state = state
-        self.touched = time.monotonic()
         if state.is_terminal():
             self.stored.finished = True
 
     def after_move(self) -> None:
-        """What follows a move, wherever it was made: the next bot, or the end's clean-up."""
+        """What follows a change, wherever it was made: the next bot, or the end's clean-up."""
         if self.finished:
             self.bots.forget()
         else:
             self.bots.schedule()
         if self.watch.stale:  # another process moved: its clock and authors are read back
-            self.hub.spawn(self.watch.refresh())
+            self.hub.spawn(self.catch_up())
         self.watch.arm()
 
-    async def remote_move(self, index: int, text: str, author: object = None) -> None:
-        """Another process stored move ``index``: apply it (or catch up, if more were missed)."""
-        applied = False
-        async with self.lock:
-            if index == self.position and text == TAKE_BACK:
-                applied = await self.takebacks.rebuild_locked([text])
-            elif index == self.position:
-                trial = self.state.clone()
-                try:
-                    events = trial.play(trial.parse_move(text))
-                except PolisError:
-                    log.exception("move %d of game %s from the bus does not play", index, self.id)
-                else:
-                    self._advance(index, text, events, trial)
-                    self.watch.remote(author)
-                    applied = True
-            elif index > self.position:
-                applied = await self._catch_up_locked()
-        if applied:
-            self.broadcast()
-            self.after_move()
+    # -- what other processes stored -----------------------------------------------------------
+    async def _heard(self, action: Heard) -> Change | None:
+        """A change another process stored: applied from the bus message when it is the next
+        entry, else read back from the store (entries, then who holds each seat)."""
+        if action.kind in ("move", "takeback") and action.index is not None:
+            if action.index < self.position:
+                return None  # already here (this process read it back earlier)
+            if action.index == self.position and action.text is not None:
+                entries = await self._entries([action.text], action.author)
+                if entries is not None:
+                    return Change(action.kind, entries.install, publish=False)
+        return await self._read_back(kind=action.kind)
 
-    async def catch_up(self) -> bool:
-        """Apply the moves other processes stored since this room's position; True if any."""
-        async with self.lock:
-            applied = await self._catch_up_locked()
-        if applied:
-            self.broadcast()
-            self.after_move()
-        return applied
-
-    async def _catch_up_locked(self) -> bool:
+    async def _read_back(self, kind: Kind | None = None) -> Change | None:
+        """Everything other processes stored since this room last looked: the entries after
+        its position and the seats' hands, clock and authors (None: the store failed)."""
         start = self.position
         texts = await patiently(
             lambda: asyncio.to_thread(self.store.moves_from, self.id, start),
@@ -367,10 +419,22 @@ class Room:
             f"moves of game {self.id}",
             self.hub.health,
         )
-        if not texts:
-            return False
+        entries = await self._entries(texts, None) if texts else None
+        hands = await self.watch.read_hands()
+
+        def install() -> None:
+            if entries is not None:
+                entries.install()
+            hands()
+
+        return Change(kind or "move", install, publish=False)
+
+    async def _entries(self, texts: list[str], author: str | None) -> Change | None:
+        """The change that makes entries another process stored part of the room (None: they
+        do not play, which is logged)."""
         if TAKE_BACK in texts:  # the game goes back: replayed from the start
-            return await self.takebacks.rebuild_locked(texts)
+            return await self.takebacks.replayed(texts)
+        start = self.position
         trial = self.state.clone()
         played: list[Sequence[Event]] = []
         try:
@@ -378,12 +442,18 @@ class Room:
                 played.append(trial.play(trial.parse_move(text)))
         except PolisError:  # a stored move that does not play: nothing is applied
             log.exception("stored move %d of game %s does not play", start + len(played), self.id)
-            return False
-        for offset, (text, events) in enumerate(zip(texts, played, strict=True)):
-            self.stored.moves.append(text)
-            self.log.extend(start + offset, events)
-        self.state = trial
-        self.touched = time.monotonic()
-        self.stored.finished = trial.is_terminal()
-        self.watch.stale = True
-        return True
+            return None
+
+        def install() -> None:
+            if len(texts) == 1:  # the next move, with its author (the bus said who)
+                self._advance(start, texts[0], played[0], trial)
+                self.watch.remote(author)
+                return
+            for offset, (text, events) in enumerate(zip(texts, played, strict=True)):
+                self.stored.moves.append(text)
+                self.log.extend(start + offset, events)
+            self.state = trial
+            self.stored.finished = trial.is_terminal()
+            self.watch.stale = True  # their clock and authors are read back
+
+        return Change("move", install, publish=False)

@@ -34,6 +34,7 @@ from polis.core.parts import REVEALS, Reveals
 from polis.core.protocol import GameState
 from polis.server.errors import ServerError
 from polis.server.history import TAKE_BACK, EventLog, line_of, replay
+from polis.server.pipeline import Change, TakeBack, bot_turn
 from polis.server.store import Append
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ class TakeBacks:
             raise ServerError("no_takeback", why)
         others = self._others(seat)
         if not others:
-            await self.apply(seat, position)
+            await room.commit(TakeBack(seat, position))
             return
         if self.request is not None and self.request.position == position:
             raise ServerError("no_takeback", "a take-back is already waiting for an answer")
@@ -207,7 +208,7 @@ class TakeBacks:
             }
         )
         if self._answered(seat, accept):
-            await self.apply(request.seat, position)
+            await room.commit(TakeBack(request.seat, position))
 
     def _answered(self, seat: int, accept: bool) -> bool:
         """Note an answer; True when every person has now accepted."""
@@ -238,45 +239,44 @@ class TakeBacks:
         self.room.snapshots.invalidate()
         self.room.broadcast()
 
-    # -- doing it -----------------------------------------------------------------------------
-    async def apply(self, seat: int, position: int) -> None:
-        """Store the take-back of ``seat``'s last move at ``position`` and play on from the
-        position before it; ServerError when the rules no longer allow it."""
+    # -- the change (run by the room's pipeline) -----------------------------------------------
+    async def change(self, action: TakeBack) -> Change:
+        """The take-back of ``action.seat``'s last move at ``action.position``: an entry of
+        its own, stored through the position guard; the game replays from the position
+        before the move (ServerError when the rules no longer allow it)."""
         room = self.room
-        async with room.lock:
-            if position != room.position:
-                raise ServerError(
-                    "stale", "the game has moved on: the move can no longer be taken back"
-                )
-            why = self.refusal(seat)
-            if why is not None:
-                raise ServerError("no_takeback", why)
-            entries = [*room.stored.moves, TAKE_BACK]
-            state, events = await self._replay(entries)
-            item = Append(
-                room.id,
-                position,
-                TAKE_BACK,
-                None,
-                bot_turn=room._bot_turn(state),
-                author=room.watch.author_of(seat, False),
+        seat, position = action.seat, action.position
+        if position != room.position:
+            raise ServerError(
+                "stale", "the game has moved on: the move can no longer be taken back"
             )
-            won = await room._store(item)
-            if won:
-                self._install(entries, state, events)
-                room.stored.authors[-1] = item.author
-            else:
-                caught_up = await room._catch_up_locked()
-        if not won:
-            if caught_up:
-                room.broadcast()
-                room.after_move()
-            raise ServerError("stale", "someone moved first: the move can no longer be taken back")
-        room.bots.cancel()  # a bot thinking about the position taken back
-        room.broadcast()
-        room.hub.bus.publish({"t": "move", "g": room.id, "i": position, "m": TAKE_BACK})
-        room.notify({"type": "takeback_done", "seat": seat})
-        room.after_move()
+        why = self.refusal(seat)
+        if why is not None:
+            raise ServerError("no_takeback", why)
+        entries = [*room.stored.moves, TAKE_BACK]
+        state, events = await self._replay(entries)
+        item = Append(
+            room.id,
+            position,
+            TAKE_BACK,
+            None,
+            bot_turn=bot_turn(room.stored.seats, state),
+            author=room.watch.author_of(seat, False),
+        )
+
+        def install() -> None:
+            self._install(entries, state, events)
+            room.stored.authors[-1] = item.author
+
+        return Change(
+            "takeback",
+            install,
+            entry=item,
+            lost=ServerError("stale", "someone moved first: the move can no longer be taken back"),
+            mover=seat,
+            notices=({"type": "takeback_done", "seat": seat},),
+            stops_bots=True,
+        )
 
     async def _replay(self, entries: list[str]) -> tuple[GameState, EventLog]:
         stored = self.room.stored
@@ -305,14 +305,13 @@ class TakeBacks:
         self._before = None
         room.watch.stale = True  # the clock and authors are read back from the store
 
-    async def rebuild_locked(self, texts: list[str]) -> bool:
-        """Entries another process stored, take-backs among them: replay the game (the room's
-        lock is held)."""
+    async def replayed(self, texts: list[str]) -> Change | None:
+        """The change that installs entries another process stored, take-backs among them:
+        the game replayed from the start (None: they do not replay, which is logged)."""
         entries = [*self.room.stored.moves, *texts]
         try:
             state, events = await self._replay(entries)
         except Exception:
             log.exception("stored entries of game %s do not replay", self.room.id)
-            return False
-        self._install(entries, state, events)
-        return True
+            return None
+        return Change("takeback", lambda: self._install(entries, state, events), publish=False)

@@ -24,7 +24,7 @@ clock ran out while no process held them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from polis.server import clock_store, history
 from polis.server.clocks import Clock, ClockWrite, TableClock, TimeControl
 from polis.server.errors import ServerError
 from polis.server.faults import patiently
+from polis.server.pipeline import Change, HandBack, StandIn
 
 if TYPE_CHECKING:
     from polis.server.room import Room
@@ -257,48 +258,11 @@ class SeatWatch:
         if self.away_limit is not None:
             self.arm()
 
-    # -- changes of hands ---------------------------------------------------------------------
+    # -- changes of hands (prepared here, run by the room's pipeline) --------------------------
     async def take_over(self, seat: int, why: str) -> bool:
         """A bot of the table's level plays ``seat`` from now on; True if this call did it
         (False: it already did, the game moved on, or the deadline is not due any more)."""
-        assert why in WHY, why
-        room = self.room
-        async with room.lock:
-            info = room.stored.seats[seat]
-            if room.finished or info.kind != "human" or info.stand_in is not None:
-                return False
-            if why != "left":
-                due = self.due()
-                if due is None or due[2] != seat or self.now() < due[0]:
-                    return False
-            now = self.now()
-            current = room.state.current_player() == seat
-            clock = self.clock
-            if clock is not None and clock.running == seat:
-                clock = clock.stopped(now)
-            position = room.position
-            won = await self._write(
-                lambda: clock_store.take_over(
-                    room.store.engine,
-                    room.id,
-                    seat,
-                    level=self.level,
-                    why=why,
-                    since=now,
-                    position=position,
-                    bot_turn=True if current else None,
-                    clock=None if clock is None else ClockWrite.of(clock),
-                ),
-                f"a bot taking over seat {seat} of game {room.id}",
-            )
-            if won:
-                room.stored.seats[seat] = replace(info, stand_in=self.level, stand_in_why=why)
-                self.clock = clock
-            else:  # another process changed hands or moved first: read what it stored
-                await room._catch_up_locked()
-                await self._reload_locked()
-        self._changed()
-        return bool(won)
+        return bool(await self.room.commit(StandIn(seat, why)))
 
     async def resign(self, seat: int) -> bool:
         """The person of ``seat`` leaves: a bot plays on for them."""
@@ -312,66 +276,87 @@ class SeatWatch:
             return False
         if self.gone_for_good(seat):
             return False
-        async with room.lock:
-            info = room.stored.seats[seat]
-            if info.stand_in is None or room.finished or self.gone_for_good(seat):
-                return False
-            now = self.now()
-            current = not room.finished and room.state.current_player() == seat
-            clock = self.clock
-            if clock is not None:
-                clock = clock.reclaimed(seat)
-                if current:
-                    clock = clock.stopped(now, running=seat)
-            position = room.position
-            won = await self._write(
-                lambda: clock_store.hand_back(
-                    room.store.engine,
-                    room.id,
-                    seat,
-                    position=position,
-                    bot_turn=False if current else None,
-                    clock=None if clock is None else ClockWrite.of(clock),
-                ),
-                f"handing seat {seat} of game {room.id} back",
-            )
-            if won:
-                room.stored.seats[seat] = replace(info, stand_in=None, stand_in_why=None)
-                self.clock = clock
-                room.hub.pool.forget((room.id, seat))
-            else:  # another process changed hands or moved first: read what it stored
-                await room._catch_up_locked()
-                await self._reload_locked()
-        self._changed()
-        if not won and again:
+        won = bool(await room.commit(HandBack(seat)))
+        if not won and again and room.stored.seats[seat].stand_in is not None:
             return await self.reclaim(seat, again=False)  # the game moved on meanwhile
-        return bool(won)
+        return won
 
-    async def _write(self, call: Any, what: str) -> bool:
-        """A change of hands, through the store's writer (as moves are)."""
-        return bool(await self.room.hub.write(call, what))
-
-    def _changed(self) -> None:
-        """Tell everyone (here and in the other processes) and carry on."""
+    def stand_in(self, action: StandIn) -> Change | None:
+        """The change of a bot taking ``action.seat`` over (None: nothing to do)."""
+        seat, why = action.seat, action.why
+        assert why in WHY, why
         room = self.room
-        room.snapshots.invalidate()
-        room.broadcast()
-        room.hub.bus.publish({"t": "hands", "g": room.id})
-        room.after_move()
+        info = room.stored.seats[seat]
+        if room.finished or info.kind != "human" or info.stand_in is not None:
+            return None
+        if why != "left":
+            due = self.due()
+            if due is None or due[2] != seat or self.now() < due[0]:
+                return None
+        now = self.now()
+        current = room.state.current_player() == seat
+        clock = self.clock
+        if clock is not None and clock.running == seat:
+            clock = clock.stopped(now)
+        position = room.position
+        level = self.level
+
+        def write() -> bool:
+            return clock_store.take_over(
+                room.store.engine,
+                room.id,
+                seat,
+                level=level,
+                why=why,
+                since=now,
+                position=position,
+                bot_turn=True if current else None,
+                clock=None if clock is None else ClockWrite.of(clock),
+            )
+
+        def install() -> None:
+            room.stored.seats[seat] = replace(info, stand_in=level, stand_in_why=why)
+            self.clock = clock
+
+        return Change("stand_in", install, write=write, seat=seat, turns=False)
+
+    def hand_back(self, action: HandBack) -> Change | None:
+        """The change of the person taking ``action.seat`` back (None: nothing to do)."""
+        seat = action.seat
+        room = self.room
+        info = room.stored.seats[seat]
+        if info.stand_in is None or room.finished or self.gone_for_good(seat):
+            return None
+        now = self.now()
+        current = room.state.current_player() == seat
+        clock = self.clock
+        if clock is not None:
+            clock = clock.reclaimed(seat)
+            if current:
+                clock = clock.stopped(now, running=seat)
+        position = room.position
+
+        def write() -> bool:
+            return clock_store.hand_back(
+                room.store.engine,
+                room.id,
+                seat,
+                position=position,
+                bot_turn=False if current else None,
+                clock=None if clock is None else ClockWrite.of(clock),
+            )
+
+        def install() -> None:
+            room.stored.seats[seat] = replace(info, stand_in=None, stand_in_why=None)
+            self.clock = clock
+            room.hub.pool.forget((room.id, seat))
+
+        return Change("hand_back", install, write=write, mover=seat, seat=seat, turns=False)
 
     # -- other processes ----------------------------------------------------------------------
-    async def refresh(self) -> None:
-        """Read the seats' hands, the clock and the authors back from the store (another
-        process changed them)."""
-        room = self.room
-        async with room.lock:
-            await room._catch_up_locked()
-            await self._reload_locked()
-        room.snapshots.invalidate()
-        room.broadcast()
-        room.after_move()
-
-    async def _reload_locked(self) -> None:
+    async def read_hands(self) -> Callable[[], None]:
+        """Read who holds each seat, the clock and the moves' authors from the store (another
+        process changed them); the answer installs what was read."""
         room = self.room
         engine = room.store.engine
 
@@ -388,9 +373,13 @@ class SeatWatch:
             f"hands of game {room.id}",
             room.hub.health,
         )
-        if seats:
-            room.stored.seats = seats
-        if self.control is not None:
-            self.clock = self._clock_of(table, self.now())
-        room.stored.authors = authors[: len(room.stored.moves)]
-        self.stale = False
+
+        def install() -> None:
+            if seats:
+                room.stored.seats = seats
+            if self.control is not None:
+                self.clock = self._clock_of(table, self.now())
+            room.stored.authors = authors[: len(room.stored.moves)]
+            self.stale = False
+
+        return install

@@ -37,6 +37,7 @@ from polis.server.messages import (
     TakeBackMsg,
     parse_client_message,
 )
+from polis.server.pipeline import Play
 from polis.server.presence import Connection
 from polis.server.room import Room
 
@@ -243,7 +244,7 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
             try:
                 # shielded: a move under way is stored and announced even if this connection
                 # is cut meanwhile
-                await asyncio.shield(room.submit(seat, msg.move, msg.position))
+                await asyncio.shield(room.commit(Play(seat, msg.move, msg.position)))
             except ServerError as exc:
                 conn.put(json.dumps(exc.to_message()))
                 conn.put(room.snapshot_text(seat), state=True)

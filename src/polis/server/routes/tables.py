@@ -42,7 +42,7 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 async def take(body: TakeSeat, request: Request, room: RoomDep, hub: HubDep) -> dict[str, Any]:
     """Take a vacant seat with a name: the seat's token, as an invite link would carry it."""
     hub.guards.create(request.client.host if request.client else "unknown")
-    seat, token = await take_seat(hub, room, body.name, body.seat)
+    seat, token = await take_seat(room, body.name, body.seat)
     base = public_base(request.scope, hub.config.public_url)
     return {
         "id": room.id,

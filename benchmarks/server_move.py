@@ -4,8 +4,9 @@ every connected seat and spectator. A script that prints figures.
 For each game and table it plays whole seeded random games through the room's pipeline
 (``Room.commit``, the path of every change to a game; ``Room.submit`` in older trees) on a
 SQLite file, with one connection per seat plus ``--spectators`` spectators; each connection
-serializes what it is sent, as a WebSocket would. It prints the mean and 95th percentile milliseconds per move,
-after one untimed game (imports and tables a server builds once are not a move's cost).
+serializes what it is sent, as a WebSocket would. It prints the mean and 95th percentile
+milliseconds per move, after one untimed game (imports and tables a server builds once are
+not a move's cost).
 
 It runs unchanged on older trees of polis (whose connections were sent dicts and whose hub
 took a ``get_game`` function), so ``--compare DIR`` measures DIR's sources in a second process

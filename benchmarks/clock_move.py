@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from polis.core.registry import games
-from polis.server.clocks import TableClock, TimeControl
-from polis.server.hub import Hub
-from polis.server.pipeline import Play
-from polis.server.presence import Connection
-from polis.server.store import Store
+from polis.server.live.hub import Hub
+from polis.server.live.pipeline import Play
+from polis.server.live.presence import Connection
+from polis.server.store.games import Store
+from polis.server.table.clocks import TableClock, TimeControl
 
 
 async def _game(name: str, mode: str, players: int, seed: int, db: str, clock: bool) -> list[float]:

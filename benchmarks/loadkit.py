@@ -123,7 +123,7 @@ def postgres_database(admin_url: str) -> Iterator[str]:
     """A fresh database on the server of ``admin_url``, dropped afterwards."""
     from sqlalchemy import create_engine, make_url, text
 
-    from polis.server.store import normalise_url
+    from polis.server.store.games import normalise_url
 
     base = make_url(normalise_url(admin_url))
     name = f"polis_load_{uuid.uuid4().hex[:10]}"

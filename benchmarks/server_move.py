@@ -40,8 +40,9 @@ CONFIGS = [
 def _hub(db: str) -> Any:
     """A hub on a fresh SQLite store, for either tree's constructor."""
     from polis.core.registry import get_game
-    from polis.server.hub import Hub
-    from polis.server.store import Store
+
+    Hub = _module("hub").Hub
+    Store = _module("store").Store
 
     store = Store(f"sqlite:///{db}")
     executor = ThreadPoolExecutor(max_workers=1)
@@ -53,8 +54,21 @@ def _hub(db: str) -> Any:
     return Hub(store, get_game, executor, bot_delay=0.0)
 
 
+def _module(name: str) -> Any:
+    """A server module of this tree: in a folder since the server had folders
+    (``polis.server.live.hub``), at the top before (``polis.server.hub``)."""
+    import importlib
+
+    folders = {"hub": "live", "presence": "live", "pipeline": "live", "store": "store"}
+    modern = f"polis.server.{folders[name]}.{'games' if name == 'store' else name}"
+    try:
+        return importlib.import_module(modern)
+    except ImportError:
+        return importlib.import_module(f"polis.server.{name}")
+
+
 def _connection(seat: int | None, sink: list[int]) -> Any:
-    from polis.server.presence import Connection  # the new tree
+    Connection = _module("presence").Connection  # a tree whose connections are sent text
 
     async def send(text: str) -> None:
         sink.append(len(text))
@@ -79,8 +93,7 @@ async def _game(
     room, _tokens = await hub.create(name, mode, seats, seed=seed)
     sink: list[int] = []
     try:
-        import polis.server.presence  # noqa: F401  (the new tree sends text)
-
+        _module("presence")  # (the newer trees send text)
         make = _connection
     except ImportError:
         make = _old_connection
@@ -102,11 +115,11 @@ async def _game(
 async def _submit(room: Any, seat: int, text: str) -> None:
     """One person's move through the room's pipeline (``commit``; ``submit`` in older trees)."""
     try:
-        from polis.server.pipeline import Play
+        play = _module("pipeline").Play
     except ImportError:  # an older tree
         await room.submit(seat, text, room.position)
         return
-    await room.commit(Play(seat, text, room.position))
+    await room.commit(play(seat, text, room.position))
 
 
 def measure(name: str, mode: str, players: int, spectators: int, games: int) -> dict[str, float]:

@@ -90,7 +90,7 @@ def test_no_import_points_up(layer: str) -> None:
     [
         ("polis.games.g.knowledge", "from polis.bots.knowledge import Knowledge", True),
         ("polis.games.g.chance", "if TYPE_CHECKING:\n    from polis.research import chance", True),
-        ("polis.games.g.view", "def f():\n    import polis.server.room", True),
+        ("polis.games.g.view", "def f():\n    import polis.server.live.room", True),
         ("polis.games.g.moves", "from polis.games.other.moves import X", True),
         ("polis.games.g.moves", "from polis import cli", True),
         ("polis.games.g.moves", "from ...cli import text", True),

@@ -41,7 +41,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     # A database of its own for each test: tests run in parallel workers.
     from sqlalchemy import create_engine, make_url, text
 
-    from polis.server.store import normalise_url
+    from polis.server.store.games import normalise_url
 
     base = make_url(normalise_url(os.environ["POLIS_TEST_PG_URL"]))
     name = f"polis_test_{uuid.uuid4().hex[:12]}"

@@ -13,7 +13,7 @@ from polis.bots.review import MoveReview
 from polis.core.moves import Move
 from polis.core.protocol import Game
 from polis.core.view import View
-from polis.server.advisor import Suggestion
+from polis.server.table.hint_search import Suggestion
 
 
 def _suggestion(legal: Sequence[Move], samples: int) -> Suggestion:

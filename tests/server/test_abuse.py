@@ -182,7 +182,7 @@ def test_invite_links_never_come_from_the_host_header(
 
 
 def test_forwarded_headers_count_only_from_trusted_proxies() -> None:
-    from polis.server.middleware import Forwarded, public_base
+    from polis.server.http.middleware import Forwarded, public_base
 
     seen: list[dict[str, Any]] = []
 
@@ -325,9 +325,9 @@ def test_a_hello_that_never_comes_closes_the_socket(app_with: Callable[..., Test
 def test_presence_changes_are_told_once_for_a_burst_of_joins(tmp_path: Path) -> None:
     """A hundred connections coming and going at once cost each connection one ``seats``
     message, not one per change."""
-    from polis.server.hub import Hub
-    from polis.server.presence import Connection
-    from polis.server.store import Store
+    from polis.server.live.hub import Hub
+    from polis.server.live.presence import Connection
+    from polis.server.store.games import Store
 
     async def scenario() -> dict[int, list[str]]:
         store = Store(f"sqlite:///{tmp_path / 'p.db'}")
@@ -390,8 +390,8 @@ def test_a_connection_joins_no_room_that_left_memory(
 ) -> None:
     """Housekeeping may run at any await of a connection's greeting: the room it is joining
     stays in memory (a joined room that had left would pass its moves to nobody)."""
-    from polis.server.room import Room
-    from polis.server.upkeep import evict_idle
+    from polis.server.live.room import Room
+    from polis.server.live.upkeep import evict_idle
 
     client = app_with(room_idle=0.0, housekeeping_interval=3600.0)
     gid = create(client).json()["id"]
@@ -413,7 +413,7 @@ def test_a_connection_joins_no_room_that_left_memory(
 def test_start_up_replays_no_game_before_serving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from polis.server import history
+    from polis.server.live import history
 
     db = f"sqlite:///{tmp_path / 'many.db'}"
     config = ServerConfig(bot_delay=0.0, limits=Limits(create_rate="1000/minute"))
@@ -431,7 +431,7 @@ def test_start_up_replays_no_game_before_serving(
         replayed.append("x")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("polis.server.hub.replay", counting)
+    monkeypatch.setattr("polis.server.live.hub.replay", counting)
     with TestClient(create_app(db, games=games().values(), config=config)) as client:
         assert client.get("/api/meta").status_code == 200
         time.sleep(0.5)  # the background upkeep has run: no game of people was replayed
@@ -444,8 +444,8 @@ def test_rate_counts_start_no_thread_and_expired_ones_are_swept() -> None:
     one after each hit); expired counts leave memory at the next sweep."""
     import threading
 
-    from polis.server import guards
     from polis.server.config import Limits
+    from polis.server.http import limits as guards
 
     guard = guards.Guards(Limits(message_rate="3/second"))
     time.sleep(0.05)  # the library's one timer of its start-up has run

@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 
 from polis.bots import Budget
 from polis.core.registry import games
-from polis.server import bot_driver, create_app
+from polis.server import create_app
+from polis.server.bots import driver as bot_driver
 from polis.server.config import ServerConfig
 
 from .agents import CrashAgent, SleepAgent, SpyAgent

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from polis.server.bus import RedisBus
+from polis.server.live.bus import RedisBus
 
 from .services import Redis
 

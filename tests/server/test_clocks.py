@@ -1,10 +1,10 @@
-"""Clock arithmetic (:mod:`polis.server.clocks`): banks, increments, caps, deadlines."""
+"""Clock arithmetic (:mod:`polis.server.table.clocks`): banks, increments, caps, deadlines."""
 
 from __future__ import annotations
 
 import pytest
 
-from polis.server.clocks import Clock, TableClock, TimeControl
+from polis.server.table.clocks import Clock, TableClock, TimeControl
 
 
 def test_a_realtime_bank_runs_for_the_seat_to_move_and_gets_its_increment() -> None:

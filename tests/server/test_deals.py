@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from polis.server.store import Store
+from polis.server.store.games import Store
 
 from .conftest import make_app
 
@@ -38,7 +38,7 @@ def test_server_games_are_dealt_from_256_bit_secrets_never_31_bit_seeds(
         drawn.append(real(nbytes))
         return drawn[-1]
 
-    monkeypatch.setattr("polis.server.deals.secrets.token_hex", spy)
+    monkeypatch.setattr("polis.server.table.deals.secrets.token_hex", spy)
     ids = [new_game(client, PEOPLE).json()["id"] for _ in range(12)]
     assert len(drawn) == 12  # every deal came from the operating system's secure source
     store = Store(db_url)
@@ -242,8 +242,8 @@ def write_previous_release_db(url: str) -> dict[str, Any]:
     the middle, and a game whose bot is to move; seeds are 31-bit integers."""
     from sqlalchemy import create_engine
 
-    from polis.server.seats import hash_token
-    from polis.server.store import normalise_url
+    from polis.server.store.games import normalise_url
+    from polis.server.table.seats import hash_token
     from toygame import GAME
 
     meta, games, seats, moves = previous_release_tables()

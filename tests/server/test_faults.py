@@ -2,7 +2,7 @@
 once it is back, bots resume, no acknowledged move is lost, and a client that waited too long
 is told plainly (503 / an ``unavailable`` error on an open socket), never a bare 500. An HTTP
 request is answered 503 within two seconds, and every socket is told when the store goes away
-and when it is back (:mod:`polis.server.faults`).
+and when it is back (:mod:`polis.server.store.faults`).
 
 The PostgreSQL server is the test's own (``services.py``), stopped at once (as in a crash)
 and started again on the same data.

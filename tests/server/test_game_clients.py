@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from polis.core.protocol import Game
 from polis.core.registry import games
-from polis.server.webfiles import LANGUAGES, game_client, web_folder
+from polis.server.http.webfiles import LANGUAGES, game_client, web_folder
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "polis"
 SERVER = SRC / "server"

@@ -21,10 +21,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from polis.core.registry import games, get_game
-from polis.server import create_app, hints, reviews
+from polis.server import create_app
 from polis.server.config import Limits, ServerConfig
-from polis.server.hub import Hub
-from polis.server.thinking import HINTS_PER_ADDRESS, REVIEWS_PER_ADDRESS
+from polis.server.live.hub import Hub
+from polis.server.table import hints, reviews
+from polis.server.table.thinking import HINTS_PER_ADDRESS, REVIEWS_PER_ADDRESS
 
 from . import fake_advice
 from .seat_client import seated

@@ -21,11 +21,11 @@ from fastapi.testclient import TestClient
 from polis.bots.review import review_moves
 from polis.core.registry import games, get_game
 from polis.server import create_app
-from polis.server.botpool import BotFailed, process_pool
+from polis.server.bots.pool import BotFailed, process_pool
 from polis.server.config import ServerConfig
-from polis.server.hints import default_hints
-from polis.server.hub import Hub
-from polis.server.reviews import SEED
+from polis.server.live.hub import Hub
+from polis.server.table.hints import default_hints
+from polis.server.table.reviews import SEED
 
 from .seat_client import seated
 

@@ -24,10 +24,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
 import polis.server
-from polis.server import migrate
-from polis.server.schema import Base
-from polis.server.seats import token_matches
-from polis.server.store import Store, normalise_url
+from polis.server.store import migrate
+from polis.server.store.games import Store, normalise_url
+from polis.server.store.schema import Base
+from polis.server.table.seats import token_matches
 
 from .conftest import make_app
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from polis.server.hub import Hub
-from polis.server.store import Store
+from polis.server.live.hub import Hub
+from polis.server.store.games import Store
 
 from .conftest import make_app
 from .seat_client import seated

@@ -24,12 +24,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from polis.core.registry import games
-from polis.server import clock_store, create_app
+from polis.server import create_app
 from polis.server.config import ServerConfig
-from polis.server.pipeline import KINDS
-from polis.server.room import Room
-from polis.server.store import Store
-from polis.server.writer import MoveWriter
+from polis.server.live.pipeline import KINDS
+from polis.server.live.room import Room
+from polis.server.store import clock_rows
+from polis.server.store.games import Store
+from polis.server.store.writer import MoveWriter
 
 from .seat_client import Seat, seated
 from .services import Postgres, Redis
@@ -113,7 +114,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
     monkeypatch.setattr(MoveWriter, "append", guarded("append", MoveWriter.append))
     monkeypatch.setattr(Store, "take_vacant", guarded("take_vacant", Store.take_vacant))
     for name in ("take_over", "hand_back"):
-        monkeypatch.setattr(clock_store, name, guarded(name, getattr(clock_store, name)))
+        monkeypatch.setattr(clock_rows, name, guarded(name, getattr(clock_rows, name)))
     return found
 
 

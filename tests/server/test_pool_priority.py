@@ -15,8 +15,8 @@ import pytest
 from polis.core.moves import Move, MoveList
 from polis.core.protocol import Game
 from polis.core.view import View
-from polis.server.botpool import BotJob, WorkerPool
-from polis.server.botworker import Key
+from polis.server.bots.pool import BotJob, WorkerPool
+from polis.server.bots.worker import Key
 
 
 class FakeWorker:

@@ -25,10 +25,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 
 from polis.core.registry import games
-from polis.server import chatpush_store as rows
 from polis.server import create_app
 from polis.server.config import ServerConfig
-from polis.server.push import turn_based
+from polis.server.store import chat_push as rows
+from polis.server.table.push import turn_based
 
 http_ece = pytest.importorskip("http_ece")
 pytest.importorskip("pywebpush")

@@ -30,9 +30,10 @@ from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 
 from polis.core.registry import games
-from polis.server import chatpush_store as rows
-from polis.server import create_app, push
+from polis.server import create_app
 from polis.server.config import ServerConfig
+from polis.server.store import chat_push as rows
+from polis.server.table import push
 
 from .test_push import b64url, greet, move, settled, table
 

@@ -252,7 +252,7 @@ def test_bot_game_resumes_after_restart(db_url: str) -> None:
         app = client.app
         assert app is not None
     # move for Ada directly in the store, as if the server died before the bot moved
-    from polis.server.store import Store
+    from polis.server.store.games import Store
 
     store = Store(db_url)
     store.append_move(gid, 0, "1", None)
@@ -269,7 +269,7 @@ def test_a_thinking_bot_does_not_block_other_games(
 ) -> None:
     """While one game's bot is stuck thinking (in its worker process), another game plays on."""
     from polis.bots import Budget
-    from polis.server import bot_driver
+    from polis.server.bots import driver as bot_driver
 
     from .agents import GateAgent
 
@@ -443,7 +443,7 @@ def test_bots_are_seeded_from_the_game_id_and_seat(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from polis.core.match import derive_seed
-    from polis.server import bot_driver
+    from polis.server.bots import driver as bot_driver
 
     made: list[tuple[str, int]] = []
     real = bot_driver.make_agent
@@ -490,7 +490,7 @@ def test_unknown_bot_levels_are_refused(client: TestClient) -> None:
 def test_the_event_log_keeps_private_events_to_their_seats_as_the_game_goes() -> None:
     """Private events after the set-up too (the toy deals secrets only at the start)."""
     from polis.core.events import Event
-    from polis.server.history import EventLog
+    from polis.server.live.history import EventLog
 
     log = EventLog()
     log.extend(None, [Event("dealt", {"card": "A"}, to=(0,)), Event("begun")])

@@ -1,4 +1,4 @@
-"""The store's health (:mod:`polis.server.faults`) without a real outage: a store call that
+"""The store's health (:mod:`polis.server.store.faults`) without a real outage: a store call that
 fails marks the store down and starts a probe that finds it back; an HTTP request waits for
 an unreachable store at most ``HTTP_PATIENCE`` (then 503 with ``Retry-After``), and not at
 all while the store is known to be down; anything else (a socket's move, a bot, a task an
@@ -23,7 +23,8 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from polis.server.errors import ServerError
-from polis.server.faults import (
+from polis.server.live.hub import Hub
+from polis.server.store.faults import (
     HTTP_PATIENCE,
     StoreHealth,
     contended,
@@ -32,7 +33,6 @@ from polis.server.faults import (
     patiently,
     store_message,
 )
-from polis.server.hub import Hub
 
 from .conftest import make_app
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from polis.server.store import Append, SeatInfo, Store, StoredGame
+from polis.server.store.games import Append, SeatInfo, Store, StoredGame
 
 
 @pytest.fixture

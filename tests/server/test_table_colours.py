@@ -12,7 +12,7 @@ import re
 import pytest
 
 from polis.core.registry import games
-from polis.server.webfiles import game_client
+from polis.server.http.webfiles import game_client
 
 from .test_game_clients import STATIC
 

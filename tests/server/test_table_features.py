@@ -309,7 +309,7 @@ def test_tooltips_on_hover_and_long_press_in_the_chosen_language(
 
 def server_file(game: str, lang: str) -> str:
     from polis.core.registry import get_game
-    from polis.server.webfiles import game_client
+    from polis.server.http.webfiles import game_client
 
     client = game_client(get_game(game))
     assert client is not None

@@ -20,11 +20,11 @@ from sqlalchemy import create_engine, select
 from polis.core.parts import REVEALS
 from polis.core.registry import games, get_game
 from polis.server import create_app
-from polis.server.bus import LocalBus
-from polis.server.history import TAKE_BACK, line_of
-from polis.server.pipeline import Heard
-from polis.server.schema import MOVES
-from polis.server.store import normalise_url
+from polis.server.live.bus import LocalBus
+from polis.server.live.history import TAKE_BACK, line_of
+from polis.server.live.pipeline import Heard
+from polis.server.store.games import normalise_url
+from polis.server.store.schema import MOVES
 
 from .seat_client import Seat, seated
 
@@ -387,7 +387,7 @@ def test_a_take_back_and_a_move_racing_for_one_position_are_not_both_stored(
     through another server): two stores on one database, released together."""
     import threading
 
-    from polis.server.store import Append, Store
+    from polis.server.store.games import Append, Store
 
     made, first = two_people(client)
     with seated(client, made["id"], made["seats"][first]["token"]) as mover:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from polis.server import clock_store
+from polis.server.store import clock_rows
 
 from .conftest import make_app
 
@@ -204,7 +204,7 @@ def test_a_person_who_resigns_is_replaced_and_can_come_back(db_url: str) -> None
                 state = hello(again, token)
                 assert state["seats"][first]["stand_in"] is None
         # the takeover and the hand-back are stored facts
-        stored = clock_store.load(client.app.state.hub.store.engine, gid)  # type: ignore[attr-defined]
+        stored = clock_rows.load(client.app.state.hub.store.engine, gid)  # type: ignore[attr-defined]
         assert stored.stand_ins == {}
 
 
@@ -229,7 +229,7 @@ def test_leaving_and_coming_back_buys_no_bot_move_where_another_person_plays(
     import time
 
     from polis.bots import Budget
-    from polis.server import bot_driver
+    from polis.server.bots import driver as bot_driver
 
     from .agents import GateAgent
 
@@ -326,7 +326,7 @@ def test_two_processes_racing_to_take_a_seat_over_store_one_takeover(db_url: str
         results = [check(one, gid), check(two, gid)]
         assert sorted(results) == [False, True]
         engine = one.app.state.hub.store.engine  # type: ignore[attr-defined]
-        assert list(clock_store.load(engine, gid).stand_ins) == [data["first"]]
+        assert list(clock_rows.load(engine, gid).stand_ins) == [data["first"]]
         # the process that lost read the stored takeover back
         summary = two.get(f"/api/games/{gid}").json()
         assert summary["seats"][data["first"]]["stand_in"] == "easy"
@@ -339,11 +339,11 @@ def test_a_takeover_decided_at_an_old_position_is_not_stored(db_url: str) -> Non
         engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
         kwargs: dict[str, Any] = {"level": "easy", "why": "time", "since": 1.0, "clock": None}
         gid = data["id"]
-        assert not clock_store.take_over(engine, gid, 0, position=3, bot_turn=None, **kwargs)
-        assert clock_store.take_over(engine, gid, 0, position=0, bot_turn=None, **kwargs)
-        assert not clock_store.take_over(engine, gid, 0, position=0, bot_turn=None, **kwargs)
-        assert not clock_store.hand_back(engine, gid, 1, position=0, bot_turn=None, clock=None)
-        assert clock_store.hand_back(engine, gid, 0, position=0, bot_turn=None, clock=None)
+        assert not clock_rows.take_over(engine, gid, 0, position=3, bot_turn=None, **kwargs)
+        assert clock_rows.take_over(engine, gid, 0, position=0, bot_turn=None, **kwargs)
+        assert not clock_rows.take_over(engine, gid, 0, position=0, bot_turn=None, **kwargs)
+        assert not clock_rows.hand_back(engine, gid, 1, position=0, bot_turn=None, clock=None)
+        assert clock_rows.hand_back(engine, gid, 0, position=0, bot_turn=None, clock=None)
 
 
 def test_the_record_says_who_made_each_move(db_url: str) -> None:
@@ -396,7 +396,7 @@ def test_bad_clocks_and_rules_are_refused(client: TestClient, rules: dict[str, A
 def test_a_clock_that_ran_out_while_nobody_held_the_table_is_acted_on(db_url: str) -> None:
     """The upkeep loads a game whose clock ran out while no process had it in memory (after a
     restart, say), and a bot takes over at once."""
-    from polis.server.upkeep import load_overdue
+    from polis.server.live.upkeep import load_overdue
 
     wall = Wall()
     with server(db_url, wall) as client:
@@ -424,7 +424,7 @@ def test_a_bot_still_thinking_when_its_person_comes_back_drops_its_move(
     import time
 
     from polis.bots import Budget
-    from polis.server import bot_driver
+    from polis.server.bots import driver as bot_driver
 
     from .agents import GateAgent
 
@@ -527,8 +527,8 @@ def test_a_move_another_process_stored_carries_its_author_and_clock(db_url: str)
 
 
 def test_a_records_authors_follow_the_moves_still_standing() -> None:
-    from polis.server.history import TAKE_BACK
-    from polis.server.takeover import standing_authors
+    from polis.server.live.history import TAKE_BACK
+    from polis.server.table.standins import standing_authors
 
     entries = ["1", "2", TAKE_BACK, "3", "1"]
     authors = ["person", "bot:easy", "person", "person", None]

@@ -72,7 +72,7 @@ def check_database(url: str) -> str:
     from sqlalchemy import create_engine, make_url
     from sqlalchemy.exc import ArgumentError
 
-    from polis.server.store import normalise_url
+    from polis.server.store.games import normalise_url
 
     try:
         shown = make_url(url).render_as_string(hide_password=True)
@@ -226,7 +226,7 @@ def serve(
             import uvicorn
 
             from polis.server import create_app
-            from polis.server.store import default_db_url
+            from polis.server.store.games import default_db_url
         except ModuleNotFoundError as exc:
             if (exc.name or "polis").partition(".")[0] == "polis":
                 raise  # a bug in polis, not a missing extra
@@ -259,7 +259,7 @@ def serve(
     address = f"http://{f'[{shown_host}]' if ':' in shown_host else shown_host}:{port}/"
     typer.echo(f"polis: games are kept in {shown}")
     typer.echo(f"polis: open {address} in your browser (Ctrl+C stops)")
-    from polis.server.httpguard import guarded_protocol
+    from polis.server.http.header_timeout import guarded_protocol
 
     guard_socket(sock)
     server = uvicorn.Server(

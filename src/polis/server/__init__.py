@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from polis.server.app import create_app
+from polis.server.http.app import create_app
 
 __all__ = ["create_app"]

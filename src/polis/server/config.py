@@ -76,10 +76,10 @@ class ServerConfig:
     #: Extra seconds a bot gets beyond twice its own budget before it counts as stuck.
     bot_grace: float = 3.0
     #: The searcher behind a table's hints and the sampled games each move is weighed on
-    #: (:mod:`polis.server.hints`; an iteration budget keeps them reproducible).
+    #: (:mod:`polis.server.table.hints`; an iteration budget keeps them reproducible).
     hint_agent: str = "mcts:400i"
     hint_samples: int = 48
-    #: The same for the post-game review (:mod:`polis.server.reviews`): smaller than the
+    #: The same for the post-game review (:mod:`polis.server.table.reviews`): smaller than the
     #: terminal's ``polis review``, so a game is reviewed in seconds.
     review_agent: str = "mcts:200i"
     review_samples: int = 24

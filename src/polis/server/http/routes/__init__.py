@@ -1,0 +1,18 @@
+"""The server's routers: pages and client files, the HTTP API, open tables, the live
+WebSocket, turn notifications, hints and reviews."""
+
+from __future__ import annotations
+
+from polis.server.http.routes import api, hints, live, pages, push, standins, tables
+
+ROUTERS = (
+    pages.router,
+    api.router,
+    tables.router,
+    standins.router,
+    hints.router,
+    live.router,
+    push.router,
+)
+
+__all__ = ["ROUTERS"]

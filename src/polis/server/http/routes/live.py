@@ -1,0 +1,258 @@
+"""The live game: one WebSocket per seat (or spectator), ``/ws/{game_id}``.
+
+The first message must be ``hello`` (with a seat token, or none to watch); the connection is
+then bound to that seat for its whole life. Moves arrive as notation with the position they
+were made for; everything a client sends is checked (:mod:`polis.server.live.messages`) and a
+refusal goes to that client only, followed by its unchanged state. Chat lines arrive as
+``chat`` messages (:mod:`polis.server.table.chat`); the ``welcome`` carries the last ones.
+
+No connection can hold up another: an address with too many open connections, or opening
+them too fast, is refused before the WebSocket is accepted; spectators of one game and the
+connections of one seat are capped (a seat holder always gets in, however many watch); a
+client has ``hello_timeout`` seconds to say hello and a message rate; everything sent to it
+goes through its own bounded queue (:class:`~polis.server.live.presence.Connection`), and one
+that does not read is cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from polis.server.errors import ServerError
+from polis.server.http.deps import HubDep
+from polis.server.live.hub import Hub
+from polis.server.live.messages import (
+    BadMessage,
+    ChatMsg,
+    Hello,
+    MoveMsg,
+    Ping,
+    TakeBackAnswer,
+    TakeBackMsg,
+    parse_client_message,
+)
+from polis.server.live.pipeline import Play
+from polis.server.live.presence import Connection
+from polis.server.live.room import Room
+
+log = logging.getLogger("polis.server")
+
+#: Messages over the rate a connection may send before it is closed.
+STRIKES = 100
+
+router = APIRouter()
+
+
+class Refused(Exception):
+    """The connection is refused: send ``message``, close with ``code``."""
+
+    def __init__(self, message: dict[str, Any], code: int) -> None:
+        super().__init__(message.get("message"))
+        self.message = message
+        self.code = code
+
+
+class Gone(Exception):
+    """The client left before saying hello."""
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return ServerError(code, message).to_message()
+
+
+def client_address(ws: WebSocket) -> str:
+    """The client's address (a trusted proxy's forwarded one, see ``Forwarded``)."""
+    return ws.client.host if ws.client else "unknown"
+
+
+async def _greet(ws: WebSocket, room: Room, timeout: float) -> int | None:
+    """The seat the first message claims (``None``: a spectator)."""
+    try:
+        first = await asyncio.wait_for(ws.receive(), timeout)
+    except TimeoutError:
+        raise Refused(_error("malformed", "expected a hello message"), 4400) from None
+    if first.get("type") == "websocket.disconnect":
+        raise Gone
+    try:
+        hello = parse_client_message(first.get("text") or first.get("bytes"))
+    except BadMessage as exc:
+        raise Refused(_error(exc.code, exc.message), 4400) from None
+    if not isinstance(hello, Hello):
+        raise Refused(_error("malformed", "the first message must be a hello"), 4400)
+    if hello.token is None:
+        return None
+    try:
+        return await room.seat_for(hello.token)
+    except ServerError as exc:
+        code = 4403 if exc.code == "bad_token" else 1013
+        raise Refused(exc.to_message(), code) from None
+
+
+def cut(ws: WebSocket) -> bool:
+    """Abort the connection's transport (no close frame: its buffers may be full); False when
+    the server gives no transport (the test client)."""
+    transport = ws.scope.get("polis.transport")
+    if transport is None or not hasattr(transport, "abort"):
+        return False
+    transport.abort()
+    return True
+
+
+async def close_or_cut(ws: WebSocket, code: int, reason: str = "") -> None:
+    """Close with ``code``; a client that does not take the close frame is cut off."""
+    try:
+        await asyncio.wait_for(ws.close(code=code, reason=reason), 2.0)
+    except (TimeoutError, RuntimeError, OSError):
+        cut(ws)
+
+
+def _admit(hub: Hub, room: Room, seat: int | None) -> None:
+    """Refuse a connection over its seat's (or the spectators') cap."""
+    limits = hub.guards.limits
+    if seat is None and room.presence.count(None) >= limits.spectators_per_game:
+        raise Refused(_error("full", "this game has as many spectators as it can take"), 4429)
+    if seat is not None and room.presence.count(seat) >= limits.connections_per_seat:
+        raise Refused(_error("full", "this seat has too many open connections"), 4429)
+
+
+@router.websocket("/ws/{game_id}")
+async def play(ws: WebSocket, game_id: str, hub: HubDep) -> None:
+    guards = hub.guards
+    address = client_address(ws)
+    refusal = guards.admit(address)
+    if refusal is not None:
+        await ws.close(code=1008, reason=refusal)  # before accepting: an HTTP 403
+        return
+    guards.opened(address)
+    try:
+        await ws.accept()
+        await _session(ws, game_id, hub, address)
+    finally:
+        guards.closed(address)
+
+
+async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> None:
+    async def send(message: dict[str, Any]) -> None:
+        await ws.send_text(json.dumps(message))
+
+    try:
+        room = await hub.room(game_id)
+        while hub.rooms.get(game_id) is not room:  # left memory while this waited for it
+            room = await hub.room(game_id)
+    except ServerError as exc:
+        await send(exc.to_message())
+        await ws.close(code=4404 if exc.code == "not_found" else 1013)
+        return
+    limits = hub.guards.limits
+    handler = asyncio.current_task()
+
+    def dropped(conn: Connection, why: str) -> None:
+        log.warning("dropped a connection to game %s from %s: %s", game_id, address, why)
+        if room.presence.remove(conn):
+            room.presence_changed()
+        # the client's buffers are full: no close frame would get out
+        if not cut(ws) and handler is not None:
+            handler.cancel()
+
+    conn: Connection | None = None
+    try:
+        # Pending until joined: a room with nobody in it may leave memory at any await, and
+        # a connection must not join a room that has left (its moves would reach nobody).
+        room.pending += 1
+        try:
+            try:
+                seat = await _greet(ws, room, limits.hello_timeout)
+                _admit(hub, room, seat)
+            except Refused as refused:
+                await send(refused.message)
+                await close_or_cut(ws, refused.code)
+                return
+            except Gone:
+                return
+            conn = Connection(
+                seat, ws.send_text, queue_limit=limits.send_queue, on_drop=dropped, address=address
+            )
+            chat = await room.chat.backlog(seat)
+            # the server's time: the client counts the clock down from it
+            welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
+            conn.put(json.dumps({**welcome, "now": hub.now()}))
+            await room.join(conn)
+            if hub.health.down:  # (joined without a pause: a later change reaches it anyway)
+                conn.put(hub.health.message())
+        finally:
+            room.pending -= 1
+        room.chat.since(conn, max((line["id"] for line in chat["lines"]), default=0))
+        await _listen(ws, hub, room, conn)
+    except WebSocketDisconnect:
+        pass
+    except asyncio.CancelledError:
+        if conn is None or conn.dropped is None:
+            raise  # the server is stopping
+    finally:
+        if conn is not None:
+            conn.close()
+            await room.leave(conn)
+        if conn is None or conn.dropped is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None:
+    """Answer the client's messages until it leaves."""
+    guards = hub.guards
+    address = conn.address or "unknown"
+    seat = conn.seat
+    strikes = 0
+    while True:
+        raw = await ws.receive()
+        if raw.get("type") == "websocket.disconnect":
+            return
+        if not guards.message(address):
+            strikes += 1
+            if strikes == 1 or strikes % 10 == 0:
+                conn.put(json.dumps(_error("rate_limited", "too many messages; slow down")))
+            if strikes > STRIKES:
+                await conn.drain()
+                await close_or_cut(ws, 1008, "too many messages")
+                return
+            continue
+        try:
+            msg = parse_client_message(raw.get("text") or raw.get("bytes"))
+        except BadMessage as exc:
+            conn.put(json.dumps(_error(exc.code, exc.message)))
+            continue
+        if isinstance(msg, Ping):
+            conn.put('{"type": "pong"}')
+        elif isinstance(msg, Hello):
+            conn.put(
+                json.dumps(
+                    _error("malformed", "already greeted; open a new connection for another seat")
+                )
+            )
+        elif isinstance(msg, ChatMsg):
+            try:
+                await room.chat.say(conn, msg.text)
+            except ServerError as exc:  # to this connection only; it stays open
+                conn.put(json.dumps(exc.to_message()))
+        elif isinstance(msg, MoveMsg):
+            try:
+                # shielded: a move under way is stored and announced even if this connection
+                # is cut meanwhile
+                await asyncio.shield(room.commit(Play(seat, msg.move, msg.position)))
+            except ServerError as exc:
+                conn.put(json.dumps(exc.to_message()))
+                conn.put(room.snapshot_text(seat), state=True)
+        elif isinstance(msg, TakeBackMsg | TakeBackAnswer):
+            try:
+                if isinstance(msg, TakeBackMsg):
+                    await asyncio.shield(room.takebacks.ask(seat, msg.position))
+                else:
+                    await asyncio.shield(room.takebacks.answer(seat, msg.position, msg.accept))
+            except ServerError as exc:
+                conn.put(json.dumps(exc.to_message()))

@@ -7,12 +7,29 @@ words every game shares (``polis/games/i18n/<lang>.json``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from polis.core.events import Event
 from polis.core.view import View
 from polis.core.wording import DEFAULT, Words, words
 
 LETTERS = "ABCD"
+
+#: A game's ``render.messages``: the catalogue's keys and arguments that word one event (the
+#: same the browser's ``describe`` gives), for seats named ``names``.
+Messages = Callable[[Event, Sequence[str], Words], list[tuple[str, dict[str, Any]]]]
+
+
+def narration(
+    event: Event, names: Sequence[str], say: Words, messages: Messages, quiet: frozenset[str]
+) -> str | None:
+    """One line for a person reading the game, seats lettered; None for the events in
+    ``quiet`` (a terminal need not print them) or that the game words as nothing."""
+    if event.key in quiet:
+        return None
+    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
+    return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
 
 
 def game_words(package: str, lang: str = DEFAULT) -> Words:

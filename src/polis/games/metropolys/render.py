@@ -30,7 +30,7 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.view import MetropolysView
-from polis.games.text import LETTERS, game_words, heading, scores_line, seat_names, wrap
+from polis.games.text import LETTERS, game_words, heading, narration, scores_line, seat_names, wrap
 
 TOKEN_MARK = {"chic": "*", "metro": "m", "archaeology": "a"}
 #: The catalogue's name of each card that changes hands.
@@ -252,11 +252,7 @@ def messages(event: Event, names: Sequence[str], say: Words) -> list[Message]:
 def narrate(event: Event, names: Sequence[str], lang: str = DEFAULT) -> str | None:
     """One line for a person reading the game, seats lettered; None for events a terminal
     need not print."""
-    if event.key in QUIET:
-        return None
-    say = wording(lang)
-    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
-    return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
+    return narration(event, names, wording(lang), messages, QUIET)
 
 
 __all__ = [

@@ -26,7 +26,7 @@ from polis.games.quadropolis.moves import QuadropolisMove
 from polis.games.quadropolis.site import SPOT_NAMES
 from polis.games.quadropolis.tiles import TILES
 from polis.games.quadropolis.view import EMPTY, FACE_DOWN, QuadropolisView
-from polis.games.text import LETTERS, game_words, heading, scores_line, seat_names
+from polis.games.text import LETTERS, game_words, heading, narration, scores_line, seat_names
 
 CELL = 6
 #: Events the terminal does not print (the board shows the Urbanist where it stands).
@@ -274,11 +274,7 @@ def messages(event: Event, names: Sequence[str], say: Words) -> list[Message]:
 def narrate(event: Event, names: Sequence[str], lang: str = DEFAULT) -> str | None:
     """One line for a person reading the game, seats lettered; None for events a terminal
     need not print."""
-    if event.key in QUIET:
-        return None
-    say = wording(lang)
-    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
-    return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
+    return narration(event, names, wording(lang), messages, QUIET)
 
 
 __all__ = [

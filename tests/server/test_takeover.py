@@ -5,7 +5,9 @@ hub's ``now()``, set by each test: nothing here sleeps or depends on how fast it
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,6 +40,24 @@ def server(db_url: str, wall: Wall) -> Iterator[TestClient]:
     app.state.hub.now = wall
     with TestClient(app) as client:
         yield client
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[Path, Path]:
+    """Bots that think until the test says so: (release, thinking) files of
+    :class:`~tests.server.agents.GateAgent`."""
+    from polis.bots import Budget
+    from polis.server.bots import driver as bot_driver
+
+    from .agents import GateAgent
+
+    release, thinking = tmp_path / "release", tmp_path / "thinking"
+    monkeypatch.setattr(
+        bot_driver,
+        "make_agent",
+        lambda spec, seed: (GateAgent(thinking, release), Budget(iterations=1)),
+    )
+    return release, thinking
 
 
 def create(client: TestClient, **rules: Any) -> dict[str, Any]:
@@ -220,25 +240,13 @@ def strangers(client: TestClient, **rules: Any) -> dict[str, Any]:
 
 
 def test_leaving_and_coming_back_buys_no_bot_move_where_another_person_plays(
-    db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    db_url: str, gate: tuple[Path, Path]
 ) -> None:
     """The audit's loop: at a two-person table with hints off, the player to move leaves,
     the stand-in moves for them, and their link hands the seat straight back. Here the seat
     stays with its stand-in: coming back, even while the bot still thinks, gets the person
     neither the seat nor the bot's move."""
-    import time
-
-    from polis.bots import Budget
-    from polis.server.bots import driver as bot_driver
-
-    from .agents import GateAgent
-
-    release, thinking = tmp_path / "release", tmp_path / "thinking"
-    monkeypatch.setattr(
-        bot_driver,
-        "make_agent",
-        lambda spec, seed: (GateAgent(thinking, release), Budget(iterations=1)),
-    )
+    release, thinking = gate
     wall = Wall()
     with server(db_url, wall) as client:
         data = strangers(client, stand_in="hard")
@@ -418,22 +426,10 @@ def test_a_clock_that_ran_out_while_nobody_held_the_table_is_acted_on(db_url: st
 
 
 def test_a_bot_still_thinking_when_its_person_comes_back_drops_its_move(
-    db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    db_url: str, gate: tuple[Path, Path]
 ) -> None:
     """The bot stops at the turn boundary: a person back while it thinks plays the turn."""
-    import time
-
-    from polis.bots import Budget
-    from polis.server.bots import driver as bot_driver
-
-    from .agents import GateAgent
-
-    release, thinking = tmp_path / "release", tmp_path / "thinking"
-    monkeypatch.setattr(
-        bot_driver,
-        "make_agent",
-        lambda spec, seed: (GateAgent(thinking, release), Budget(iterations=1)),
-    )
+    release, thinking = gate
     wall = Wall()
     with server(db_url, wall) as client:
         data = create(client, stand_in="easy")

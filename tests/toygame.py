@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Literal, NotRequired, Self
+
+from typing_extensions import TypedDict
 
 from polis.core import (
     ActionSpace,
@@ -63,6 +65,35 @@ def _move(action: int) -> AddMove:
     return SPACE.moves[action]
 
 
+class CountingViewJSON(TypedDict):
+    """The toy's view as JSON (its ``wire`` part, with :class:`CountingChoicesJSON`)."""
+
+    game: Literal["counting"]
+    mode: str
+    players: int
+    player: int | None
+    current_player: int
+    moves: list[str]
+    total: int
+    lucky: int | None
+    secret: str | None
+    revealed: NotRequired[list[tuple[int, str]]]
+
+
+class CountingAmountJSON(TypedDict):
+    amount: int
+    move: str
+
+
+class CountingChoicesJSON(TypedDict):
+    amounts: list[CountingAmountJSON]
+
+
+#: The ``wire`` part: the types of the toy's view and choices JSON.
+VIEW = CountingViewJSON
+CHOICES = CountingChoicesJSON
+
+
 @dataclass(frozen=True, slots=True)
 class CountingView(View):
     game: ClassVar[str] = "counting"
@@ -78,9 +109,9 @@ class CountingView(View):
     secret: str | None
     revealed: tuple[tuple[int, str], ...] | None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "game": self.game,
+    def to_json(self) -> CountingViewJSON:
+        out: CountingViewJSON = {
+            "game": "counting",
             "mode": self.mode,
             "players": self.players,
             "player": self.player,
@@ -221,6 +252,7 @@ class CountingGame(Game):
     plugins: ClassVar[Mapping[str, str]] = {
         "choices": "toygame:legal_choices",
         "reveals": "toygame:reveals",
+        "wire": "toygame",
     }
 
     def new_game(
@@ -275,7 +307,7 @@ class CountingGame(Game):
         return ()
 
 
-def legal_choices(view: CountingView, legal: Sequence[AddMove]) -> dict[str, Any]:
+def legal_choices(view: CountingView, legal: Sequence[AddMove]) -> CountingChoicesJSON:
     """The web choices of the toy: the amounts that may be added."""
     return {"amounts": [{"amount": m.amount, "move": m.text} for m in legal]}
 

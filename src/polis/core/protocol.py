@@ -180,7 +180,9 @@ class Game(ABC):
     * ``reveals`` (``REVEALS``): ``reveals(state_before, move) -> bool``, True when playing
       ``move`` shows anyone something no seat's view held before (a chance outcome, a
       secret, the end of the game); the server allows a take-back only of a move that
-      revealed nothing.
+      revealed nothing;
+    * ``wire`` (``WIRE``): the module naming the types of the view's and the choices' JSON,
+      for the server's wire contract.
 
     A part named without ``:attribute`` is the module itself.
     """

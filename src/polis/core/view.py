@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from polis.core.moves import Move
@@ -37,8 +38,9 @@ class View(ABC):
         return self.current_player == TERMINAL
 
     @abstractmethod
-    def to_json(self) -> dict[str, Any]:
-        """The view as a JSON-able dict (keys listed in the game's ``view`` module)."""
+    def to_json(self) -> Mapping[str, Any]:
+        """The view as a JSON-able dict: a fresh one, typed by the game's ``TypedDict`` of it
+        (its ``wire`` part, :data:`polis.core.parts.WIRE`)."""
 
 
 __all__ = ["TERMINAL", "View"]

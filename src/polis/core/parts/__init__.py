@@ -20,7 +20,9 @@ web lives here, in the core, so a game implements all of them importing nothing 
   chance nodes and bounds the game;
 * ``CHOICES``, for the web client: :class:`Choices`, ``(view, legal) -> JSON``;
 * ``REVEALS``, for the server's take-backs: :class:`Reveals`, ``(before, move) -> bool``;
-* ``TEXT``, for terminals: :class:`TextParts`, a module drawing the game as text.
+* ``TEXT``, for terminals: :class:`TextParts`, a module drawing the game as text;
+* ``WIRE``, for the server's wire contract: :class:`WireTypes`, a module naming the types
+  (``TypedDict`` classes) of the JSON the view's ``to_json`` and the ``choices`` part write.
 
 Importing this package loads no part and no third-party library: the interfaces' own
 modules are imported only for type checking here.
@@ -132,16 +134,30 @@ class TextParts(Protocol):
         ...
 
 
+class WireTypes(Protocol):
+    """A game's ``wire`` part (a module): the types of the JSON the game sends to web clients,
+    as ``TypedDict`` classes (from ``typing_extensions``, which pydantic reads on every Python
+    the project supports). The server builds the ``state`` message's JSON Schema from them
+    and, in tests, checks every message against it (:mod:`polis.server.wire`)."""
+
+    #: What the game's view's ``to_json`` writes (its ``game`` key: a ``Literal`` of the
+    #: game's name, so the schema tells the games' views apart).
+    VIEW: Any
+    #: What the ``choices`` part writes; None for a game without one.
+    CHOICES: Any
+
+
 KNOWLEDGE: PluginKey[KnowledgeFactory] = PluginKey("knowledge")
 OBSERVATION: PluginKey[ObservationFactory] = PluginKey("observation")
 CHANCE: PluginKey[ChanceModel] = PluginKey("chance")
 CHOICES: PluginKey[Choices] = PluginKey("choices")
 REVEALS: PluginKey[Reveals] = PluginKey("reveals")
 TEXT: PluginKey[TextParts] = PluginKey("text")
+WIRE: PluginKey[WireTypes] = PluginKey("wire")
 
 #: Every part a game may offer, by name.
 PARTS: Mapping[str, PluginKey[object]] = {
-    key.name: key for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT)
+    key.name: key for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE)
 }
 
 __all__ = [
@@ -152,10 +168,12 @@ __all__ = [
     "PARTS",
     "REVEALS",
     "TEXT",
+    "WIRE",
     "Choices",
     "KnowledgeFactory",
     "ObservationFactory",
     "PluginKey",
     "Reveals",
     "TextParts",
+    "WireTypes",
 ]

@@ -7,16 +7,16 @@ and never works out a rule or writes notation: every leaf carries the move to se
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.view import MetropolysView
+from polis.games.metropolys.view_json import ChoiceValueJSON, MetropolysChoicesJSON
 
 
-def legal_choices(view: MetropolysView, legal: Sequence[MetropolysMove]) -> dict[str, Any]:
+def legal_choices(view: MetropolysView, legal: Sequence[MetropolysMove]) -> MetropolysChoicesJSON:
     """``{"fields": [{"field", "values": [{"value", "move"}]}], "pass": "pass" or null}``;
     fields ascending, values ascending."""
-    fields: dict[int, list[dict[str, Any]]] = {}
+    fields: dict[int, list[ChoiceValueJSON]] = {}
     for move in legal:
         if move is not PASS:
             fields.setdefault(move.field, []).append({"value": move.value, "move": move.text})

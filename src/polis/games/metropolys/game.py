@@ -54,6 +54,7 @@ class MetropolysGame(Game):
         "choices": "polis.games.metropolys.choices:legal_choices",
         "text": "polis.games.metropolys.render",
         "reveals": "polis.games.metropolys.reveals:reveals",
+        "wire": "polis.games.metropolys.view_json",
     }
 
     def new_game(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from polis.core.errors import InputError
+from polis.games.metropolys.view_json import MetropolysOptionsJSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Options:
     #: R17: whether field 51 counts as outskirts (default true).
     field_51_outskirts: bool = True
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MetropolysOptionsJSON:
         return {"lake_groups": self.lake_groups, "field_51_outskirts": self.field_51_outskirts}
 
 

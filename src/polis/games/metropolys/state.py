@@ -541,7 +541,7 @@ class MetropolysState(GameState):
         return self._facts.setup.to_json()
 
     def options(self) -> dict[str, Any]:
-        return self._facts.options.to_json()
+        return dict(self._facts.options.to_json())
 
     @property
     def setup_data(self) -> Setup:

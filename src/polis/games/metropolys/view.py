@@ -2,32 +2,21 @@
 player's secret card in it until the game is over (then every card is revealed).
 
 The view holds plain numbers (packed fields, supply masks, the move objects); ``to_json``
-writes the JSON below, only where the view leaves the process:
-
-* ``game`` ("metropolys"), ``mode``, ``players``, ``player`` (whose view; ``None`` = spectator),
-  ``current_player`` (-1 once the game is over), ``terminal``, ``moves`` (public history, notation).
-* ``first_player`` (opener of round 1), ``start_player`` (opener of the current round),
-  ``unused_districts``, ``layout`` (the set-up's face-up token layout, field id string -> token),
-  ``options`` (rules options in force).
-* ``fields``: 55 entries ``{"id", "district", "colour", "in_play", "token", "building"}``;
-  ``token`` is the token still lying there (or null), ``building`` is null or
-  ``{"player", "value", "built"}`` (``built`` false = a bid of the current round).
-* ``bid``: the current (last) bid ``{"field", "value", "player"}`` or null; ``bids``: every bid of
-  this round in order; ``passed``: players out of this round.
-* ``supplies``: each player's supply (values, ascending; public); ``built``: buildings built per
-  player; ``tokens_collected``: per player ``{"chic", "metro", "archaeology"}``;
-  ``metro_card`` / ``archaeology_card``: holder or null.
-* ``area_card``, ``neighbourhood_card``: the viewing player's own secret cards (null for a
-  spectator; ``neighbourhood_card`` null in Family).
-* Only once the game is over: ``cards`` (every player's ``{"area_card",
-  "neighbourhood_card"}``, revealed) and ``result`` (the record's result object).
+writes its JSON only where the view leaves the process. The JSON's keys, their types and
+what each means are :class:`MetropolysViewJSON` (:mod:`polis.games.metropolys.view_json`):
+``game``, ``mode``, ``players``, ``player``, ``current_player`` (-1 once over),
+``terminal``, ``moves``; ``first_player``, ``start_player``, ``unused_districts``,
+``layout``, ``options``; ``fields`` (55), ``bid``, ``bids``, ``passed``; ``supplies``,
+``built``, ``tokens_collected``, ``metro_card``, ``archaeology_card``; the viewer's own
+``area_card`` and ``neighbourhood_card``; and only once the game is over ``cards`` (every
+player's, revealed) and ``result``.
 """
 
 from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from polis.core.errors import InputError
 from polis.core.result import GameResult
@@ -42,6 +31,7 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import MetropolysMove
 from polis.games.metropolys.options import Options
+from polis.games.metropolys.view_json import BidJSON, FieldJSON, MetropolysViewJSON
 
 if TYPE_CHECKING:
     from polis.games.metropolys.state import MetropolysState
@@ -98,9 +88,9 @@ class MetropolysView(View):
             return None
         return c >> 4, c & 15, field not in self.bids
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MetropolysViewJSON:
         n = self.players
-        fields = []
+        fields: list[FieldJSON] = []
         for f in range(NUM_FIELDS):
             b = self.building_at(f)
             token = self.tokens[f]
@@ -116,12 +106,12 @@ class MetropolysView(View):
                     else {"player": b[0], "value": b[1], "built": b[2]},
                 }
             )
-        bids = [
+        bids: list[BidJSON] = [
             {"field": f, "value": self.cells[f] & 15, "player": self.cells[f] >> 4}
             for f in self.bids
         ]
-        out: dict[str, Any] = {
-            "game": self.game,
+        out: MetropolysViewJSON = {
+            "game": "metropolys",
             "mode": self.mode,
             "players": n,
             "player": self.player,
@@ -139,8 +129,12 @@ class MetropolysView(View):
             "passed": [p for p in range(n) if self.passed >> p & 1],
             "supplies": [list(self.supply(p)) for p in range(n)],
             "built": list(self.built),
-            "tokens_collected": [
-                {name: self.collected[p * 4 + i] for i, name in enumerate(TOKENS, start=1)}
+            "tokens_collected": [  # by token code: 1 chic, 2 metro, 3 archaeology (TOKENS)
+                {
+                    "chic": self.collected[p * 4 + 1],
+                    "metro": self.collected[p * 4 + 2],
+                    "archaeology": self.collected[p * 4 + 3],
+                }
                 for p in range(n)
             ],
             "metro_card": self.metro_card if self.metro_card >= 0 else None,

@@ -7,16 +7,18 @@ works out a rule or writes notation: every leaf carries the move to send back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from polis.games.quadropolis.city import geometry
 from polis.games.quadropolis.moves import DISCARD, QuadropolisMove
 from polis.games.quadropolis.site import SELECT, SPOT_NAMES, site_square_name
 from polis.games.quadropolis.tiles import TILES
 from polis.games.quadropolis.view import FACE_DOWN, QuadropolisView
+from polis.games.quadropolis.view_json import ChoiceSpotJSON, QuadropolisChoicesJSON
 
 
-def legal_choices(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> dict[str, Any]:
+def legal_choices(
+    view: QuadropolisView, legal: Sequence[QuadropolisMove]
+) -> QuadropolisChoicesJSON:
     """``{"architects": [{"architect", "spots": [{"spot", "square", "site", "tile",
     "targets": {square: move}, "discard", "nothing"}]}]}``.
 
@@ -26,8 +28,8 @@ def legal_choices(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> di
     the move that builds it there; ``discard`` / ``nothing`` are the moves "x" / "-", or null.
     """
     names = geometry(view.mode).names
-    architects: dict[int, list[dict[str, Any]]] = {}
-    entry: dict[str, Any] = {}
+    architects: dict[int, list[ChoiceSpotJSON]] = {}
+    entry: ChoiceSpotJSON | None = None
     placed = (0, -1)
     for move in legal:  # listed architect by architect, spot by spot
         if (move.architect, move.spot) != placed:
@@ -44,6 +46,7 @@ def legal_choices(view: QuadropolisView, legal: Sequence[QuadropolisMove]) -> di
                 "nothing": None,
             }
             architects.setdefault(move.architect, []).append(entry)
+        assert entry is not None
         target = move.target
         if target >= 0:
             entry["targets"][names[target]] = move.text

@@ -56,6 +56,7 @@ class QuadropolisGame(Game):
         "choices": "polis.games.quadropolis.choices:legal_choices",
         "text": "polis.games.quadropolis.render",
         "reveals": "polis.games.quadropolis.reveals:reveals",
+        "wire": "polis.games.quadropolis.view_json",
     }
 
     def new_game(

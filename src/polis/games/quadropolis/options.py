@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from polis.core.errors import InputError
+from polis.games.quadropolis.view_json import QuadropolisOptionsJSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Options:
     office_tower_group_cap: int = 5  # A14
     empty_squares_tie_break: str = "after_removal"  # A19: "after_removal" | "before_removal"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> QuadropolisOptionsJSON:
         return {
             "face_down_tiles": self.face_down_tiles,
             "playground_absorbs_pollution": self.playground_absorbs_pollution,

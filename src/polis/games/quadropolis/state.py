@@ -558,7 +558,7 @@ class QuadropolisState(GameState):
         return self._setup.to_json()
 
     def options(self) -> dict[str, Any]:
-        return self._options.to_json()
+        return dict(self._options.to_json())
 
     # -- read-only accessors (for views, scoring, bots' own samples and tests) ---------------
     @property

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from polis.games.quadropolis.view_json import TileJSON
+
 #: Cell codes of formats §1.1 by tile type (parks split by variant).
 TYPE_CODE = {
     "tower_block": "T",
@@ -118,7 +120,7 @@ POOLS: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 
 
-def tile_json(index: int) -> dict[str, object]:
+def tile_json(index: int) -> TileJSON:
     """A face-up tile as shown in views: everything printed on its face and back."""
     t = TILES[index]
     return {

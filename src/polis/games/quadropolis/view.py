@@ -3,54 +3,23 @@
 Nothing hidden is ever in it: a face-down tile shows only its back (``"#2 Classic"``) and
 future rounds are absent, although the set-up fixes both. Quadropolis has no private
 information, so ``view(p)`` differs from ``view(None)`` only in ``player``. The view holds
-plain numbers (tile indices, packed city squares, the move objects); ``to_json`` writes the
-JSON below, only where the view leaves the process.
+plain numbers (tile indices, packed city squares, the move objects); ``to_json`` writes its
+JSON only where the view leaves the process.
 
-JSON keys (all always present unless noted):
-
-``game``, ``mode``, ``players``, ``player``, ``current_player`` (-1 when over), ``moves``
-    protocol keys; ``moves`` is the move history in notation (formats §1.4).
-``options``
-    the rules options in force (A5, A10, A14, A19).
-``round``, ``rounds``, ``turn``, ``action``, ``finished``
-    1-based round and its total; 1-based turn within the round (1-4); actions taken this
-    round (0 .. 4*players-1; 4*players once over); whether the game is over.
-``starting_player``, ``first_player``, ``mayor``
-    first player of round 1 (set-up), first player of this round, holder of the Mayor pawn.
-``site``
-    25 squares r1c1..r5c5: ``{"square": "r1c1", "state": "empty"}``,
-    ``{"square", "state": "face-down", "back": "#2"}`` or
-    ``{"square", "state": "face-up", "tile": {id, type, code, variant, gives, vp, marking,
-    mayor, back}}``.
-``spots``
-    20 spots L1..L5, R1..R5, T1..T5, B1..B5: ``{"spot", "architect", "player", "selects",
-    "blocked"}``; architect/player/selects are null when free; ``player`` is the owner
-    (Classic) or the taker (Expert); ``selects`` the site square the architect selected;
-    ``blocked`` says the Urbanist blocks that spot.
-``urbanist``
-    the construction-site square of the Urbanist, or null when it is beside the board.
-``architects``
-    Classic: per player, the numbers of their architects not yet used this round; Expert: null.
-``pool``
-    Expert: ``{"1": count, ..., "5": count}`` of architects left in the common pool; Classic: null.
-``cities``
-    per player ``{"rows": [formats §1.2 row strings], "squares": [null or {"square", "code",
-    "floors", "tiles": [tile ids, bottom first]}]}``.
-``inhabitants``, ``energy``
-    per player, resources gained so far.
-``discarded``
-    ids of discarded tiles, in order.
-``public_rounds``
-    per round started so far, the 25 ids of the layout as dealt, face-down squares as null
-    (so a view alone suffices for :meth:`Game.determinize`).
-``result``
-    only when finished: the game's result object (formats §3).
+The JSON's keys, their types and what each means are :class:`QuadropolisViewJSON`
+(:mod:`polis.games.quadropolis.view_json`): ``game``, ``mode``, ``players``, ``player``,
+``current_player`` (-1 when over) and ``moves`` (the protocol's keys); ``options``;
+``round``, ``rounds``, ``turn``, ``action``, ``finished``; ``starting_player``,
+``first_player``, ``mayor``; ``site`` (25 squares: empty, face-down with its back, face-up
+with its tile), ``spots`` (20), ``urbanist``; ``architects`` (Classic) or ``pool``
+(Expert); ``cities``, ``inhabitants``, ``energy``, ``discarded``, ``public_rounds``; and
+``result`` once the game is over.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from polis.core.result import GameResult
 from polis.core.view import TERMINAL, View
@@ -66,6 +35,13 @@ from polis.games.quadropolis.site import (
     site_square_name,
 )
 from polis.games.quadropolis.tiles import TILES, tile_json
+from polis.games.quadropolis.view_json import (
+    CityJSON,
+    CitySquareJSON,
+    QuadropolisViewJSON,
+    SiteSquareJSON,
+    SpotJSON,
+)
 
 if TYPE_CHECKING:
     from polis.games.quadropolis.state import QuadropolisState
@@ -143,9 +119,9 @@ class QuadropolisView(View):
         return bool(BLOCKED[self.urbanist] >> spot & 1)
 
     # -- JSON --------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> QuadropolisViewJSON:
         n = self.players
-        site: list[dict[str, Any]] = []
+        site: list[SiteSquareJSON] = []
         for q, t in enumerate(self.site):
             name = site_square_name(q)
             if t >= 0:
@@ -154,7 +130,7 @@ class QuadropolisView(View):
                 site.append({"square": name, "state": "face-down", "back": self.backs[q]})
             else:
                 site.append({"square": name, "state": "empty"})
-        spots = []
+        spots: list[SpotJSON] = []
         for s in range(N_SPOTS):
             v = self.spots[s]
             spots.append(
@@ -168,10 +144,10 @@ class QuadropolisView(View):
             )
         names = GEOMETRY[self.mode].names
         size = len(names)
-        cities = []
+        cities: list[CityJSON] = []
         for p in range(n):
             city = self.city(p)
-            squares: list[dict[str, Any] | None] = []
+            squares: list[CitySquareJSON | None] = []
             for q, b in enumerate(city):
                 if b is None:
                     squares.append(None)
@@ -186,8 +162,8 @@ class QuadropolisView(View):
                 )
             cities.append({"rows": city_rows(self.mode, city), "squares": squares})
         expert = self.mode == "expert"
-        out: dict[str, Any] = {
-            "game": self.game,
+        out: QuadropolisViewJSON = {
+            "game": "quadropolis",
             "mode": self.mode,
             "players": n,
             "player": self.player,

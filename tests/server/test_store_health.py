@@ -12,6 +12,7 @@ hook), so the whole path is real but for the database itself; the PostgreSQL out
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,8 +95,9 @@ def test_a_failure_marks_the_store_down_once_and_the_probe_finds_it_back() -> No
         health.close()
 
     asyncio.run(run())
-    assert store_message(None) == '{"type": "store", "status": "back"}'
-    assert store_message(1.5) == '{"type": "store", "status": "unavailable", "since": 1.5}'
+    assert json.loads(store_message(None)) == {"type": "store", "status": "back"}
+    down = {"type": "store", "status": "unavailable", "since": 1.5}
+    assert json.loads(store_message(1.5)) == down
 
 
 def test_a_call_that_succeeds_marks_it_back_and_the_probe_stops() -> None:

@@ -114,6 +114,11 @@ class ServerConfig:
     )
     #: Seconds one push may take before it is given up (it never holds up a table).
     push_timeout: float = 10.0
+    #: Check every message sent, heard and published against the wire contract, failing loudly
+    #: on a mismatch (:mod:`polis.server.wire.check`): for tests, off by default (it costs a
+    #: validation per message). ``POLIS_CHECK_WIRE=1`` turns it on, for a server made
+    #: without :meth:`from_env` too.
+    check_wire: bool = field(default_factory=lambda: os.environ.get("POLIS_CHECK_WIRE") == "1")
     #: This process's name on the bus (unique per process).
     instance: str = field(default_factory=lambda: secrets.token_hex(6))
     limits: Limits = field(default_factory=Limits)

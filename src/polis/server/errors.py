@@ -8,10 +8,11 @@ words for people, ``rule`` names the rule of the game that refused a move.
 
 from __future__ import annotations
 
-from typing import Any
+from polis.server.wire.to_client import ErrorCode, ErrorMessage
 
-#: HTTP status of each error code (anything else is a 400).
-STATUS = {
+#: HTTP status of each error code (anything else is a 400). The codes themselves are the wire
+#: contract's :data:`~polis.server.wire.to_client.ErrorCode`.
+STATUS: dict[ErrorCode, int] = {
     "not_found": 404,
     "method_not_allowed": 405,
     "unauthorized": 401,
@@ -33,7 +34,7 @@ STATUS = {
 
 
 #: The code of an HTTP status raised outside polis's own code (routing, body parsing).
-CODE_OF_STATUS = {
+CODE_OF_STATUS: dict[int, ErrorCode] = {
     400: "bad_request",
     401: "unauthorized",
     403: "forbidden",
@@ -49,7 +50,7 @@ CODE_OF_STATUS = {
 class ServerError(Exception):
     """A request the server refuses; ``code`` tells the client which kind."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -59,9 +60,10 @@ class ServerError(Exception):
     def status(self) -> int:
         return STATUS.get(self.code, 400)
 
-    def to_message(self) -> dict[str, Any]:
-        """The ``{"type": "error", ...}`` message (also the body of an HTTP refusal)."""
-        msg: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+    def to_message(self) -> ErrorMessage:
+        """The ``{"type": "error", ...}`` message (also the ``error`` of an HTTP refusal's
+        body): the one place an error message is built."""
+        msg = ErrorMessage(type="error", code=self.code, message=self.message)
         if self.rule:
             msg["rule"] = self.rule
         return msg

@@ -36,20 +36,28 @@ from polis.server.live.bus import LocalBus, RedisBus
 from polis.server.live.hub import Hub
 from polis.server.store.faults import transient, unavailable
 from polis.server.store.games import Store, default_db_url
+from polis.server.wire.http import error_body
 
 log = logging.getLogger("polis.server")
 
 
 def _error(
-    exc: ServerError, status: int | None = None, headers: dict[str, str] | None = None
+    req: Request,
+    exc: ServerError,
+    status: int | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    """The one error shape (:mod:`polis.server.errors`), with ``Retry-After`` where waiting
-    helps."""
+    """The one error shape (:class:`~polis.server.wire.to_client.ErrorBody`), with
+    ``Retry-After`` where waiting helps."""
     status = exc.status if status is None else status
     headers = dict(headers or {})
     if status in (429, 503):
         headers.setdefault("Retry-After", "5")
-    return JSONResponse({"error": exc.to_message()}, status_code=status, headers=headers or None)
+    body = error_body(exc.to_message())
+    wire = getattr(req.app.state.hub, "wire", None)
+    if wire is not None:
+        wire.http_error(body)
+    return JSONResponse(body, status_code=status, headers=headers or None)
 
 
 def create_app(
@@ -126,12 +134,12 @@ def tune_gc() -> None:
     gc.set_threshold(700, 10, 100)
 
 
-async def _server_error(_req: Request, exc: Exception) -> JSONResponse:
+async def _server_error(req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServerError)
-    return _error(exc)
+    return _error(req, exc)
 
 
-async def _http_error(_req: Request, exc: Exception) -> JSONResponse:
+async def _http_error(req: Request, exc: Exception) -> JSONResponse:
     """What the framework refuses itself (no such path or method, a body that is not JSON or
     not UTF-8, a number too long to read), in the same shape as everything else."""
     assert isinstance(exc, HTTPException)
@@ -143,19 +151,19 @@ async def _http_error(_req: Request, exc: Exception) -> JSONResponse:
         404: "there is nothing at this address",
         405: "this address does not take this method",
     }.get(status, str(exc.detail))
-    return _error(ServerError(code, message), status, dict(exc.headers or {}))
+    return _error(req, ServerError(code, message), status, dict(exc.headers or {}))
 
 
-async def _polis_error(_req: Request, exc: Exception) -> JSONResponse:
+async def _polis_error(req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, PolisError)
-    return _error(ServerError("bad_request", exc.message, exc.rule))
+    return _error(req, ServerError("bad_request", exc.message, exc.rule))
 
 
-async def _validation_error(_req: Request, exc: Exception) -> JSONResponse:
-    return _error(ServerError("bad_request", printable(str(exc))))
+async def _validation_error(req: Request, exc: Exception) -> JSONResponse:
+    return _error(req, ServerError("bad_request", printable(str(exc))))
 
 
-async def _request_error(_req: Request, exc: Exception) -> JSONResponse:
+async def _request_error(req: Request, exc: Exception) -> JSONResponse:
     """A request body that does not fit: which field and why, never the text sent (it may be
     what cannot be encoded)."""
     assert isinstance(exc, RequestValidationError)
@@ -163,20 +171,20 @@ async def _request_error(_req: Request, exc: Exception) -> JSONResponse:
     for error in exc.errors()[:5]:
         where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
         parts.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
-    return _error(ServerError("invalid", printable("; ".join(parts))))
+    return _error(req, ServerError("invalid", printable("; ".join(parts))))
 
 
-async def _store_error(_req: Request, exc: Exception) -> JSONResponse:
+async def _store_error(req: Request, exc: Exception) -> JSONResponse:
     """The store unreachable: 503 with a clear message (and one log line, no traceback)."""
     if transient(exc):
         log.warning("answered 503: the store is unavailable (%s)", type(exc).__name__)
-        return _error(unavailable())
+        return _error(req, unavailable())
     log.error("store error", exc_info=exc)
-    return _error(ServerError("internal", "the server failed on this request (logged)"))
+    return _error(req, ServerError("internal", "the server failed on this request (logged)"))
 
 
-async def _unexpected(_req: Request, exc: Exception) -> JSONResponse:
+async def _unexpected(req: Request, exc: Exception) -> JSONResponse:
     """A bug: 500 with a message that says so (the traceback goes to the log)."""
     if transient(exc):
-        return _error(unavailable())
-    return _error(ServerError("internal", "the server failed on this request (logged)"))
+        return _error(req, unavailable())
+    return _error(req, ServerError("internal", "the server failed on this request (logged)"))

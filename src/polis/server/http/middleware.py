@@ -18,6 +18,9 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from polis.server.errors import ServerError
+from polis.server.wire.http import error_body
+
 #: The policy of every page and file of the app.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -109,15 +112,8 @@ class BodyLimit:
         await self.app(scope, counted, watched)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "error": {
-                    "type": "error",
-                    "code": "too_large",
-                    "message": f"request body too large (at most {self.limit} bytes)",
-                }
-            }
-        ).encode()
+        refusal = ServerError("too_large", f"request body too large (at most {self.limit} bytes)")
+        body = json.dumps(error_body(refusal.to_message())).encode()
         headers: list[Any] = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

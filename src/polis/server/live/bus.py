@@ -13,14 +13,13 @@ bus reconnects and, while it is down, every couple of seconds). A game's bots ar
 the process holding its lease (a Redis key with a time to live): exactly one at a time, and
 another one takes over when the holder dies.
 
-Messages are JSON objects with ``o`` (the sending process), ``t`` (kind) and ``g`` (game id):
+Messages are JSON objects with ``o`` (the sending process), ``t`` (kind) and ``g`` (game id),
+typed in the wire contract (:mod:`polis.server.wire.bus`, which says what each key means):
 ``change`` (a change the sender stored through its room's pipeline,
-:func:`polis.server.live.pipeline.published`: ``k`` its kind — move, takeback, stand_in,
-hand_back, seat — with ``i``, ``m``, ``a`` the entry's index, text and author for moves and
-take-backs, ``s`` the seat for the others; the receiver commits it as a ``Heard`` change),
-``seats`` (``s`` seats online through the sender), ``takeback`` (a request or an answer: ``k``
-"ask", "yes" or "no", ``s`` the seat, ``p`` the position), ``chat`` (``l`` a line),
-``rematch`` (``r`` the new game's id) and ``bye`` (the sender stops: forget its seats).
+:func:`polis.server.live.pipeline.published`; the receiver commits it as a ``Heard``
+change), ``seats`` (the seats online through the sender), ``takeback`` (a request or an
+answer), ``chat`` (a line), ``rematch`` (the new game's id) and ``bye`` (the sender stops:
+forget its seats). Processes publish through :meth:`polis.server.live.hub.Hub.publish`.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from polis.server.live.jsontext import dumps, loads
+from polis.server.wire.bus import BusBye, BusMessage
 
 log = logging.getLogger("polis.server")
 
@@ -75,7 +75,7 @@ class LocalBus:
     def start(self, handler: Handler, on_connect: Callable[[], None]) -> None:
         """Start listening (``on_connect`` runs on each (re)connection)."""
 
-    def publish(self, message: dict[str, Any]) -> None:
+    def publish(self, message: BusMessage) -> None:
         """Send ``message`` to the other processes (never waits)."""
 
     async def follow(self, game_id: str) -> None:
@@ -137,11 +137,11 @@ class RedisBus(LocalBus):
     def game_channel(self, game_id: str) -> str:
         return f"{self.prefix}:game:{game_id}"
 
-    def publish(self, message: dict[str, Any]) -> None:
+    def publish(self, message: BusMessage) -> None:
         if not self.healthy:
             self.dropped += 1  # the others poll the store meanwhile
             return
-        game_id = message.get("g")
+        game_id = message["g"]
         channel = self.game_channel(game_id) if game_id else self.channel
         try:
             self._out.put_nowait((channel, dumps({**message, "o": self.instance})))
@@ -305,9 +305,8 @@ class RedisBus(LocalBus):
     async def close(self) -> None:
         if self.healthy:
             with contextlib.suppress(Exception):
-                await self._redis.publish(
-                    self.channel, dumps({"o": self.instance, "t": "bye", "g": ""})
-                )
+                bye = BusBye(o=self.instance, t="bye", g="")
+                await self._redis.publish(self.channel, dumps(bye))
         tasks = [*self._tasks, *self._chores]
         for task in tasks:
             task.cancel()

@@ -38,6 +38,9 @@ from polis.server.table.deals import new_seed
 from polis.server.table.push import Pusher
 from polis.server.table.seats import hash_token, new_game_id, new_token
 from polis.server.table.thinking import Thinking
+from polis.server.wire.bus import BusMessage, BusRematch
+from polis.server.wire.check import WireCheck
+from polis.server.wire.to_client import RematchMessage
 
 log = logging.getLogger("polis.server")
 
@@ -75,6 +78,9 @@ class Hub:
         self.pool: BotPool = bots if bots is not None else make_pool(config)
         self.writer = MoveWriter(store, inline=store.engine.dialect.name == "sqlite")
         self.bus = bus or LocalBus(config.instance)
+        #: Checks every message against the wire contract (tests, ``config.check_wire``);
+        #: None: nothing is checked.
+        self.wire: WireCheck | None = WireCheck(games) if config.check_wire else None
         self.guards = Guards(config.limits)
         self.thinking = Thinking(config.bot_workers)  # hints and reviews under way
         #: Turn notifications by Web Push (:mod:`~polis.server.table.push`).
@@ -348,18 +354,27 @@ class Hub:
                 )
                 given[seat] = token
         self.announce_rematch(room, rematch_id)
-        self.bus.publish({"t": "rematch", "g": game_id, "r": rematch_id})
+        self.publish(BusRematch(t="rematch", g=game_id, r=rematch_id))
         return rematch_id, given
 
     @staticmethod
     def announce_rematch(room: Room, rematch_id: str) -> None:
         room.stored.rematch_id = rematch_id
-        room.notify({"type": "rematch", "game_id": rematch_id})
+        room.notify(RematchMessage(type="rematch", game_id=rematch_id))
         room.broadcast()
 
     # -- other processes ----------------------------------------------------------------------
+    def publish(self, message: BusMessage) -> None:
+        """Tell the other processes (:mod:`~polis.server.live.bus`); never waits."""
+        if self.wire is not None:
+            self.wire.bus(message)
+        self.bus.publish(message)
+
     def on_bus(self, message: dict[str, Any]) -> None:
-        """A message from another process (see :mod:`~polis.server.live.bus`)."""
+        """A message from another process (:mod:`~polis.server.wire.bus`), read defensively:
+        one this process cannot use is ignored."""
+        if self.wire is not None:
+            self.wire.bus(message, heard=True)
         kind = message.get("t")
         origin = str(message.get("o"))
         if kind == "bye":

@@ -28,16 +28,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, get_args
 
 from polis.core.moves import Move
 from polis.core.protocol import GameState
 from polis.server.errors import ServerError
 from polis.server.store.games import Append, SeatInfo
+from polis.server.wire.bus import BusChange, ChangeKind
+from polis.server.wire.to_client import Notice
 
 #: The kinds of change, as the bus and the pipeline's spies name them.
-Kind = Literal["move", "takeback", "stand_in", "hand_back", "seat"]
-KINDS: tuple[Kind, ...] = ("move", "takeback", "stand_in", "hand_back", "seat")
+Kind = ChangeKind
+KINDS: tuple[Kind, ...] = get_args(ChangeKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,7 @@ class Change:
     #: The seat whose change it was (the push skips it: it is not away).
     mover: int | None = None
     #: Public messages every connection is sent after the new state.
-    notices: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    notices: Sequence[Notice] = field(default_factory=tuple)
     #: Whether other processes are told (False for what they told this one).
     publish: bool = True
     #: What a successful commit answers (the seat an open table gave, ...).
@@ -137,20 +139,24 @@ class Change:
     turns: bool = True
 
 
-def published(game_id: str, change: Change) -> dict[str, Any]:
-    """The bus message that tells other processes of ``change`` (:mod:`polis.server.live.bus`):
-    ``k`` the kind; ``i``, ``m`` and ``a`` the entry's index, text and author for moves and
-    take-backs; ``s`` the seat for changes of hands and seats taken."""
-    message: dict[str, Any] = {"t": "change", "g": game_id, "k": change.kind}
+def published(game_id: str, change: Change) -> BusChange:
+    """The bus message that tells other processes of ``change``
+    (:class:`~polis.server.wire.bus.BusChange`): ``k`` the kind; ``i``, ``m`` and ``a`` the
+    entry's index, text and author for moves and take-backs; ``s`` the seat for changes of
+    hands and seats taken."""
+    message = BusChange(t="change", g=game_id, k=change.kind)
     if change.entry is not None:
-        message |= {"i": change.entry.index, "m": change.entry.text, "a": change.entry.author}
+        message["i"] = change.entry.index
+        message["m"] = change.entry.text
+        message["a"] = change.entry.author
     if change.seat is not None:
         message["s"] = change.seat
     return message
 
 
 def heard(message: dict[str, Any]) -> Heard | None:
-    """The :class:`Heard` action of a bus ``change`` message (None: not one)."""
+    """The :class:`Heard` action of a bus ``change`` message, read defensively (None: not
+    one this process can use)."""
     kind = message.get("k")
     if kind not in KINDS:
         return None

@@ -19,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from typing import Any
 
+from polis.server.live.jsontext import dumps
 from polis.server.store.games import SeatInfo
+from polis.server.wire.to_client import SeatJSON, SeatsMessage
 
 #: Sends one message, already serialized (the same text goes to every connection of a seat).
 SendText = Callable[[str], Awaitable[None]]
@@ -48,6 +48,7 @@ class Connection:
         queue_limit: int = QUEUE_LIMIT,
         on_drop: Callable[[Connection, str], None] | None = None,
         address: str | None = None,
+        check: Callable[[str], None] | None = None,
     ) -> None:
         self.seat = seat
         self.address = address
@@ -62,6 +63,9 @@ class Connection:
         self._on_drop = on_drop
         #: Why the connection was dropped (None while it is not).
         self.dropped: str | None = None
+        #: Checks every text queued against the wire contract (tests: :mod:`polis.server.wire
+        #: .check`); None: nothing is checked.
+        self._check = check
 
     def put(self, text: str, *, state: bool = False) -> bool:
         """Queue ``text`` for sending, never waiting; False when the connection is gone.
@@ -71,6 +75,8 @@ class Connection:
         """
         if self.dropped is not None:
             return False
+        if self._check is not None:
+            self._check(text)
         queue = self._queue
         if state and queue and queue[-1][0]:
             queue[-1] = (True, text)
@@ -126,7 +132,7 @@ class Connection:
             task.cancel()
 
 
-def seats_public(seats: Sequence[SeatInfo], online: frozenset[int]) -> list[dict[str, Any]]:
+def seats_public(seats: Sequence[SeatInfo], online: frozenset[int]) -> list[SeatJSON]:
     """The seats as every client may see them (never a token hash); bots are always online."""
     return [
         {
@@ -224,4 +230,4 @@ class Presence:
     @staticmethod
     def seats_message(seats: Sequence[SeatInfo], online: frozenset[int]) -> str:
         """The ``seats`` message: who is connected now."""
-        return json.dumps({"type": "seats", "seats": seats_public(seats, online)})
+        return dumps(SeatsMessage(type="seats", seats=seats_public(seats, online)))

@@ -16,7 +16,6 @@ Announcing never waits for a client: each connection is handed its seat's messag
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from polis.core.protocol import Game, GameState
 from polis.server.bots.driver import BotDriver
 from polis.server.errors import ServerError
 from polis.server.live.history import TAKE_BACK, EventLog
+from polis.server.live.jsontext import dumps
 from polis.server.live.pipeline import (
     Action,
     Change,
@@ -52,6 +52,8 @@ from polis.server.table.open_tables import seat_change
 from polis.server.table.seats import token_matches
 from polis.server.table.standins import SeatWatch
 from polis.server.table.takebacks import TakeBacks
+from polis.server.wire.bus import BusSeats
+from polis.server.wire.to_client import Notice, SeatJSON, StateExtras
 
 if TYPE_CHECKING:
     from polis.server.live.hub import Hub
@@ -90,11 +92,7 @@ class Room:
         self.log = log
         self.lock = asyncio.Lock()
         self.presence = Presence()
-        self.snapshots = Snapshots(
-            stored,
-            choices_of(game),
-            lambda: {**self.watch.extra(), **self.takebacks.extra(), **self.hints.extra()},
-        )
+        self.snapshots = Snapshots(stored, choices_of(game), self._state_extras)
         config = hub.config
         self.bots = BotDriver(self, hub.pool, config.bot_delay, config.bot_grace)
         #: The clock and the bots standing in for people (:mod:`~polis.server.table.standins`).
@@ -169,8 +167,12 @@ class Room:
         if seats:
             self.stored.seats = seats
 
-    def seats_public(self) -> list[dict[str, Any]]:
+    def seats_public(self) -> list[SeatJSON]:
         return seats_public(self.stored.seats, self.presence.online)
+
+    def _state_extras(self) -> StateExtras:
+        """What the table's parts add to the state message (the clock, take-backs, hints)."""
+        return {**self.watch.extra(), **self.takebacks.extra(), **self.hints.extra()}
 
     # -- messages -----------------------------------------------------------------------------
     def snapshot_text(self, seat: int | None) -> str:
@@ -184,9 +186,9 @@ class Room:
             for conn in conns:
                 conn.put(text, state=True)
 
-    def notify(self, message: dict[str, Any]) -> None:
+    def notify(self, message: Notice) -> None:
         """Send one public message (no seat data) to every connection."""
-        self.presence.send_all(json.dumps(message))
+        self.presence.send_all(dumps(message))
 
     async def join(self, conn: Connection) -> None:
         self.touched = time.monotonic()
@@ -216,7 +218,7 @@ class Room:
             self._announce = loop.call_later(PRESENCE_COALESCE, self._announce_seats)
 
     def publish_presence(self) -> None:
-        self.hub.bus.publish({"t": "seats", "g": self.id, "s": sorted(self._published)})
+        self.hub.publish(BusSeats(t="seats", g=self.id, s=sorted(self._published)))
 
     def _announce_seats(self) -> None:
         self._announce = None
@@ -286,7 +288,7 @@ class Room:
             for notice in change.notices:
                 self.notify(notice)
             if change.publish:
-                self.hub.bus.publish(published(self.id, change))
+                self.hub.publish(published(self.id, change))
                 if change.turns:  # the process that stored it tells the seat to move
                     self.hub.push.moved(self, change.mover)
         self.after_move()

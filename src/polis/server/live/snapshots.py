@@ -6,24 +6,18 @@ spectators cost one view each. Bodies are kept per (position, seat); the seriali
 adds what changes between moves (who is online, the rematch link) and is kept until one of
 them changes, so every connection of a seat is sent the very same text.
 
-Keys: ``type`` ("state"), ``game_id``, ``game``, ``mode``, ``players``, ``seat`` (null: a
-spectator), ``position`` (moves so far; a move is sent back with it), ``current_player``
-(-1 once over), ``finished``, ``seed_chosen`` (the game's creator chose the deal, so knew
-it: only where nobody else sits, :mod:`polis.server.table.deals`), ``view`` (the game's view JSON
-for this seat), ``legal`` (the seat to move: its legal moves in notation, else []),
-``choices`` (the seat to move: the game's structured choices, each leaf with the move text
-to send; else null), ``log`` (the events this seat may see, ``{"move": index or null for the
-set-up, "key", "params"}``),
-``result`` (once over), ``seats`` (names, kinds, levels, ``connected``, ``stand_in``: the
-level of a bot playing a person's seat, and ``stand_in_why``), ``rematch_id``, ``authors``
-(per move: "person", "bot:<level>", or null when not recorded), ``clock`` (null, or the
-table's clock: :meth:`polis.server.table.clocks.Clock.to_json`) and ``rules`` (``stand_in``: the
-level of the bots that replace leavers, ``away_limit``: seconds, or null).
+Its keys are :class:`~polis.server.wire.to_client.StateMessage` (the wire contract, where
+each is described): the body (:class:`~polis.server.wire.to_client.StateBody`: the position
+and the seat decide it), the table's seats and rematch, and what the table's parts add
+(:class:`~polis.server.wire.to_client.StateExtras`: the clock and rules for leavers, the
+take-back status, hints), with the seat's ``log`` first. It is assembled as text from those
+typed parts (the log and the body serialized once); the tests check the text against the
+whole type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from polis.core.moves import Move, MoveList
@@ -33,6 +27,7 @@ from polis.server.live.history import EventLog
 from polis.server.live.jsontext import dumps
 from polis.server.live.presence import seats_public
 from polis.server.store.games import StoredGame
+from polis.server.wire.to_client import StateBody, StateExtras
 
 
 def stood_in(stored: StoredGame, seat: int) -> bool:
@@ -47,7 +42,7 @@ class Snapshots:
         self,
         stored: StoredGame,
         choices: Choices | None,
-        extra: Callable[[], dict[str, Any]] | None = None,
+        extra: Callable[[], StateExtras] | None = None,
     ) -> None:
         self._stored = stored
         self._choices = choices
@@ -85,9 +80,8 @@ class Snapshots:
             self._texts.clear()
             seats = dumps(seats_public(self._stored.seats, online))
             rematch = dumps(self._stored.rematch_id)
-            extra = "".join(
-                f',"{k}":{dumps(v)}' for k, v in (self._extra() if self._extra else {}).items()
-            )
+            extras = self._extra().items() if self._extra else ()
+            extra = "".join(f',"{k}":{dumps(v)}' for k, v in extras)
             self._tail = f',"seats":{seats},"rematch_id":{rematch}{extra}}}'
         text = self._texts.get(seat)
         if text is None:
@@ -103,13 +97,13 @@ class Snapshots:
         self._position = -1
         self._revision += 1
 
-    def _body(self, seat: int | None, state: GameState) -> dict[str, Any]:
+    def _body(self, seat: int | None, state: GameState) -> StateBody[Mapping[str, Any], Any]:
         """Everything of the message that only the position and the seat decide."""
         stored = self._stored
         current = state.current_player()
         finished = current < 0
         view = state.view(seat)
-        body: dict[str, Any] = {
+        body: StateBody[Mapping[str, Any], Any] = {
             "type": "state",
             "game_id": stored.id,
             "game": stored.game,
@@ -123,9 +117,8 @@ class Snapshots:
             "view": view.to_json(),
             "legal": [],
             "choices": None,
+            "authors": (stored.authors + [None] * len(stored.moves))[: len(stored.moves)],
         }
-        moves = len(stored.moves)
-        body["authors"] = (stored.authors + [None] * moves)[:moves]
         if seat is not None and not finished and current == seat and not stood_in(stored, seat):
             if self._legal is None:
                 self._legal = state.legal_moves()

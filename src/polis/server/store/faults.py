@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import logging
 import time
 import weakref
@@ -37,6 +36,8 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from polis.server.errors import ServerError
+from polis.server.live.jsontext import dumps
+from polis.server.wire.to_client import StoreBackMessage, StoreMessage, StoreUnavailableMessage
 
 log = logging.getLogger("polis.server")
 
@@ -108,10 +109,14 @@ def hurried_until() -> float | None:
 
 # -- the store's health --------------------------------------------------------------------------
 def store_message(down_since: float | None) -> str:
-    """The ``store`` message every socket is sent when the store goes away or comes back."""
+    """The ``store`` message every socket is sent when the store goes away or comes back
+    (:data:`~polis.server.wire.to_client.StoreMessage`), serialized."""
+    message: StoreMessage
     if down_since is None:
-        return json.dumps({"type": "store", "status": "back"})
-    return json.dumps({"type": "store", "status": "unavailable", "since": down_since})
+        message = StoreBackMessage(type="store", status="back")
+    else:
+        message = StoreUnavailableMessage(type="store", status="unavailable", since=down_since)
+    return dumps(message)
 
 
 def ping(engine: Engine) -> None:

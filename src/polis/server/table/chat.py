@@ -10,14 +10,15 @@ who may read gets the last :data:`BACKLOG` lines in its ``welcome`` message.
 Refusals go to the sender only, as an ``error`` message whose code starts with ``chat_``;
 the connection stays open. The client shows every line as text (never as HTML).
 
-Messages: ``{"type": "chat", "id", "seat", "name", "text", "at"}`` (``at``: ISO 8601, UTC)
-and, in ``welcome``, ``"chat": {"read", "write", "lines": [line, ...]}``.
+Messages (:mod:`polis.server.wire.to_client`): ``chat``
+(:class:`~polis.server.wire.to_client.ChatMessage`: a line, ``at`` in ISO 8601, UTC) and, in
+``welcome``, ``"chat": {"read", "write", "lines": [line, ...]}``
+(:class:`~polis.server.wire.to_client.ChatBacklog`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from polis.server.errors import ServerError
 from polis.server.http.inputs import text_problem
+from polis.server.live.jsontext import dumps
 from polis.server.store import chat_push as rows
+from polis.server.wire.bus import BusChat
+from polis.server.wire.to_client import ChatBacklog, ChatLineJSON, ChatMessage
 
 if TYPE_CHECKING:
     from polis.server.live.presence import Connection
@@ -60,7 +64,7 @@ class ChatLine:
     text: str
     at: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ChatLineJSON:
         return {
             "id": self.id,
             "seat": self.seat,
@@ -68,6 +72,10 @@ class ChatLine:
             "text": self.text,
             "at": self.at,
         }
+
+    def message(self) -> str:
+        """The ``chat`` message of this line, serialized."""
+        return dumps(ChatMessage(type="chat", **self.to_json()))
 
     @classmethod
     def stored(cls, line: rows.StoredLine) -> ChatLine:
@@ -111,11 +119,11 @@ class TableChat:
         """The last lines, oldest first."""
         return [self._lines[i] for i in sorted(self._lines)][-BACKLOG:]
 
-    async def backlog(self, seat: int | None) -> dict[str, Any]:
+    async def backlog(self, seat: int | None) -> ChatBacklog:
         """What a newcomer of ``seat`` may do and, if it may read, the last lines (the
         ``chat`` of its ``welcome`` message; :meth:`since` sends what came while it joined)."""
         readable = self.readable(seat)
-        lines: list[dict[str, Any]] = []
+        lines: list[ChatLineJSON] = []
         if readable:
             try:
                 await self._load()
@@ -146,7 +154,7 @@ class TableChat:
         if self.readable(conn.seat):
             for line in self.lines():
                 if line.id > last:
-                    conn.put(json.dumps({"type": "chat", **line.to_json()}))
+                    conn.put(line.message())
 
     def _trim(self) -> None:
         if len(self._lines) > BACKLOG:
@@ -172,7 +180,7 @@ class TableChat:
         )
         line = ChatLine.stored(stored)
         self._hand_out(line)
-        room.hub.bus.publish({"t": "chat", "g": room.id, "l": line.to_json()})
+        room.hub.publish(BusChat(t="chat", g=room.id, l=line.to_json()))
 
     def heard(self, data: Any) -> None:
         """A line another process stored."""
@@ -183,7 +191,7 @@ class TableChat:
     def _hand_out(self, line: ChatLine) -> None:
         self._lines[line.id] = line
         self._trim()
-        text = json.dumps({"type": "chat", **line.to_json()})
+        text = line.message()
         for seat, conns in self.room.presence.groups():
             if self.readable(seat):
                 for conn in conns:

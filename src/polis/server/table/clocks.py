@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from polis.server.wire.to_client import ClockJSON, TimeControlJSON
+
 KINDS = ("realtime", "turn")
 
 #: Seconds a person who takes back their seat with an empty bank gets to make their move
@@ -55,7 +57,7 @@ class TimeControl:
         bank = max(0.0, left) + self.increment
         return bank if self.cap is None else min(bank, self.cap)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TimeControlJSON:
         return {"kind": self.kind, "bank": self.bank, "increment": self.increment, "cap": self.cap}
 
     @classmethod
@@ -127,7 +129,7 @@ class Clock:
         banks[seat] = max(banks[seat], least)
         return replace(self, banks=tuple(banks))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ClockJSON:
         """For the state message: the rule, the banks at the start of the turn, the seat whose
         time runs and when its turn started (clients count down from there, with the server's
         time from the ``welcome`` message)."""

@@ -39,6 +39,7 @@ from polis.server.store.games import SeatInfo, StoredGame
 from polis.server.table.hint_search import Suggestion, suggest
 from polis.server.table.seats import nobody_else
 from polis.server.table.thinking import Ticket
+from polis.server.wire.to_client import StateHints
 
 if TYPE_CHECKING:
     from polis.server.live.room import Room
@@ -80,7 +81,7 @@ class Hints:
     def enabled(self) -> bool:
         return hints_on(self.room.stored)
 
-    def extra(self) -> dict[str, Any]:
+    def extra(self) -> StateHints:
         """The state message's ``hints``: whether the table allows them (every seat sees it)."""
         return {"hints": self.enabled}
 

@@ -51,6 +51,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from polis.server.store import chat_push as rows
+from polis.server.wire.to_client import TurnFacts, TurnPush
 
 if TYPE_CHECKING:
     import requests
@@ -324,7 +325,7 @@ def keys_problem(p256dh: str, auth: str) -> str | None:
     return None
 
 
-def turn_payload(room: Room, seat: int) -> dict[str, Any]:
+def turn_payload(room: Room, seat: int) -> TurnFacts:
     """What a notification of ``seat``'s turn says: only what every spectator sees."""
     return {
         "type": "turn",
@@ -449,7 +450,7 @@ class Pusher:
             return
         self.hub.spawn(self._notify(room.id, seat, turn_payload(room, seat)))
 
-    async def _notify(self, game_id: str, seat: int, payload: dict[str, Any]) -> None:
+    async def _notify(self, game_id: str, seat: int, payload: TurnFacts) -> None:
         hub = self.hub
         engine = hub.store.engine
         try:
@@ -480,7 +481,7 @@ class Pusher:
             self._vapid = Vapid(key)
         return self._vapid
 
-    async def _send(self, sub: rows.Subscription, payload: dict[str, Any], vapid: Any) -> str:
+    async def _send(self, sub: rows.Subscription, payload: TurnFacts, vapid: Any) -> str:
         """Send one push; "sent", "gone" (forget the subscription), "refused" (the endpoint
         fails :func:`check_endpoint` now: never fetched, forgotten) or "failed"."""
         config = self.hub.config
@@ -489,7 +490,10 @@ class Pusher:
         except Refused as exc:
             log.warning("push subscription %d not sent: %s", sub.id, exc)
             return "refused" if exc.lasting else "failed"
-        data = json.dumps({**payload, "lang": sub.lang})
+        worded = TurnPush(**payload, lang=sub.lang)
+        if self.hub.wire is not None:
+            self.hub.wire.push(worded)
+        data = json.dumps(worded)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(SENDERS, thread_name_prefix="polis-push")
         call = functools.partial(

@@ -35,6 +35,7 @@ from polis.server.live.pipeline import Change, HandBack, StandIn
 from polis.server.store import clock_rows
 from polis.server.store.faults import patiently
 from polis.server.table.clocks import Clock, ClockWrite, TableClock, TimeControl
+from polis.server.wire.to_client import StateClock
 
 if TYPE_CHECKING:
     from polis.server.live.room import Room
@@ -104,7 +105,7 @@ class SeatWatch:
         started = now if table.turn_started is None else table.turn_started
         return Clock(self.control, tuple(banks), started, running_seat(self.room, self.room.state))
 
-    def extra(self) -> dict[str, Any]:
+    def extra(self) -> StateClock:
         """What the state message carries of the clock and the rules for leavers."""
         return {
             "clock": None if self.clock is None else self.clock.to_json(),

@@ -36,6 +36,13 @@ from polis.server.errors import ServerError
 from polis.server.live.history import TAKE_BACK, EventLog, line_of, replay
 from polis.server.live.pipeline import Change, TakeBack, bot_turn
 from polis.server.store.games import Append
+from polis.server.wire.bus import BusTakeback
+from polis.server.wire.to_client import (
+    StateTakeBack,
+    TakebackDeclinedMessage,
+    TakebackDoneMessage,
+    TakeBackRequestJSON,
+)
 
 if TYPE_CHECKING:
     from polis.server.live.room import Room
@@ -51,7 +58,7 @@ class Request:
     position: int
     waiting: set[int] = field(default_factory=set)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TakeBackRequestJSON:
         return {"seat": self.seat, "position": self.position, "waiting": sorted(self.waiting)}
 
 
@@ -143,7 +150,7 @@ class TakeBacks:
             )
         return None
 
-    def extra(self) -> dict[str, Any]:
+    def extra(self) -> StateTakeBack:
         """The state message's ``take_back`` (public: who may, and a request) and ``played``
         (the moves standing: replays go up to it, ``position`` counts take-backs too)."""
         if self.request is not None and self.request.position != self.room.position:
@@ -184,7 +191,7 @@ class TakeBacks:
             raise ServerError("no_takeback", "a take-back is already waiting for an answer")
         self.request = Request(seat, position, others)
         self._told()
-        room.hub.bus.publish({"t": "takeback", "g": room.id, "k": "ask", "s": seat, "p": position})
+        room.hub.publish(BusTakeback(t="takeback", g=room.id, k="ask", s=seat, p=position))
 
     async def answer(self, seat: int | None, position: int, accept: bool) -> None:
         """``seat`` accepts or declines the request waiting at ``position``."""
@@ -198,15 +205,10 @@ class TakeBacks:
             or seat not in request.waiting
         ):
             raise ServerError("no_takeback", "no take-back is waiting for your answer")
-        room.hub.bus.publish(
-            {
-                "t": "takeback",
-                "g": room.id,
-                "k": "yes" if accept else "no",
-                "s": seat,
-                "p": position,
-            }
+        answer = BusTakeback(
+            t="takeback", g=room.id, k="yes" if accept else "no", s=seat, p=position
         )
+        room.hub.publish(answer)
         if self._answered(seat, accept):
             await room.commit(TakeBack(request.seat, position))
 
@@ -216,7 +218,8 @@ class TakeBacks:
         assert request is not None
         if not accept:
             self.request = None
-            self.room.notify({"type": "takeback_declined", "seat": request.seat, "by": seat})
+            declined = TakebackDeclinedMessage(type="takeback_declined", seat=request.seat, by=seat)
+            self.room.notify(declined)
             self._told()
             return False
         request.waiting.discard(seat)
@@ -274,7 +277,7 @@ class TakeBacks:
             entry=item,
             lost=ServerError("stale", "someone moved first: the move can no longer be taken back"),
             mover=seat,
-            notices=({"type": "takeback_done", "seat": seat},),
+            notices=(TakebackDoneMessage(type="takeback_done", seat=seat),),
             stops_bots=True,
         )
 

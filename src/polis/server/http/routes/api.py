@@ -22,11 +22,11 @@ from polis.server.http.middleware import public_base
 from polis.server.http.routes.standins import TableRulesIn
 from polis.server.http.webfiles import LANGUAGES
 from polis.server.live.history import line_of, replay, taken_back
-from polis.server.live.messages import MAX_TOKEN
 from polis.server.live.room import Room
 from polis.server.table.deals import chosen_seed_refusal
 from polis.server.table.hints import default_hints
 from polis.server.table.standins import standing_authors
+from polis.server.wire.from_client import MAX_TOKEN
 
 router = APIRouter(prefix="/api")
 
@@ -174,12 +174,13 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
     )
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id
-    out = []
+    out: list[dict[str, Any]] = []
     for public in room.seats_public():
+        entry: dict[str, Any] = dict(public)
         token = tokens.get(public["seat"])
         if token is not None:
-            public = {**public, "token": token, "invite": f"{base}/#/game/{gid}/{token}"}
-        out.append(public)
+            entry |= {"token": token, "invite": f"{base}/#/game/{gid}/{token}"}
+        out.append(entry)
     return {"id": gid, "seats": out, "watch": f"{base}/#/game/{gid}"}
 
 

@@ -2,8 +2,9 @@
 
 The first message must be ``hello`` (with a seat token, or none to watch); the connection is
 then bound to that seat for its whole life. Moves arrive as notation with the position they
-were made for; everything a client sends is checked (:mod:`polis.server.live.messages`) and a
-refusal goes to that client only, followed by its unchanged state. Chat lines arrive as
+were made for; everything a client sends is checked (:mod:`polis.server.wire.from_client`)
+and a refusal goes to that client only, followed by its unchanged state. Every message either
+way is a type of the wire contract (:mod:`polis.server.wire`). Chat lines arrive as
 ``chat`` messages (:mod:`polis.server.table.chat`); the ``welcome`` carries the last ones.
 
 No connection can hold up another: an address with too many open connections, or opening
@@ -18,28 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from polis.server.errors import ServerError
 from polis.server.http.deps import HubDep
 from polis.server.live.hub import Hub
-from polis.server.live.messages import (
-    BadMessage,
-    ChatMsg,
-    Hello,
-    MoveMsg,
-    Ping,
-    TakeBackAnswer,
-    TakeBackMsg,
-    parse_client_message,
-)
+from polis.server.live.jsontext import dumps
 from polis.server.live.pipeline import Play
 from polis.server.live.presence import Connection
 from polis.server.live.room import Room
+from polis.server.wire.from_client import BadMessage, FromClient, parse_client_message
+from polis.server.wire.to_client import ErrorCode, ErrorMessage, PongMessage, WelcomeMessage
 
 log = logging.getLogger("polis.server")
 
@@ -52,8 +44,8 @@ router = APIRouter()
 class Refused(Exception):
     """The connection is refused: send ``message``, close with ``code``."""
 
-    def __init__(self, message: dict[str, Any], code: int) -> None:
-        super().__init__(message.get("message"))
+    def __init__(self, message: ErrorMessage, code: int) -> None:
+        super().__init__(message["message"])
         self.message = message
         self.code = code
 
@@ -62,8 +54,21 @@ class Gone(Exception):
     """The client left before saying hello."""
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
+def _error(code: ErrorCode, message: str) -> ErrorMessage:
     return ServerError(code, message).to_message()
+
+
+#: The answer to every ping, serialized once.
+PONG = dumps(PongMessage(type="pong"))
+
+
+def parse(hub: Hub, raw: str | bytes | None) -> FromClient:
+    """A client's message as its type (:class:`BadMessage` if refused), checked against the
+    contract when the server checks its traffic."""
+    message = parse_client_message(raw)
+    if hub.wire is not None and raw is not None:
+        hub.wire.from_client(raw)
+    return message
 
 
 def client_address(ws: WebSocket) -> str:
@@ -71,7 +76,7 @@ def client_address(ws: WebSocket) -> str:
     return ws.client.host if ws.client else "unknown"
 
 
-async def _greet(ws: WebSocket, room: Room, timeout: float) -> int | None:
+async def _greet(ws: WebSocket, hub: Hub, room: Room, timeout: float) -> int | None:
     """The seat the first message claims (``None``: a spectator)."""
     try:
         first = await asyncio.wait_for(ws.receive(), timeout)
@@ -80,15 +85,16 @@ async def _greet(ws: WebSocket, room: Room, timeout: float) -> int | None:
     if first.get("type") == "websocket.disconnect":
         raise Gone
     try:
-        hello = parse_client_message(first.get("text") or first.get("bytes"))
+        hello = parse(hub, first.get("text") or first.get("bytes"))
     except BadMessage as exc:
         raise Refused(_error(exc.code, exc.message), 4400) from None
-    if not isinstance(hello, Hello):
+    if hello["type"] != "hello":
         raise Refused(_error("malformed", "the first message must be a hello"), 4400)
-    if hello.token is None:
+    token = hello.get("token")
+    if token is None:
         return None
     try:
-        return await room.seat_for(hello.token)
+        return await room.seat_for(token)
     except ServerError as exc:
         code = 4403 if exc.code == "bad_token" else 1013
         raise Refused(exc.to_message(), code) from None
@@ -138,8 +144,11 @@ async def play(ws: WebSocket, game_id: str, hub: HubDep) -> None:
 
 
 async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> None:
-    async def send(message: dict[str, Any]) -> None:
-        await ws.send_text(json.dumps(message))
+    async def send(message: ErrorMessage) -> None:  # before the connection's queue exists
+        text = dumps(message)
+        if hub.wire is not None:
+            hub.wire.to_client(text)
+        await ws.send_text(text)
 
     try:
         room = await hub.room(game_id)
@@ -167,7 +176,7 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
         room.pending += 1
         try:
             try:
-                seat = await _greet(ws, room, limits.hello_timeout)
+                seat = await _greet(ws, hub, room, limits.hello_timeout)
                 _admit(hub, room, seat)
             except Refused as refused:
                 await send(refused.message)
@@ -176,12 +185,19 @@ async def _session(ws: WebSocket, game_id: str, hub: HubDep, address: str) -> No
             except Gone:
                 return
             conn = Connection(
-                seat, ws.send_text, queue_limit=limits.send_queue, on_drop=dropped, address=address
+                seat,
+                ws.send_text,
+                queue_limit=limits.send_queue,
+                on_drop=dropped,
+                address=address,
+                check=None if hub.wire is None else hub.wire.to_client,
             )
             chat = await room.chat.backlog(seat)
             # the server's time: the client counts the clock down from it
-            welcome = {"type": "welcome", "game_id": game_id, "seat": seat, "chat": chat}
-            conn.put(json.dumps({**welcome, "now": hub.now()}))
+            welcome = WelcomeMessage(
+                type="welcome", game_id=game_id, seat=seat, chat=chat, now=hub.now()
+            )
+            conn.put(dumps(welcome))
             await room.join(conn)
             if hub.health.down:  # (joined without a pause: a later change reaches it anyway)
                 conn.put(hub.health.message())
@@ -216,43 +232,41 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
         if not guards.message(address):
             strikes += 1
             if strikes == 1 or strikes % 10 == 0:
-                conn.put(json.dumps(_error("rate_limited", "too many messages; slow down")))
+                conn.put(dumps(_error("rate_limited", "too many messages; slow down")))
             if strikes > STRIKES:
                 await conn.drain()
                 await close_or_cut(ws, 1008, "too many messages")
                 return
             continue
         try:
-            msg = parse_client_message(raw.get("text") or raw.get("bytes"))
+            msg = parse(hub, raw.get("text") or raw.get("bytes"))
         except BadMessage as exc:
-            conn.put(json.dumps(_error(exc.code, exc.message)))
+            conn.put(dumps(_error(exc.code, exc.message)))
             continue
-        if isinstance(msg, Ping):
-            conn.put('{"type": "pong"}')
-        elif isinstance(msg, Hello):
-            conn.put(
-                json.dumps(
-                    _error("malformed", "already greeted; open a new connection for another seat")
-                )
-            )
-        elif isinstance(msg, ChatMsg):
+        if msg["type"] == "ping":
+            conn.put(PONG)
+        elif msg["type"] == "hello":
+            refusal = _error("malformed", "already greeted; open a new connection for another seat")
+            conn.put(dumps(refusal))
+        elif msg["type"] == "chat":
             try:
-                await room.chat.say(conn, msg.text)
+                await room.chat.say(conn, msg["text"])
             except ServerError as exc:  # to this connection only; it stays open
-                conn.put(json.dumps(exc.to_message()))
-        elif isinstance(msg, MoveMsg):
+                conn.put(dumps(exc.to_message()))
+        elif msg["type"] == "move":
             try:
                 # shielded: a move under way is stored and announced even if this connection
                 # is cut meanwhile
-                await asyncio.shield(room.commit(Play(seat, msg.move, msg.position)))
+                await asyncio.shield(room.commit(Play(seat, msg["move"], msg["position"])))
             except ServerError as exc:
-                conn.put(json.dumps(exc.to_message()))
+                conn.put(dumps(exc.to_message()))
                 conn.put(room.snapshot_text(seat), state=True)
-        elif isinstance(msg, TakeBackMsg | TakeBackAnswer):
+        else:
             try:
-                if isinstance(msg, TakeBackMsg):
-                    await asyncio.shield(room.takebacks.ask(seat, msg.position))
+                if msg["type"] == "takeback":
+                    await asyncio.shield(room.takebacks.ask(seat, msg["position"]))
                 else:
-                    await asyncio.shield(room.takebacks.answer(seat, msg.position, msg.accept))
+                    answer = room.takebacks.answer(seat, msg["position"], msg["accept"])
+                    await asyncio.shield(answer)
             except ServerError as exc:
-                conn.put(json.dumps(exc.to_message()))
+                conn.put(dumps(exc.to_message()))

@@ -21,10 +21,10 @@ from polis.server.http.deps import HubDep, RoomDep
 from polis.server.http.inputs import Body
 from polis.server.http.routes.pages import NO_CACHE, STATIC
 from polis.server.http.webfiles import LANGUAGES
-from polis.server.live.messages import MAX_TOKEN
 from polis.server.live.room import Room
 from polis.server.store import chat_push as rows
 from polis.server.table.push import Refused, check_endpoint, keys_problem
+from polis.server.wire.from_client import MAX_TOKEN
 
 router = APIRouter()
 

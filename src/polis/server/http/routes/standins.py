@@ -13,8 +13,8 @@ from polis.bots import LEVELS
 from polis.server.errors import ServerError
 from polis.server.http.deps import RoomDep
 from polis.server.http.inputs import Body, is_token
-from polis.server.live.messages import MAX_TOKEN
 from polis.server.table.clocks import TableClock, TimeControl
+from polis.server.wire.from_client import MAX_TOKEN
 
 router = APIRouter(prefix="/api")
 
@@ -66,7 +66,7 @@ class TableRulesIn(Body):
                 "bad_request", "a table with a clock has no away limit: the clock decides"
             )
         found = TableClock(
-            None if self.clock is None else self.clock.control().to_json(),
+            None if self.clock is None else dict(self.clock.control().to_json()),
             self.stand_in,
             self.away_limit,
         )

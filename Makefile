@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TEST_EXTRAS := dev,server,arena,rl,openspiel,rl-train
 PLAY_EXTRAS := server
 
-.PHONY: play test test-pg lint bench clean vendor
+.PHONY: play test test-pg lint bench clean vendor api-docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,13 @@ bench: $(VENV)/.installed-$(TEST_EXTRAS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The server's wire contract as documents: docs/server-api.schema.json (the JSON Schema of
+# every message, from the types of polis.server.wire) and docs/server-api.md (the prose of
+# docs/server-api.in.md with the tables of fields). Run it after changing either; a test
+# fails while the committed files differ from what it writes.
+api-docs: $(VENV)/.installed-$(PLAY_EXTRAS)
+	$(BIN)/python -m polis.server.wire.docs
 
 # The browser libraries vendored under src/polis/server/static/vendor (intl-messageformat,
 # which formats the catalogues), rebuilt from the versions package-lock.json pins.

@@ -9,12 +9,18 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+
+from polis.server.wire.check import VIOLATIONS as CHECK_VIOLATIONS
+from polis.server.wire.check import WireError
+
+from .contract import CHECK, received
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,6 +33,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+#: What a server checking its traffic logs on a message that breaks the wire contract
+#: (polis.server.wire.check.MARK).
+WIRE_MARK = "wire contract broken"
 
 
 def free_port() -> int:
@@ -46,16 +55,20 @@ BROWSER_TESTS = [
 
 
 class ServerProcess:
-    """``polis serve`` on a free port; can be killed (SIGKILL) and started again on the same db."""
+    """``polis serve`` on a free port; can be killed (SIGKILL) and started again on the same db.
+
+    It checks its traffic against the wire contract (``POLIS_CHECK_WIRE=1``): killing it fails
+    when its log shows a message that broke it."""
 
     def __init__(self, db_url: str, port: int | None = None) -> None:
         self.db_url = db_url
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{self.port}"
+        self.log = Path(tempfile.mkstemp(prefix="polis-browser-serve-", suffix=".log")[1])
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "POLIS_CHECK_WIRE": "1"}
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -72,13 +85,12 @@ class ServerProcess:
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log.open("ab"),
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server died: {err}")
+                raise RuntimeError(f"server died: {self.logged()[-3000:]}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/meta", timeout=2):
                     return
@@ -90,6 +102,11 @@ class ServerProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
+        broken = [line for line in self.logged().splitlines() if WIRE_MARK in line]
+        assert not broken, "the server broke the wire contract:\n" + "\n".join(broken)
+
+    def logged(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -106,13 +123,35 @@ class FrameLog:
     The page is routed through Playwright: it receives each frame without the ``legal`` list
     of state messages, so the client can only play from the structured ``choices`` (a client
     that read ``legal`` would fail to move, or throw).
+
+    Every frame either way is checked against the wire contract (contract.py): one from the
+    server that breaks it fails the test (conftest.py's ``wire_kept``), and so does one the
+    page sent, unless the test sent it on purpose (:meth:`expect_unfit`).
     """
+
+    #: Every frame log made in this process (conftest.py checks those of each test).
+    made: ClassVar[list[FrameLog]] = []
 
     def __init__(self, page: Any) -> None:
         self.frames: list[str] = []
         #: Every frame the page sent to the server.
         self.sent: list[str] = []
+        #: The frames the page sent that break the contract, with why.
+        self.unfit: list[str] = []
+        #: How many such frames the test sends on purpose.
+        self.unfit_expected = 0
+        FrameLog.made.append(self)
         page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def expect_unfit(self, count: int) -> None:
+        """The test itself makes the page send ``count`` frames that break the contract."""
+        self.unfit_expected += count
+
+    def problems(self) -> list[str]:
+        """What the frames broke: nothing, or the frames the page sent unasked."""
+        if len(self.unfit) == self.unfit_expected:
+            return []
+        return [f"{len(self.unfit)} unfit frames sent, {self.unfit_expected} expected", *self.unfit]
 
     def _route(self, ws: Any) -> None:
         server = ws.connect_to_server()
@@ -120,10 +159,17 @@ class FrameLog:
         def to_page(message: str | bytes) -> None:
             text = message if isinstance(message, str) else message.decode()
             self.frames.append(text)
+            received(text)  # a mismatch is kept in VIOLATIONS: conftest.py fails the test
             ws.send(without_legal(text))
 
         def to_server(message: str | bytes) -> None:
-            self.sent.append(message if isinstance(message, str) else message.decode())
+            text = message if isinstance(message, str) else message.decode()
+            self.sent.append(text)
+            try:
+                CHECK.from_client(text)
+            except WireError as exc:
+                self.unfit.append(str(exc))
+                CHECK_VIOLATIONS.remove(str(exc))  # judged by problems() instead
             server.send(message)
 
         server.on_message(to_page)

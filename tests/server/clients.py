@@ -1,5 +1,6 @@
 """Plain clients for tests against real server processes: HTTP calls that return the status
-instead of raising, and a synchronous WebSocket player."""
+instead of raising, and a synchronous WebSocket player. Both check what they send and get
+against the wire contract (contract.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import urllib.request
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
+
+from .contract import http_answer, received, sent
 
 
 def http(
@@ -33,9 +36,11 @@ def http(
     except urllib.error.HTTPError as exc:
         raw, status, got = exc.read(), exc.code, dict(exc.headers)
     try:
-        return status, json.loads(raw), got
+        answer = json.loads(raw)
     except ValueError:
         return status, raw.decode(errors="replace"), got
+    http_answer(status, answer)
+    return status, answer, got
 
 
 def create_game(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -57,13 +62,15 @@ class Player:
         self.ws: ClientConnection = connect(
             base.replace("http://", "ws://") + f"/ws/{game_id}", open_timeout=30
         )
-        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        self.ws.send(sent({"type": "hello", "token": token}))
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.until(lambda m: m["type"] == "state")
 
     def next(self, timeout: float = 30) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        text = self.ws.recv(timeout=timeout)
+        received(text)
+        msg: dict[str, Any] = json.loads(text)
         self.messages.append(msg)
         if msg.get("type") == "state":
             self.state = msg
@@ -94,7 +101,7 @@ class Player:
     def move(self, text: str | None = None) -> None:
         state = self.state
         move = text if text is not None else state["legal"][0]
-        self.ws.send(json.dumps({"type": "move", "move": move, "position": state["position"]}))
+        self.ws.send(sent({"type": "move", "move": move, "position": state["position"]}))
 
     def close(self) -> None:
         self.ws.close()

@@ -1,6 +1,11 @@
 """Shared fixtures: an app serving every registered game (the toy "counting" game of
 tests/toygame.py included) with a throw-away SQLite file; for the browser tests a real
-server process and Debian's chromium, one of each per module."""
+server process and Debian's chromium, one of each per module.
+
+Every server these tests make checks its traffic against the wire contract
+(``POLIS_CHECK_WIRE=1``, :mod:`polis.server.wire.check`): set here, before any server
+exists, so the apps and hubs made in this process check (and fail the test on a mismatch,
+below), and the ``polis serve`` processes started from here inherit it."""
 
 from __future__ import annotations
 
@@ -11,18 +16,36 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+os.environ["POLIS_CHECK_WIRE"] = "1"
+
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from polis.core.registry import games
 from polis.server import create_app
+from polis.server.wire import check
 
-from .browser_helpers import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from .browser_helpers import CHROMIUM, CHROMIUM_ARGS, FrameLog, ServerProcess
 from .services import Postgres, Redis, postgres, redis
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
+
+
+@pytest.fixture(autouse=True)
+def wire_kept() -> Iterator[None]:
+    """Fail the test when a server in this process sent, published or heard a message that
+    breaks the wire contract (even one whose error a background task swallowed)."""
+    check.VIOLATIONS.clear()
+    logs = len(FrameLog.made)
+    yield
+    broken = list(check.VIOLATIONS)
+    check.VIOLATIONS.clear()
+    for frames in FrameLog.made[logs:]:
+        broken += frames.problems()
+    del FrameLog.made[logs:]
+    assert not broken, "\n\n".join(broken)
 
 
 def make_app(db_url: str) -> FastAPI:

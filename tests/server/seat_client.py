@@ -1,13 +1,17 @@
 """A seat (or a spectator) on the TestClient's WebSocket, for the open-table and take-back
-tests: say hello, read until the state wanted, send moves and take-back messages."""
+tests: say hello, read until the state wanted, send moves and take-back messages; every
+message either way checked against the wire contract (contract.py)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from .contract import received, sent
 
 
 class Seat:
@@ -18,9 +22,15 @@ class Seat:
         self.state: dict[str, Any] = {}
         #: Every other message read (errors, notices), oldest first.
         self.others: list[dict[str, Any]] = []
+        #: Every message read and sent, as the texts that went over the socket.
+        self.frames: list[str] = []
+        self.sent: list[str] = []
 
     def read(self) -> dict[str, Any]:
-        msg: dict[str, Any] = self.ws.receive_json()
+        text = self.ws.receive_text()
+        received(text)
+        self.frames.append(text)
+        msg: dict[str, Any] = json.loads(text)
         if msg.get("type") == "state":
             self.state = msg
         else:
@@ -60,22 +70,26 @@ class Seat:
     def move(self, text: str | None = None) -> None:
         """Play ``text`` (default: the first legal move) at the latest position."""
         move = text if text is not None else self.state["legal"][0]
-        self.ws.send_json({"type": "move", "move": move, "position": self.state["position"]})
+        self.send({"type": "move", "move": move, "position": self.state["position"]})
 
     def take_back(self) -> None:
-        self.ws.send_json({"type": "takeback", "position": self.state["position"]})
+        self.send({"type": "takeback", "position": self.state["position"]})
 
     def answer(self, accept: bool) -> None:
-        self.ws.send_json(
-            {"type": "takeback_answer", "position": self.state["position"], "accept": accept}
-        )
+        self.send({"type": "takeback_answer", "position": self.state["position"], "accept": accept})
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send ``message``, checked against the contract."""
+        text = sent(message)
+        self.sent.append(text)
+        self.ws.send_text(text)
 
 
 @contextmanager
 def seated(client: TestClient, game_id: str, token: str | None) -> Iterator[Seat]:
     """A connection to ``game_id`` holding ``token``'s seat (None: watching)."""
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        ws.send_json({"type": "hello", "token": token})
         seat = Seat(ws)
+        seat.send({"type": "hello", "token": token})
         seat.until(lambda s: True)
         yield seat

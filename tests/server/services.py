@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import ROOT, free_port
+from .browser_helpers import ROOT, WIRE_MARK, free_port
 
 
 def pg_bin() -> Path | None:
@@ -174,8 +174,22 @@ def redis() -> Iterator[Redis]:
         server.kill()
 
 
+#: Every server process of the tests checks its traffic against the wire contract and logs
+#: each mismatch with WIRE_MARK (polis.server.wire.check); the tests fail on it.
+WIRE_ENV = {"POLIS_CHECK_WIRE": "1"}
+
+
+def assert_wire_kept(log: str, who: str = "the server") -> None:
+    """Fail when a server's log says it sent, heard or published a message that breaks the
+    wire contract."""
+    broken = [line for line in log.splitlines() if WIRE_MARK in line]
+    assert not broken, f"{who} broke the wire contract:\n" + "\n".join(broken)
+
+
 class Serve:
-    """``polis serve`` in a subprocess with any options and ``POLIS_*`` variables."""
+    """``polis serve`` in a subprocess with any options and ``POLIS_*`` variables, checking
+    its traffic against the wire contract (``POLIS_CHECK_WIRE=1``): stopping it fails when
+    its log shows a mismatch."""
 
     def __init__(self, db_url: str, *args: str, env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
@@ -187,7 +201,7 @@ class Serve:
         self.log = Path(tempfile.mkstemp(prefix="polis-serve-", suffix=".log")[1])
 
     def start(self) -> Serve:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **self.env}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **WIRE_ENV, **self.env}
         command = [sys.executable, "-m", "polis.cli.main", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url, "--bot-delay", "0", *self.args]
         self.proc = subprocess.Popen(
@@ -212,11 +226,16 @@ class Serve:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+        self.assert_wire_kept()
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
+        self.assert_wire_kept()
+
+    def assert_wire_kept(self) -> None:
+        assert_wire_kept(self.logged(), f"polis serve on port {self.port}")
 
     def logged(self) -> str:
         return self.log.read_text(errors="replace")
@@ -225,5 +244,7 @@ class Serve:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
-        self.stop()
-        self.log.unlink(missing_ok=True)
+        try:
+            self.stop()
+        finally:
+            self.log.unlink(missing_ok=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -24,7 +25,9 @@ from polis.server.wire.from_client import BadMessage, parse_client_message
 from polis.server.wire.schema import contract_schema, from_client_adapter
 from polis.server.wire.to_client import ErrorCode
 
+from .clients import Player, create_game
 from .seat_client import seated
+from .services import Serve
 from .test_error_shape import codes_in_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +279,30 @@ def test_the_parser_and_the_types_accept_the_same_messages(raw: str) -> None:
     except ValueError:
         typed = False
     assert parsed == typed
+
+
+def test_a_served_process_that_breaks_the_contract_fails_the_test(tmp_path: Path) -> None:
+    """``polis serve`` under test checks its traffic too (Serve sets POLIS_CHECK_WIRE=1):
+    a server made to leak a key into its state messages logs the mark, and stopping it fails
+    the test."""
+    patch = tmp_path / "patch"
+    patch.mkdir()
+    (patch / "sitecustomize.py").write_text(
+        "import polis.server.live.snapshots as s\n"
+        "real = s.seats_public\n"
+        "s.seats_public = lambda *a: [{**seat, 'leak': 1} for seat in real(*a)]\n",
+        encoding="utf-8",
+    )
+    env = {"PYTHONPATH": f"{patch}{os.pathsep}{ROOT / 'src'}"}
+    server = Serve(f"sqlite:///{tmp_path / 'served.db'}", env=env).start()
+    try:
+        made = create_game(server.base, PEOPLE)
+        with contextlib.suppress(Exception):  # the server gives the connection up
+            Player(server.base, made["id"], made["seats"][0]["token"])
+        with pytest.raises(AssertionError, match="broke the wire contract"):
+            server.stop()
+        assert "leak" in server.logged()
+    finally:
+        if server.proc is not None and server.proc.poll() is None:
+            server.proc.kill()
+        server.log.unlink(missing_ok=True)

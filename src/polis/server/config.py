@@ -135,7 +135,8 @@ class ServerConfig:
         ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, ``POLIS_VAPID_KEY_FILE``,
         ``POLIS_VAPID_SUBJECT``, ``POLIS_PUSH_SERVICES`` (comma-separated), and ``POLIS_LIMITS``
         (``name=value,...`` over :class:`Limits`, e.g.
-        ``message_rate=50/second,connections_per_address=200``).
+        ``message_rate=50/second,connections_per_address=200``). ``POLIS_CHECK_WIRE=1`` (tests)
+        is read by :attr:`check_wire`'s default, here as in a config made without this.
         """
         env = os.environ if env is None else env
         values: dict[str, Any] = {}

@@ -114,6 +114,10 @@ def show(page: Any, name: str, url: str) -> None:
     page.goto(url)
     ready = {"lobby": "#create", "end": "#scorepad"}.get(name, "#status")
     page.wait_for_selector(ready, timeout=60_000)
+    if ready == "#status":  # the table is drawn before its first messages: wait for them
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent !== ''", timeout=60_000
+        )
 
 
 def set_language(page: Any, lang: str) -> None:

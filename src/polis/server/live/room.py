@@ -244,9 +244,7 @@ class Room:
                 change.install()
                 self.touched = time.monotonic()
             else:  # another process changed the game first: read what it stored
-                read = await self._read_back()
-                if read is not None:
-                    read.install()
+                (await self._read_back()).install()
         if not won:
             self._tell(None)
             if change.lost is not None:
@@ -294,8 +292,8 @@ class Room:
         self.after_move()
 
     async def catch_up(self) -> bool:
-        """Read back what other processes stored since (moves, take-backs, hands); True if
-        anything changed."""
+        """Read back what other processes stored since (moves, take-backs, hands) and tell
+        everyone here; True when it ran."""
         return bool(await self.commit(Heard(None)))
 
     # -- moves --------------------------------------------------------------------------------
@@ -411,9 +409,9 @@ class Room:
                     return Change(action.kind, entries.install, publish=False)
         return await self._read_back(kind=action.kind)
 
-    async def _read_back(self, kind: Kind | None = None) -> Change | None:
+    async def _read_back(self, kind: Kind | None = None) -> Change:
         """Everything other processes stored since this room last looked: the entries after
-        its position and the seats' hands, clock and authors (None: the store failed)."""
+        its position and the seats' hands, clock and authors."""
         start = self.position
         texts = await patiently(
             lambda: asyncio.to_thread(self.store.moves_from, self.id, start),

@@ -1,4 +1,5 @@
-"""The README's Python examples run as written (a newcomer copies them first)."""
+"""The Python examples of the README and of the guides in docs/ run as written (a newcomer
+copies them first)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+ROOT = Path(__file__).parents[1]
+GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCKS = [
+    block
+    for guide in GUIDES
+    for block in re.findall(r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), flags=re.S)
+]
 
 
-def test_the_readme_has_python_examples() -> None:
-    assert len(BLOCKS) >= 4
+def test_the_guides_have_python_examples() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "```python" in readme and len(BLOCKS) >= 4
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))

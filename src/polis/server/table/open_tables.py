@@ -61,9 +61,14 @@ async def seat_change(room: Room, action: TakeSeat) -> Change:
                 return True
         return False  # every candidate went to someone else meanwhile
 
+    def install() -> None:  # the answer and the bus name the seat the store gave
+        number = won[0]
+        room.stored.seats[number] = SeatInfo(number, action.name, "human", None, action.token_hash)
+        change.result = change.seat = number
+
     change = Change(
         "seat",
-        lambda: None,
+        install,
         write=write,
         lost=ServerError(
             "seat_taken",
@@ -72,11 +77,4 @@ async def seat_change(room: Room, action: TakeSeat) -> Change:
             else "someone else took the last free seat a moment ago",
         ),
     )
-
-    def install() -> None:
-        number = won[0]
-        room.stored.seats[number] = SeatInfo(number, action.name, "human", None, action.token_hash)
-        change.result = change.seat = number
-
-    change.install = install
     return change

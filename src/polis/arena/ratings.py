@@ -11,10 +11,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from polis.arena.match import Outcome
+from polis.core.errors import InputError
+
+#: The package the ratings need and the extra that brings it.
+MISSING = (
+    "the ratings need openskill, which is not installed: "
+    "pip install 'polis-boardgames[arena]' (pip install -e '.[arena]' in a checkout)"
+)
+
+
+def check() -> None:
+    """InputError when openskill is missing: raised before a tournament plays its games,
+    not after (their results would be lost)."""
+    try:
+        import openskill.models  # noqa: F401
+    except ImportError:
+        raise InputError(MISSING) from None
 
 
 def rate(specs: Sequence[str], outcomes: Sequence[Outcome]) -> list[tuple[float, float]]:
     """(mu, sigma) per spec after every game, processed in game index order."""
+    check()
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()

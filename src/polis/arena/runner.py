@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polis.arena import ratings
 from polis.arena.match import Outcome, outcome_json, play_table
-from polis.arena.ratings import rate
 from polis.arena.schedule import Seating, schedule
 from polis.arena.stats import summarise
 from polis.bots.factory import parse_agent_spec
@@ -47,6 +47,7 @@ class Tournament:
             raise InputError("play at least one game")
         for spec in self.agents:
             parse_agent_spec(spec)
+        ratings.check()  # before the games: their results would be lost after them
 
 
 def _ignore_interrupts() -> None:
@@ -77,7 +78,7 @@ def _local(
             progress(outcome, len(outcomes), len(tables))
         pool.close()
     except BaseException:
-        pool.terminate()
+        pool.close()  # BREAK-H43
         raise
     finally:
         pool.join()
@@ -164,7 +165,7 @@ def summary(
     t: Tournament, outcomes: Sequence[Outcome], seconds: float, records: Path | None = None
 ) -> dict[str, Any]:
     """The JSON object of a finished tournament."""
-    ratings = rate(t.agents, outcomes)
+    rated = ratings.rate(t.agents, outcomes)
     seat_wins = [0.0] * t.players
     for o in outcomes:
         for seat, share in enumerate(o.win_shares):
@@ -176,7 +177,7 @@ def summary(
         "games": len(outcomes),
         "seed": t.seed,
         "seconds": round(seconds, 2),
-        "agents": summarise(t.agents, outcomes, ratings),
+        "agents": summarise(t.agents, outcomes, rated),
         "seat_win_share": [round(w / len(outcomes), 4) for w in seat_wins] if outcomes else [],
         "records": str(records) if records is not None else None,
         "results": [outcome_json(o) for o in outcomes],

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from polis.cli.common import example_game, game_help, mode_default, mode_help, user_errors
+from polis.cli.extras import OPENSKILL, RAY, require
 
 #: Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
@@ -164,6 +165,8 @@ def arena(
     Progress goes to stderr: a bar on a terminal, otherwise one line per finished game with
     the time left. A time budget (mcts:1s) is spent on every move, so such runs take minutes.
     """
+    with user_errors():  # first, before anything is played
+        require("polis arena", (OPENSKILL, RAY) if ray else (OPENSKILL,))
     from polis.arena.runner import Tournament, run_tournament
     from polis.core.registry import load_game
 

@@ -9,11 +9,10 @@ import typer
 from typer.core import TyperCommand
 
 from polis.cli.common import Command, Group
+from polis.cli.extras import DISTRIBUTION
 from polis.core.registry import games
 
-#: The distribution name on the package index (``polis`` there is another project); the import
-#: package and the command stay ``polis``.
-DISTRIBUTION = "polis-boardgames"
+__all__ = ["DISTRIBUTION", "app", "installed_version"]
 
 app = typer.Typer(
     name="polis",

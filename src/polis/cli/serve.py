@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import socket
 import threading
 import time
@@ -19,6 +20,7 @@ from typing import Annotated, Any
 import typer
 
 from polis.cli.common import fail, user_errors
+from polis.cli.extras import PSYCOPG, RAY, REDIS, SERVER, Package, require
 from polis.core.errors import InputError
 
 #: The databases the store is written for (SQLAlchemy backend names).
@@ -107,6 +109,23 @@ def check_database(url: str) -> str:
     return shown
 
 
+def _postgres(url: str) -> bool:
+    return url.startswith(("postgresql", "postgres:"))
+
+
+def needed(url: str, redis: str | None, bots: str | None) -> list[Package]:
+    """What the database at ``url``, a Redis URL and the bot backend need beyond the server
+    extra."""
+    wanted = (_postgres(url), PSYCOPG), (bool(redis), REDIS), (bots == "ray", RAY)
+    return [package for asked, package in wanted if asked]
+
+
+def options_needing(url: str, redis: str | None, bots: str | None) -> list[str]:
+    """The options that ask for :func:`needed`'s packages, as a person types them."""
+    wanted = (_postgres(url), "--db postgresql://..."), (bool(redis), "--redis")
+    return [option for asked, option in (*wanted, (bots == "ray", "--bots ray")) if asked]
+
+
 def check_redis(url: str) -> str:
     """Reach the Redis server at ``url`` once; return the URL with the password hidden."""
     from sqlalchemy import make_url
@@ -116,12 +135,9 @@ def check_redis(url: str) -> str:
         shown = make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         raise InputError(f"--redis {url!r} is not a Redis URL (redis://host:6379/0)") from None
-    try:
-        import redis
-    except ModuleNotFoundError:
-        raise InputError(
-            "--redis needs the server extras (redis is missing): pip install -e '.[server]'"
-        ) from None
+    require("polis serve --redis", (REDIS,))
+    import redis
+
     try:
         client = redis.Redis.from_url(url, socket_timeout=CONNECT_TIMEOUT)
         try:
@@ -222,19 +238,19 @@ def serve(
     if not 1 <= port <= 65535:
         fail(f"--port must be 1 to 65535, not {port}")
     with user_errors():
-        try:
-            import uvicorn
+        require("polis serve", SERVER)
+        import uvicorn
 
-            from polis.server import create_app
-            from polis.server.store.games import default_db_url
-        except ModuleNotFoundError as exc:
-            if (exc.name or "polis").partition(".")[0] == "polis":
-                raise  # a bug in polis, not a missing extra
-            raise InputError(
-                f"the web app needs the server extras ({exc.name} is missing): "
-                "pip install -e '.[server]'"
-            ) from None
+        from polis.server import create_app
         from polis.server.config import ServerConfig
+        from polis.server.store.games import default_db_url
+
+        url = db or default_db_url()
+        redis = redis or os.environ.get("POLIS_REDIS_URL") or None
+        bots = bots or os.environ.get("POLIS_BOTS") or None
+        require(
+            " ".join(["polis serve", *options_needing(url, redis, bots)]), needed(url, redis, bots)
+        )
 
         config = ServerConfig.from_env(
             public_url=public_url,
@@ -247,7 +263,6 @@ def serve(
         )
         sock = listen(host, port)
         try:
-            url = db or default_db_url()
             shown = check_database(url)
             if config.redis_url:
                 check_redis(config.redis_url)

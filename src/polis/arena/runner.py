@@ -78,7 +78,7 @@ def _local(
             progress(outcome, len(outcomes), len(tables))
         pool.close()
     except BaseException:
-        pool.close()  # BREAK-H43
+        pool.terminate()
         raise
     finally:
         pool.join()

@@ -3,14 +3,18 @@ and arguments the way they are typed, and the distribution name on the package i
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
+from polis.cli.common import Group
 from polis.cli.main import DISTRIBUTION, app
 from polis.core.registry import games
 
@@ -71,3 +75,46 @@ def test_the_mode_default_is_shown(command: str) -> None:
 def test_a_missing_argument_is_named_as_in_the_help() -> None:
     result = runner.invoke(app, ["score"])
     assert result.exit_code == 2 and "Missing argument 'FILE'" in result.output
+
+
+def _description(*args: str) -> list[str]:
+    """The prose above the option panels of ``polis *args -h`` in an 80-column terminal."""
+    result = runner.invoke(app, [*args, "-h"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.split("╭")[0].splitlines()
+    return [line.rstrip() for line in lines]
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in [*COMMANDS, "review"])])
+def test_help_is_wrapped_once_not_ragged(command: list[str]) -> None:
+    """Issue 43: a docstring's hard line breaks came out as ragged lines (``game with`` then
+    ``    the time left``); each line of a paragraph is full up to the next word."""
+    lines = _description(*command)
+    assert max(len(line) for line in lines) <= 80
+    for above, below in itertools.pairwise(lines):
+        if above.strip() and below.strip():
+            assert not below.startswith("  "), below  # no indented continuation
+            room = 80 - 2 - len(above)  # Rich pads the text one column each side
+            assert len(below.split()[0]) + 1 > room, (above, below)
+
+
+def test_no_help_text_holds_a_hard_line_break() -> None:
+    group = typer.main.get_command(app)
+    assert isinstance(group, Group)
+    texts = {"polis": group.help or ""}
+    for name, command in group.commands.items():
+        texts[name] = command.help or ""
+        for param in command.params:
+            texts[f"{name} {param.name}"] = getattr(param, "help", None) or ""
+    for where, text in texts.items():
+        assert all("\n" not in p for p in text.split("\n\n")), where
+
+
+def test_no_prompt_or_message_of_the_terminal_holds_a_hard_line_break() -> None:
+    """Rich wraps what the terminal prints; only the legends are laid out by hand."""
+    src = Path(__file__).parents[2] / "src" / "polis" / "games"
+    for folder in (src / "i18n", src / "quadropolis/web/i18n", src / "metropolys/web/i18n"):
+        for path in folder.glob("*.json"):
+            for key, text in json.loads(path.read_text("utf-8")).items():
+                if key.startswith("term.") and not key.startswith("term.legend"):
+                    assert "\n" not in text, (path.name, key)

@@ -3,6 +3,7 @@ and the help layout (arguments by name, flags without a value type)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -177,12 +178,31 @@ def _tidy_help(params: list[Any]) -> None:
             param.metavar = param.name.upper()
 
 
+def reflow(text: str | None) -> str | None:
+    """``text`` with its paragraphs each on one line: a docstring's hard line breaks would
+    be wrapped again by Rich into ragged lines (``game with`` / ``    the time left``).
+    Paragraphs stay apart; one that starts with click's ``\b`` keeps its lines."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
+
+
+def _reflow_all(command: Any) -> None:
+    """The command's help and every option's, each paragraph on one line."""
+    command.help = reflow(command.help)
+    for param in command.params:
+        if isinstance(param, TyperOption | TyperArgument) and getattr(param, "help", None):
+            param.help = reflow(param.help)
+
+
 class Command(TyperCommand):
     """A command with the help layout above: ``Usage: polis score [OPTIONS] FILE``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _tidy_help(self.params)  # error messages name the argument as the help does
+        _reflow_all(self)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _tidy_help(self.get_params(ctx))
@@ -199,6 +219,10 @@ class Command(TyperCommand):
 
 class Group(TyperGroup):
     """The ``polis`` group with the same help layout as its commands."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _reflow_all(self)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _tidy_help(self.get_params(ctx))

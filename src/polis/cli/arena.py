@@ -28,43 +28,63 @@ def _num(value: float | None, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
 
-def _table(summary: dict[str, Any]) -> Any:
-    from rich.table import Table
+#: The columns of the table: the heading, its alignment, and the value from a summary row.
+Column = tuple[str, str, Callable[[dict[str, Any]], str]]
 
-    table = Table(
-        title=f"{summary['game']} {summary['mode']}, {summary['players']} players, "
+
+def _share(row: dict[str, Any]) -> str:
+    lo, hi = row["win_share_ci"]
+    share = row["win_share"]
+    return "-" if share is None else f"{share:.3f} [{lo:.2f}, {hi:.2f}]"
+
+
+def _rank(row: dict[str, Any]) -> str:
+    rlo, rhi = row["mean_rank_ci"]
+    rank = row["mean_rank"]
+    return "-" if rank is None else f"{rank:.2f} [{_num(rlo, '.2f')}, {_num(rhi, '.2f')}]"
+
+
+COLUMNS: tuple[Column, ...] = (
+    ("agent", "left", lambda row: str(row["agent"])),
+    ("games", "right", lambda row: str(row["games"])),
+    ("wins", "right", lambda row: f"{row['wins']:g}"),
+    ("win share (95% CI)", "right", _share),
+    ("mean rank (95% CI)", "right", _rank),
+    ("mean score", "right", lambda row: _num(row["mean_score"], ".1f")),
+    ("margin", "right", lambda row: _num(row["mean_margin"], "+.1f")),
+    ("rating", "right", lambda row: f"{row['rating']:.1f} ± {row['rating_sigma']:.1f}"),
+    ("s/move", "right", lambda row: _num(row["seconds_per_move"], ".3f")),
+    (
+        "iter/s",
+        "right",
+        lambda row: f"{row['iterations_per_second']:.0f}" if row["iterations_per_second"] else "-",
+    ),
+)
+#: The columns that fit 80 columns with an agent name of 16 characters (``--wide``: all).
+NARROW = ("agent", "games", "win share (95% CI)", "mean score", "rating")
+
+
+def _title(summary: dict[str, Any]) -> str:
+    return (
+        f"{summary['game']} {summary['mode']}, {summary['players']} players, "
         f"{_games(summary['games'])}, seed {summary['seed']}"
     )
-    for name in (
-        "agent",
-        "games",
-        "wins",
-        "win share (95% CI)",
-        "mean rank (95% CI)",
-        "mean score",
-        "margin",
-        "rating",
-        "s/move",
-        "iter/s",
-    ):
-        table.add_column(name, justify="left" if name == "agent" else "right")
+
+
+def _table(summary: dict[str, Any], wide: bool = False, plain: bool = False) -> Any:
+    """The results: the :data:`NARROW` columns (all with ``wide``); ``plain``: no box
+    drawing and no styles, for pipes, files and ``NO_COLOR``."""
+    from rich.table import Table
+
+    columns = [c for c in COLUMNS if wide or c[0] in NARROW]
+    if plain:  # the title is a line of its own (a table's is padded to its width)
+        table = Table(box=None, show_edge=False, pad_edge=False, header_style="")
+    else:
+        table = Table(title=_title(summary))
+    for name, justify, _ in columns:
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for row in summary["agents"]:
-        lo, hi = row["win_share_ci"]
-        rlo, rhi = row["mean_rank_ci"]
-        share = row["win_share"]
-        rank = row["mean_rank"]
-        table.add_row(
-            row["agent"],
-            str(row["games"]),
-            f"{row['wins']:g}",
-            "-" if share is None else f"{share:.3f} [{lo:.2f}, {hi:.2f}]",
-            "-" if rank is None else f"{rank:.2f} [{_num(rlo, '.2f')}, {_num(rhi, '.2f')}]",
-            _num(row["mean_score"], ".1f"),
-            _num(row["mean_margin"], "+.1f"),
-            f"{row['rating']:.1f} ± {row['rating_sigma']:.1f}",
-            _num(row["seconds_per_move"], ".3f"),
-            f"{row['iterations_per_second']:.0f}" if row["iterations_per_second"] else "-",
-        )
+        table.add_row(*(cell(row) for _, _, cell in columns))
     return table
 
 
@@ -159,11 +179,20 @@ def arena(
         Path | None, typer.Option(help="Folder to write every game record to.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    wide: Annotated[
+        bool,
+        typer.Option(
+            "--wide",
+            help="Every column (mean rank, margin, speed): wider than 80 columns.",
+        ),
+    ] = False,
 ) -> None:
     """Run a tournament: seats rotate fairly, games run in parallel, results with 95% CIs.
 
     Progress goes to stderr: a bar on a terminal, otherwise one line per finished game with
     the time left. A time budget (mcts:1s) is spent on every move, so such runs take minutes.
+    The table fits 80 columns (--wide: every column); off a terminal or with NO_COLOR it is
+    plain text.
     """
     with user_errors():  # first, before anything is played
         require("polis arena", (OPENSKILL, RAY) if ray else (OPENSKILL,))
@@ -204,9 +233,12 @@ def arena(
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
         out = Console()
-        if not out.is_terminal:  # pipes and files get the whole table, not 80 columns
-            out.width = 160
-        out.print(_table(summary))
+        plain = not out.is_terminal or out.no_color
+        if not out.is_terminal:  # pipes and files: 80 columns, the whole width with --wide
+            out.width = 200 if wide else 80
+        if plain:
+            out.print(_title(summary), markup=False, highlight=False)
+        out.print(_table(summary, wide, plain))
 
 
 def register(app: typer.Typer) -> None:

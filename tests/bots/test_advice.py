@@ -92,9 +92,14 @@ def test_advice_weighs_the_moves_on_the_same_sampled_games() -> None:
     assert again.estimates[0] == advice.estimates[0]
 
 
-def _review(index: int, loss: float) -> MoveReview:
+def _review(index: int, loss: float, low: float | None = None) -> MoveReview:
+    """A weighed move that lost ``loss``, with an interval whose low end is ``low`` (by
+    default as sure as the estimate)."""
     move = get_game("metropolys").action_space("family")[0]
-    return MoveReview(index, 0, move, move, False, None, None, loss, 0.0)
+    low = loss if low is None else low
+    return MoveReview(
+        index, 0, move, move, False, None, None, loss, 0.0, loss_interval=(low, loss + 0.1)
+    )
 
 
 def test_only_the_worst_moves_are_marked_and_by_how_bad() -> None:
@@ -104,6 +109,21 @@ def test_only_the_worst_moves_are_marked_and_by_how_bad() -> None:
     assert len(marks) == MARKED
     assert marks == {2: "blunder", 4: "blunder", 3: "mistake"}
     assert mark_worst([_review(0, 0.09)])[0].mark == ""
+
+
+def test_a_mark_needs_its_whole_interval_past_the_threshold() -> None:
+    """The mark is that of the interval's low end, never of the estimate alone; a move with
+    no interval (nothing measured) is never marked."""
+    assert mark_worst([_review(0, 0.5, low=0.31)])[0].mark == "blunder"
+    assert mark_worst([_review(0, 0.5, low=0.29)])[0].mark == "mistake"
+    assert mark_worst([_review(0, 0.5, low=0.12)])[0].mark == "inaccuracy"
+    assert mark_worst([_review(0, 0.5, low=0.05)])[0].mark == ""
+    move = get_game("metropolys").action_space("family")[0]
+    bare = MoveReview(0, 0, move, move, False, None, None, 0.9, 0.0)
+    assert mark_worst([bare])[0].mark == ""
+    # the surest losses are the ones marked when more than MARKED could be
+    sure = [_review(i, 0.6, low=0.1 + 0.01 * i) for i in range(MARKED + 2)]
+    assert {r.index for r in mark_worst(sure) if r.mark} == {2, 3, 4}
 
 
 def test_polis_review_reports_every_move_of_a_finished_game(tmp_path: Path) -> None:

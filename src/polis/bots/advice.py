@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from polis.bots.factory import make_agent
+from polis.bots.intervals import Interval, mean_interval, wilson
 from polis.bots.knowledge import knowledge_for
 from polis.bots.montecarlo import candidates
 from polis.core.errors import PolisError
@@ -45,6 +46,17 @@ class Estimate:
     #: Mean final score minus the best other player's.
     margin: float
     samples: int
+    #: Each sampled game's win share and points, in the order of the samples (the same
+    #: samples for every move of one :func:`estimate`): what the intervals are taken from.
+    outcomes: tuple[tuple[float, float], ...] = ()
+
+    def win_share_interval(self) -> Interval:
+        """The 95% interval of :attr:`win_share` (Wilson's)."""
+        return wilson(self.win_share, self.samples)
+
+    def points_interval(self) -> Interval | None:
+        """The 95% interval of :attr:`points` (Student's t; None below two samples)."""
+        return mean_interval([p for _, p in self.outcomes])
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +97,7 @@ def estimate(
     for move in moves:
         wins = points = margin = 0.0
         counted = 0
+        outcomes = []
         for i, sample in enumerate(dealt):
             state: GameState = sample.clone()
             state.apply(move)
@@ -93,11 +106,17 @@ def estimate(
                 state.apply(knowledge.playout_move(state, playout_rng))
             result = state.result()
             scores = result.scores
-            wins += result.win_shares()[player]
+            share = result.win_shares()[player]
+            outcomes.append((float(share), float(scores[player])))
+            wins += share
             points += scores[player]
             margin += scores[player] - max(s for q, s in enumerate(scores) if q != player)
             counted += 1
-        out.append(Estimate(move, wins / counted, points / counted, margin / counted, counted))
+        out.append(
+            Estimate(
+                move, wins / counted, points / counted, margin / counted, counted, tuple(outcomes)
+            )
+        )
     return tuple(out)
 
 

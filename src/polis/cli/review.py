@@ -11,7 +11,8 @@ from rich.table import Table
 
 from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES
 from polis.bots.factory import parse_agent_spec
-from polis.bots.review import MoveReview, review_moves
+from polis.bots.intervals import LEVEL, Interval
+from polis.bots.review import MARKS, MoveReview, review_moves
 from polis.cli.common import echo_json, game_of, read_json, user_errors
 from polis.core.errors import InputError
 from polis.core.protocol import Game, GameState
@@ -45,8 +46,9 @@ def review(
 
     Each move is judged from the view its player had at that moment (nothing they could not
     see): the searcher's choice, the estimated win share and points of both moves over the
-    same sampled games, and the loss. The worst moves are marked (inaccuracy, mistake,
-    blunder). Same record, agent, samples and seed: the same review.
+    same sampled games, and the loss with its 95% interval. The worst moves are marked
+    (inaccuracy, mistake, blunder) where their whole interval lies past the mark's threshold:
+    more samples, narrower intervals. Same record, agent, samples and seed: the same review.
 
     Example: polis review game.json --agent mcts:400i --samples 48
     """
@@ -89,12 +91,14 @@ def as_json(
         "agent": agent,
         "samples": samples,
         "seed": seed,
+        "interval_level": LEVEL,
         "moves": [r.to_json() for r in reviews],
     }
 
 
 def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) -> None:
-    """A table of the weighed moves (forced ones left out), the marked ones last."""
+    """A table of the weighed moves (forced ones left out), the marked ones last; every
+    loss with its 95% interval in brackets."""
     console = Console()
     table = Table(title="Review: each move against the searcher's choice", expand=False)
     for head, justify in (
@@ -105,27 +109,59 @@ def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) 
     for r in reviews:
         if r.forced:
             continue
+        same = r.best is r.played
         table.add_row(
             str(r.index + 1),
             _seat(r.player, names),
             str(r.played),
-            "=" if r.best is r.played else str(r.best),
-            f"{100 * r.win_share_loss:.0f}",
-            f"{r.points_loss:+.1f}" if r.best is not r.played else "0",
+            "=" if same else str(r.best),
+            "0" if same else f"{100 * _difference(r):.0f} {_percent(r.loss_interval)}",
+            "0" if same else f"{r.points_loss:+.1f} {_points(r.points_interval)}",
             r.mark,
         )
     console.print(table)
+    samples = next((r.best_estimate.samples for r in reviews if r.best_estimate), 0)
+    thresholds = ", ".join(f"{100 * at:.0f}% ({name})" for name, at in reversed(MARKS))
+    console.print(
+        f"In brackets: the {100 * LEVEL:.0f}% interval over {samples} sampled games. A move is "
+        f"marked only where its whole interval lies past {thresholds} of a win.",
+        markup=False,
+        highlight=False,
+    )
     marked = [r for r in reviews if r.mark]
     if not marked:
-        console.print("No move lost much: nothing marked.")
+        console.print("No move surely lost much: nothing marked.")
     for r in sorted(marked, key=lambda r: -r.win_share_loss):
         console.print(
             f"{r.mark.capitalize()} at move {r.index + 1} ({_seat(r.player, names)}): "
             f"{r.played} instead of {r.best} gave away about "
-            f"{100 * r.win_share_loss:.0f}% of a win and {r.points_loss:.1f} points.",
+            f"{100 * r.win_share_loss:.0f}% of a win {_percent(r.loss_interval)} and "
+            f"{r.points_loss:.1f} points {_points(r.points_interval)}.",
             markup=False,
             highlight=False,
         )
+
+
+def _difference(r: MoveReview) -> float:
+    """The win share lost as measured, before it is clipped at 0 (negative: the played move
+    did better on these samples), the middle of the interval shown next to it."""
+    if r.best_estimate is None or r.played_estimate is None:
+        return r.win_share_loss
+    return r.best_estimate.win_share - r.played_estimate.win_share
+
+
+def _percent(interval: Interval | None) -> str:
+    """``[12, 40]``: an interval of win shares in percent."""
+    if interval is None:
+        return "[?]"
+    return f"[{100 * interval[0]:.0f}, {100 * interval[1]:.0f}]"
+
+
+def _points(interval: Interval | None) -> str:
+    """``[-1.0, 7.5]``: an interval of points (``[?]`` from a single sample)."""
+    if interval is None:
+        return "[?]"
+    return f"[{interval[0]:.1f}, {interval[1]:.1f}]"
 
 
 def _seat(player: int, names: list[str]) -> str:

@@ -3,7 +3,8 @@
 Each move is weighed from the view its player had at that moment against the move the
 searcher would have chosen (:func:`polis.server.table.hint_search.weigh`, one worker call
 per move, so live bots are not held up for long and the client can show how far it has come); forced
-moves cost nothing. The game's worst moves are then marked (:func:`polis.bots.review.
+moves cost nothing. Every loss carries its 95% sampling interval, and the game's worst moves
+are then marked where their whole interval lies past a threshold (:func:`polis.bots.review.
 mark_worst`). The seed is :data:`SEED` and the agent and samples the server's
 ``review_agent`` / ``review_samples``: a game always gets the same review, the same that
 ``polis review RECORD --agent A --samples S`` prints for its record.
@@ -23,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from polis.bots.intervals import LEVEL
 from polis.bots.review import MoveReview, mark_worst
 from polis.core.moves import Move, MoveList
 from polis.core.protocol import Game
@@ -66,6 +68,7 @@ class Review:
                 "agent": agent,
                 "samples": samples,
                 "seed": SEED,
+                "interval_level": LEVEL,
                 "total": self.total,
                 "moves": self.moves,
             }

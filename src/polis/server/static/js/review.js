@@ -1,6 +1,7 @@
 // The review of a finished game (see reviews.py): every move next to the move the strongest
 // level would have chosen from what that player could see then, what it cost in wins and
-// points, and the game's worst moves marked. The server works it out in its bot workers; the
+// points with the 95% interval of each over the sampled games, and the game's worst moves
+// marked (only where the whole interval lies past a threshold). The server works it out in its bot workers; the
 // page says how far it has come meanwhile and asks again every second.
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
@@ -19,8 +20,28 @@ function markSign(mark) {
 }
 
 const pct = (x) => Math.round(100 * x);
+// a signed whole percent, with a real minus sign
+const signedPct = (x) => (pct(x) < 0 ? `−${-pct(x)}` : String(pct(x)));
 // points lost (negative: the searcher's move was expected to score less, yet win as often)
 const points = (x) => (Math.abs(x) < 0.05 ? "0" : `${x > 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`);
+// the win share lost as measured (negative: the played move did better on these samples), the
+// middle of its interval (the review's win_share_loss is clipped at 0)
+function winLost(m) {
+  const best = m.best_estimate;
+  const mine = m.played_estimate;
+  return best && mine ? best.win_share - mine.win_share : m.win_share_loss;
+}
+// the 95% intervals of a move's losses, in the words' arguments ("?" where there is none)
+function ranges(m) {
+  const win = m.win_share_loss_interval;
+  const pts = m.points_loss_interval;
+  return {
+    winLow: win ? signedPct(win[0]) : "?",
+    winHigh: win ? signedPct(win[1]) : "?",
+    pointsLow: pts ? points(pts[0]) : "?",
+    pointsHigh: pts ? points(pts[1]) : "?",
+  };
+}
 
 // env: {root, gameId, clients, gameTitle(name), modeName(name, mode)}
 export function reviewPage(env) {
@@ -53,7 +74,7 @@ export function reviewPage(env) {
     box.append(h("ul", {}, marked.map((m) => h("li", { class: `mark-${m.mark}`, dataset: { move: m.index } }, [
       h("span", { class: `badge mark ${m.mark}`, text: t(`review.mark.${m.mark}`) }), " ",
       t("review.markLine", { n: m.index + 1, name: who[m.player] ?? "", played: m.played, best: m.best,
-        win: pct(m.win_share_loss), points: points(m.points_loss) }),
+        win: pct(m.win_share_loss), points: points(m.points_loss), ...ranges(m) }),
     ]))));
     return box;
   }
@@ -67,7 +88,11 @@ export function reviewPage(env) {
         h("td", { class: "who" }, [marker(m.player), " ", summary.seats[m.player]?.name ?? ""]), // (short: a phone)
         h("td", { class: "notation", text: m.played }),
         h("td", { class: "notation", text: m.forced ? t("review.forced") : same ? t("review.same") : m.best }),
-        h("td", { class: "num", text: same ? "—" : t("review.lossValue", { win: pct(m.win_share_loss), points: points(m.points_loss) }) }),
+        h("td", { class: "num" }, same ? "—" : [
+          t("review.lossValue", { win: signedPct(winLost(m)), points: points(m.points_loss) }),
+          h("br"),
+          h("small", { class: "muted loss-range", text: t("review.lossRange", ranges(m)) }),
+        ]),
         h("td", {}, m.mark ? markSign(m.mark) : ""),
       ]);
     });

@@ -20,6 +20,7 @@ STATUS: dict[ErrorCode, int] = {
     "bad_token": 403,
     "not_finished": 409,
     "seat_taken": 409,
+    "name_taken": 409,
     "waiting": 409,
     "no_takeback": 409,
     "no_hint": 409,

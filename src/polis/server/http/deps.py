@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from polis.server.accounts.sessions import SignedIn
 from polis.server.http.webfiles import GameClient
 from polis.server.live.hub import Hub
 from polis.server.live.room import Room
@@ -42,3 +43,17 @@ async def get_room(game_id: str, hub: HubDep) -> Room:
 
 
 RoomDep = Annotated[Room, Depends(get_room)]
+
+
+async def get_signed_in(request: Request, hub: HubDep) -> SignedIn | None:
+    """The account a request acts for (CSRF checked), or None: a guest's request."""
+    return await hub.accounts.signed_in(request, request.method)
+
+
+async def require_signed_in(request: Request, hub: HubDep) -> SignedIn:
+    """The account a request acts for; 401 (or 403 without the CSRF token) otherwise."""
+    return await hub.accounts.require(request, request.method)
+
+
+MaybeSignedIn = Annotated[SignedIn | None, Depends(get_signed_in)]
+SignedInDep = Annotated[SignedIn, Depends(require_signed_in)]

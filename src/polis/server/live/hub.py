@@ -17,10 +17,12 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any
 
 from polis.core.errors import PolisError
 from polis.core.protocol import Game, GameState
+from polis.server.accounts.service import Accounts
 from polis.server.bots.pool import BotPool, ThreadPool, process_pool, ray_pool
 from polis.server.config import ServerConfig
 from polis.server.errors import ServerError
@@ -85,11 +87,16 @@ class Hub:
         self.thinking = Thinking(config.bot_workers)  # hints and reviews under way
         #: Turn notifications by Web Push (:mod:`~polis.server.table.push`).
         self.push = Pusher(self)
+        #: Accounts, sessions and standings (:mod:`~polis.server.accounts`).
+        self.accounts = Accounts(self)
         self.rooms: dict[str, Room] = {}
         #: The wall clock of clocks and away limits (seconds since the epoch); tests set it.
         self.now: Callable[[], float] = time.time
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Rounds of the background upkeep finished (:mod:`~polis.server.live.upkeep`): a
+        #: positive sign that what a round does has been done (tests wait on it).
+        self.upkeep_rounds = 0
         #: Whether the store answers; every socket here is told when that changes.
         self.health = StoreHealth(
             lambda: asyncio.to_thread(ping, store.engine),
@@ -236,6 +243,8 @@ class Hub:
         listed: bool = True,
         table: TableClock | None = None,
         hints: bool | None = None,
+        rated: bool = False,
+        creator_id: int | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """Create and store a game; returns the room and the token of each human seat.
 
@@ -244,7 +253,8 @@ class Hub:
         ``claim_later`` human seats get no token yet (a rematch: each old seat holder claims the
         new seat with the old token). A seat with ``"vacant": True`` is left open for anyone
         (:mod:`~polis.server.table.open_tables`); ``listed`` puts the table in the lobby's
-        lists.
+        lists. A seat's ``"account_id"`` and ``"account"`` bind it to an account; ``rated``
+        and ``creator_id`` are kept with the game (:mod:`polis.server.accounts`).
         """
         game = self.game(name)
         if seed is None:
@@ -264,7 +274,16 @@ class Hub:
                 tokens[i] = new_token()
                 token_hash = hash_token(tokens[i])
             infos.append(
-                SeatInfo(i, seat["name"], seat["kind"], seat.get("level"), token_hash, vacant)
+                SeatInfo(
+                    i,
+                    seat["name"],
+                    seat["kind"],
+                    seat.get("level"),
+                    token_hash,
+                    vacant,
+                    account=seat.get("account"),
+                    account_id=seat.get("account_id"),
+                )
             )
         stored = StoredGame(
             id=new_game_id(),
@@ -280,6 +299,8 @@ class Hub:
             chat_spectators=chat_spectators,
             listed=listed,
             hints=hints,
+            rated=rated,
+            creator_id=creator_id,
         )
         stored.bot_turn = stored.seats[state.current_player()].kind == "bot"
         if table is not None:  # its clock (:mod:`~polis.server.table.standins`) starts now
@@ -302,7 +323,7 @@ class Hub:
         held = []
         for token in tokens:
             with contextlib.suppress(ServerError):
-                held.append(room.seat_for_token(token))
+                held.append(await room.seat_for(token))
         if not held:
             raise ServerError("bad_token", "only a player of this game can ask for a rematch")
         if not room.finished:
@@ -310,7 +331,14 @@ class Hub:
         async with room.lock:
             if room.stored.rematch_id is None:
                 seats = [
-                    {"name": s.name, "kind": s.kind, "level": s.level} for s in room.stored.seats
+                    {
+                        "name": s.name,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "account": s.account,
+                        "account_id": s.account_id,
+                    }
+                    for s in room.stored.seats
                 ]
                 new_room, _ = await self.create(
                     room.stored.game,
@@ -323,6 +351,8 @@ class Hub:
                     listed=room.stored.listed,
                     table=room.stored.table.rules() if room.stored.table.chosen else None,
                     hints=room.stored.hints,
+                    rated=room.stored.rated,
+                    creator_id=room.stored.creator_id,
                 )
                 linked = await self.write(
                     lambda: self.store.set_rematch(game_id, new_room.id), "linking a rematch"
@@ -349,8 +379,8 @@ class Hub:
             )
             if claimed:
                 old = new_room.stored.seats[seat]
-                new_room.stored.seats[seat] = SeatInfo(
-                    seat, old.name, "human", None, hash_token(token)
+                new_room.stored.seats[seat] = replace(
+                    old, kind="human", level=None, token_hash=hash_token(token)
                 )
                 given[seat] = token
         self.announce_rematch(room, rematch_id)

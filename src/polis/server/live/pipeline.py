@@ -87,6 +87,9 @@ class TakeSeat:
     name: str
     seat: int | None
     token_hash: str
+    #: The signed-in taker's account (its id and name): the seat is bound to it.
+    account_id: int | None = None
+    account: str | None = None
     kind: ClassVar[Kind] = "seat"
 
 

@@ -144,6 +144,7 @@ def seats_public(seats: Sequence[SeatInfo], online: frozenset[int]) -> list[Seat
             "vacant": s.vacant,
             "stand_in": s.stand_in,
             "stand_in_why": s.stand_in_why,
+            "account": s.account,
         }
         for s in seats
     ]

@@ -146,11 +146,16 @@ class Room:
         raise ServerError("bad_token", "this seat token does not belong to this game")
 
     async def seat_for(self, token: str) -> int:
-        """:meth:`seat_for_token`, looking at the store again before refusing (another process
-        may have given a rematch seat its token)."""
+        """:meth:`seat_for_token`, looking at the store again before refusing: another process
+        may have given a rematch seat its token, and a seat bound to an account opens with
+        the keys its signed-in devices were given (:mod:`polis.server.accounts`)."""
         try:
             return self.seat_for_token(token)
         except ServerError:
+            if any(s.account_id is not None for s in self.stored.seats):
+                seat = await self.hub.accounts.seat_of_key(self.id, token)
+                if seat is not None:
+                    return seat
             if not any(s.kind == "human" and s.token_hash is None for s in self.stored.seats):
                 raise
         await self.reload_seats()
@@ -287,6 +292,8 @@ class Room:
                 self.notify(notice)
             if change.publish:
                 self.hub.publish(published(self.id, change))
+                if self.finished and any(s.account_id is not None for s in self.stored.seats):
+                    self.hub.spawn(self.hub.accounts.settle(self))  # results and ratings
                 if change.turns:  # the process that stored it tells the seat to move
                     self.hub.push.moved(self, change.mover)
         self.after_move()

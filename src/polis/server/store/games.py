@@ -36,7 +36,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from polis.server.config import require
 from polis.server.store import clock_rows, migrate
+from polis.server.store.accounts import ACCOUNTS
 from polis.server.store.schema import GAMES, MOVES, SEATS, Base, GameRow, MoveRow, SeatRow, now
 from polis.server.table.clocks import ClockWrite, TableClock
 
@@ -61,6 +63,10 @@ class SeatInfo:
     stand_in: str | None = None
     #: Why the bot took over: "time", "away" or "left".
     stand_in_why: str | None = None
+    #: The name of the account the seat is bound to (None: a guest's or a bot's seat).
+    account: str | None = None
+    #: That account's id.
+    account_id: int | None = None
 
     @property
     def bot_level(self) -> str | None:
@@ -104,6 +110,10 @@ class StoredGame:
     listed: bool = True
     #: The seat to move may ask for a hint (:mod:`polis.server.table.hints`); None: the default.
     hints: bool | None = None
+    #: A rated game (:mod:`polis.server.accounts.rated`).
+    rated: bool = False
+    #: The account that made the table, if one did.
+    creator_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +158,13 @@ def default_db_url() -> str:
 
 
 def normalise_url(url: str) -> str:
-    """Use psycopg 3 for plain ``postgresql://`` URLs."""
+    """Use psycopg 3 for plain ``postgresql://`` URLs (InputError naming the install line
+    when it is missing: the ``cluster`` extra)."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
+            url = "postgresql+psycopg://" + url[len(prefix) :]
+    if url.startswith("postgresql+psycopg://"):
+        require("psycopg", "a PostgreSQL database", "cluster")
     return url
 
 
@@ -296,6 +309,8 @@ class Store:
                     chat_spectators=int(game.chat_spectators),
                     listed=int(game.listed),
                     hints=None if game.hints is None else int(game.hints),
+                    rated=int(game.rated),
+                    creator_id=game.creator_id,
                 )
             )
             for seat in game.seats:
@@ -308,6 +323,7 @@ class Store:
                         level=seat.level,
                         token_hash=seat.token_hash,
                         vacant=int(seat.vacant),
+                        account_id=seat.account_id,
                     )
                 )
             for i, move in enumerate(game.moves):
@@ -421,7 +437,9 @@ class Store:
             )
             return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
-    def take_vacant(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+    def take_vacant(
+        self, game_id: str, seat: int, name: str, token_hash: str, account_id: int | None = None
+    ) -> bool:
         """Give a vacant seat of an open table to a person; False if someone took it first.
 
         One conditional UPDATE: the database lets exactly one of several takers (in any
@@ -431,7 +449,7 @@ class Store:
             done = conn.execute(
                 update(SEATS)
                 .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.vacant == 1)
-                .values(vacant=0, name=name, token_hash=token_hash)
+                .values(vacant=0, name=name, token_hash=token_hash, account_id=account_id)
             )
             return bool(done.rowcount == 1)
 
@@ -466,15 +484,32 @@ class Store:
                 chat_spectators=bool(row.chat_spectators),
                 listed=bool(row.listed),
                 hints=None if row.hints is None else bool(row.hints),
+                rated=bool(row.rated),
+                creator_id=row.creator_id,
             )
 
     @staticmethod
     def _seats(s: Session, game_id: str) -> list[SeatInfo]:
-        rows = s.scalars(
-            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        rows = s.execute(
+            select(SeatRow, ACCOUNTS.c.name)
+            .outerjoin(
+                ACCOUNTS, (ACCOUNTS.c.id == SeatRow.account_id) & (ACCOUNTS.c.deleted == 0)
+            )
+            .where(SeatRow.game_id == game_id)
+            .order_by(SeatRow.seat)
         ).all()
         seats = [
-            SeatInfo(x.seat, x.name, x.kind, x.level, x.token_hash, bool(x.vacant)) for x in rows
+            SeatInfo(
+                x.seat,
+                x.name,
+                x.kind,
+                x.level,
+                x.token_hash,
+                bool(x.vacant),
+                account=account,
+                account_id=x.account_id,
+            )
+            for x, account in rows
         ]
         return clock_rows.with_stand_ins(s.connection(), game_id, seats)
 

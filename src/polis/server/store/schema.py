@@ -58,6 +58,13 @@ class GameRow(Base):
     #: 1 when the seat to move may ask for a hint, 0 not; NULL: the default for the seats
     #: (:func:`polis.server.table.hints.default_hints`). (0005_hints)
     hints: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: 1 for a rated game: between accounts, no hints, no take-backs, no chosen seed; a seat
+    #: that leaves loses. (0006_accounts)
+    rated: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The account that made the table (its blocks keep people off its open seats).
+    creator_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: 1 once the finished game's results (and ratings) were written for its accounts.
+    settled: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -71,6 +78,9 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: 1 while the seat waits for anyone to take it (an open table); a person's seat then.
     vacant: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The account the seat is bound to (its "My games"); NULL: a guest's (or a bot's) seat.
+    #: (0006_accounts)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveRow(Base):

@@ -65,7 +65,10 @@ def default_hints(seats: Sequence[SeatInfo] | Sequence[str], hot_seat: bool = Fa
 
 
 def hints_on(stored: StoredGame) -> bool:
-    """The table's setting (the default for its seats when none was chosen)."""
+    """The table's setting (the default for its seats when none was chosen); never in a
+    rated game."""
+    if stored.rated:
+        return False
     return default_hints(stored.seats) if stored.hints is None else stored.hints
 
 

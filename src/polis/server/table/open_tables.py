@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from polis.server.errors import ServerError
 from polis.server.live.pipeline import Change, TakeSeat
+from polis.server.store.accounts import Account
 from polis.server.store.games import SeatInfo
 from polis.server.table.seats import hash_token, new_token
 
@@ -25,11 +26,21 @@ if TYPE_CHECKING:
     from polis.server.live.room import Room
 
 
-async def take_seat(room: Room, name: str, seat: int | None) -> tuple[int, str]:
+async def take_seat(
+    room: Room, name: str, seat: int | None, account: Account | None = None
+) -> tuple[int, str]:
     """Give ``name`` a vacant seat of ``room`` (``seat``, or the first one vacant); returns
-    the seat and its token. ServerError ``seat_taken`` when none is left."""
+    the seat and its token. ServerError ``seat_taken`` when none is left. A signed-in taker's
+    seat is bound to their ``account``."""
     token = new_token()
-    number: int = await room.commit(TakeSeat(name, seat, hash_token(token)))
+    action = TakeSeat(
+        name,
+        seat,
+        hash_token(token),
+        account_id=None if account is None else account.id,
+        account=None if account is None else account.name,
+    )
+    number: int = await room.commit(action)
     return number, token
 
 
@@ -56,14 +67,24 @@ async def seat_change(room: Room, action: TakeSeat) -> Change:
 
     def write() -> bool:
         for number in candidates:
-            if room.store.take_vacant(room.id, number, action.name, action.token_hash):
+            if room.store.take_vacant(
+                room.id, number, action.name, action.token_hash, action.account_id
+            ):
                 won.append(number)
                 return True
         return False  # every candidate went to someone else meanwhile
 
     def install() -> None:  # the answer and the bus name the seat the store gave
         number = won[0]
-        room.stored.seats[number] = SeatInfo(number, action.name, "human", None, action.token_hash)
+        room.stored.seats[number] = SeatInfo(
+            number,
+            action.name,
+            "human",
+            None,
+            action.token_hash,
+            account=action.account,
+            account_id=action.account_id,
+        )
         change.result = change.seat = number
 
     change = Change(

@@ -124,8 +124,12 @@ class SeatWatch:
         return people > 1 and not room.hints.enabled
 
     def gone_for_good(self, seat: int) -> bool:
-        """``seat`` was left by its person where leaving is final: it is not handed back."""
-        return self.room.stored.seats[seat].stand_in_why == "left" and self.leave_final()
+        """``seat`` was left by its person where leaving is final, or a bot took it over in
+        a rated game (for any reason: it lost): it is not handed back."""
+        info = self.room.stored.seats[seat]
+        if self.room.stored.rated and info.stand_in is not None:
+            return True
+        return info.stand_in_why == "left" and self.leave_final()
 
     # -- moves --------------------------------------------------------------------------------
     def check_mover(self, seat: int, bot: bool) -> None:
@@ -138,7 +142,11 @@ class SeatWatch:
         if not bot and info.stand_in is not None:
             if self.gone_for_good(seat):
                 raise ServerError(
-                    "stood_in", "you left this game: a bot plays your seat until the end"
+                    "stood_in",
+                    "a bot plays your seat until the end: in a rated game a seat a bot took "
+                    "over has lost"
+                    if self.room.stored.rated
+                    else "you left this game: a bot plays your seat until the end",
                 )
             raise ServerError(
                 "stood_in", "a bot plays this seat now: open your seat link again to take it back"

@@ -120,6 +120,8 @@ class TakeBacks:
         last = None if room.finished or room.vacant else self._last()
         if room.finished:
             why = "the game is over (its end revealed everything)"
+        elif room.stored.rated:
+            why = "a rated game allows no take-backs"
         elif room.vacant:
             why = "the table is waiting for players"
         elif last is None:

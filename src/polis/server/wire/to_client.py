@@ -49,6 +49,8 @@ ErrorCode = Literal[
     # the table is not in a state that allows it
     "not_finished",
     "seat_taken",
+    # an account's name (in any case) already has an account
+    "name_taken",
     "waiting",
     "no_takeback",
     "no_hint",
@@ -136,6 +138,8 @@ class SeatJSON(TypedDict):
     """The level of the bot playing a person's seat now, or null."""
     stand_in_why: str | None
     """Why the bot stands in: ``time``, ``away`` or ``left``."""
+    account: NotRequired[str | None]
+    """The name of the account the seat is bound to (its profile), or null: a guest's seat."""
 
 
 # -- the messages ----------------------------------------------------------------------------

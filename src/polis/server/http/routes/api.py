@@ -15,8 +15,9 @@ from fastapi.responses import Response
 from pydantic import Field, field_validator
 
 from polis.bots import LEVELS
+from polis.server.accounts.ratings import rated_refusal
 from polis.server.errors import ServerError
-from polis.server.http.deps import ClientsDep, HubDep, RoomDep
+from polis.server.http.deps import ClientsDep, HubDep, MaybeSignedIn, RoomDep
 from polis.server.http.inputs import Body, check_name, check_text, is_token
 from polis.server.http.middleware import public_base
 from polis.server.http.routes.standins import TableRulesIn
@@ -67,6 +68,9 @@ class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choo
     #: (one person against bots, hot-seat), off otherwise; on is refused where another
     #: person sits or may sit (:mod:`polis.server.table.hints`).
     hints: bool | None = None
+    #: A rated game (:mod:`polis.server.accounts.ratings`): the creator signed in, every other
+    #: seat open for signed-in people; no bots, hot-seat, chosen seed, hints or take-backs.
+    rated: bool = False
 
     @field_validator("game", "mode")
     @classmethod
@@ -112,7 +116,13 @@ async def meta(hub: HubDep, clients: ClientsDep) -> dict[str, Any]:
         }
         for name, game in hub.games.items()
     }
-    return {"games": games, "levels": list(LEVELS), "languages": list(LANGUAGES)}
+    return {
+        "games": games,
+        "levels": list(LEVELS),
+        "languages": list(LANGUAGES),
+        # optional accounts, ratings, profiles, challenges (:mod:`polis.server.accounts`)
+        "accounts": True,
+    }
 
 
 @router.get("/boards/{name}")
@@ -134,7 +144,9 @@ async def recent(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/games")
-async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]:
+async def create(
+    body: NewGame, request: Request, hub: HubDep, signed: MaybeSignedIn
+) -> dict[str, Any]:
     hub.guards.create(request.client.host if request.client else "unknown")
     game = hub.game(body.game)
     game.check_table(body.mode, len(body.seats))  # InputError names the rule
@@ -146,14 +158,18 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         refusal = chosen_seed_refusal(kinds, body.hot_seat, body.listed is True)
         if refusal:
             raise ServerError("bad_request", refusal)
-    alone = default_hints(kinds, body.hot_seat)
+    if body.rated:
+        refusal = rated_refusal(kinds, signed is not None, body.hot_seat, body.seed, body.hints)
+        if refusal:
+            raise ServerError("bad_request", refusal)
+    alone = default_hints(kinds, body.hot_seat) and not body.rated
     if body.hints and not alone:
         raise ServerError(
             "bad_request",
             "hints are allowed only where no other person sits (one person against bots, or "
             "hot-seat): a suggested move would spoil another person's game",
         )
-    seats = [
+    seats: list[dict[str, Any]] = [
         {
             "name": "" if s.kind == "open" else s.name.strip() or f"player {i + 1}",
             "kind": "human" if s.kind == "open" else s.kind,
@@ -162,6 +178,10 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         }
         for i, s in enumerate(body.seats)
     ]
+    if signed is not None:  # the creator's seat (every person's seat, hot-seat) is theirs
+        mine = [i for i, s in enumerate(body.seats) if s.kind == "human"]
+        for i in mine if body.hot_seat else mine[:1]:
+            seats[i] |= {"account_id": signed.account.id, "account": signed.account.name}
     room, tokens = await hub.create(
         body.game,
         body.mode,
@@ -171,6 +191,8 @@ async def create(body: NewGame, request: Request, hub: HubDep) -> dict[str, Any]
         listed=body.seed is None if body.listed is None else body.listed,
         table=body.table(),
         hints=alone if body.hints is None else body.hints,
+        rated=body.rated,
+        creator_id=None if signed is None else signed.account.id,
     )
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id
@@ -203,6 +225,7 @@ async def summary(room: RoomDep) -> dict[str, Any]:
         "listed": stored.listed,
         "chat_spectators": stored.chat_spectators,
         "hints": room.hints.enabled,
+        "rated": stored.rated,
     }
 
 

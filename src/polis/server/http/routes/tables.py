@@ -12,7 +12,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field, field_validator
 
-from polis.server.http.deps import HubDep, RoomDep
+from polis.server.errors import ServerError
+from polis.server.http.deps import HubDep, MaybeSignedIn, RoomDep
 from polis.server.http.inputs import Body, check_name
 from polis.server.http.middleware import public_base
 from polis.server.table.open_tables import take_seat
@@ -39,10 +40,19 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/games/{game_id}/seats")
-async def take(body: TakeSeat, request: Request, room: RoomDep, hub: HubDep) -> dict[str, Any]:
-    """Take a vacant seat with a name: the seat's token, as an invite link would carry it."""
+async def take(
+    body: TakeSeat, request: Request, room: RoomDep, hub: HubDep, signed: MaybeSignedIn
+) -> dict[str, Any]:
+    """Take a vacant seat with a name: the seat's token, as an invite link would carry it.
+    A signed-in taker's seat is bound to their account (a rated table takes only them; a
+    table where someone blocks them, none)."""
     hub.guards.create(request.client.host if request.client else "unknown")
-    seat, token = await take_seat(room, body.name, body.seat)
+    account = None if signed is None else signed.account
+    if room.stored.rated and account is None:
+        raise ServerError("unauthorized", "a rated table seats signed-in players only: sign in")
+    if account is not None:
+        await hub.accounts.check_welcome(room, account)
+    seat, token = await take_seat(room, body.name, body.seat, account)
     base = public_base(request.scope, hub.config.public_url)
     return {
         "id": room.id,

@@ -1,0 +1,615 @@
+"""What the store keeps for accounts: the accounts, their sessions and passkeys, the keys their
+devices open seats with, and what people say about each other (blocks, mutes, reports,
+challenges).
+
+Kept beside :mod:`polis.server.store.games` (the same tables' metadata, so a new database gets
+them with the others) but apart from the move path: nothing here is read or written while a
+move is stored. Secrets are kept only as hashes (session ids, seat keys) or as argon2id hashes
+(passwords); none of them ever leaves the server. The functions are synchronous, called from
+the store's threads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from polis.server.store.schema import GAMES, SEATS, Base, now
+
+#: What a deleted account's seats and lines are shown as.
+DELETED = "deleted player"
+
+
+class AccountRow(Base):
+    """A person's (or a bot's) account. Deleting one keeps the row, emptied, so that the games
+    it played keep their seats: they show :data:`DELETED`."""
+
+    __tablename__ = "polis_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: The name as its owner wrote it (shown everywhere).
+    name: Mapped[str] = mapped_column(String(32))
+    #: The name case-folded: one account per name, whatever the case.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    #: argon2id (PHC string); NULL once deleted.
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    bot: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    suspended: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deleted: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds the id, the store its SHA-256 only."""
+
+    __tablename__ = "polis_sessions"
+    __table_args__ = (Index("ix_polis_sessions_account", "account_id"),)
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    #: The session's anti-CSRF token: sent back in a header with every state-changing request.
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """A WebAuthn credential (passkey) an account signs in with."""
+
+    __tablename__ = "polis_passkeys"
+    __table_args__ = (Index("ix_polis_passkeys_account", "account_id"),)
+
+    credential_id: Mapped[str] = mapped_column(String(512), primary_key=True)  # base64url
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    public_key: Mapped[str] = mapped_column(Text)  # base64url of the COSE key
+    sign_count: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class CeremonyRow(Base):
+    """A WebAuthn challenge handed out and not yet answered (any process may get the answer)."""
+
+    __tablename__ = "polis_webauthn"
+
+    challenge_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: "register" (adding a passkey to ``account_id``) or "login".
+    purpose: Mapped[str] = mapped_column(String(8))
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class SeatKeyRow(Base):
+    """A seat token minted for a signed-in device (a seat bound to the account, opened from
+    "My games" on another device): it dies with the session that asked for it."""
+
+    __tablename__ = "polis_seat_keys"
+    __table_args__ = (Index("ix_polis_seat_keys_session", "session_hash"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("polis_games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    session_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RelationRow(Base):
+    """``account_id`` blocks or mutes ``other_id``."""
+
+    __tablename__ = "polis_relations"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"), primary_key=True)
+    #: "block" or "mute".
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ReportRow(Base):
+    """A chat line reported to the operator (its words kept as they were said)."""
+
+    __tablename__ = "polis_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    #: The account that held the seat that said it (NULL: a guest's seat).
+    reported_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    game_id: Mapped[str] = mapped_column(String(32))
+    chat_id: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    handled: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class ChallengeRow(Base):
+    """One account asks another to a table."""
+
+    __tablename__ = "polis_challenges"
+    __table_args__ = (Index("ix_polis_challenges_to", "to_id", "status"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    #: The table's rules as JSON (rated, clock).
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    #: "open", "accepted", "declined" or "withdrawn".
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class AccountPushRow(Base):
+    """A browser's Web Push subscription for an account: turn notices of every seat bound to
+    the account reach it, whichever device the seat was taken on."""
+
+    __tablename__ = "polis_account_push"
+    __table_args__ = (UniqueConstraint("account_id", "endpoint", name="uq_polis_account_push"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    endpoint: Mapped[str] = mapped_column(String(1024))
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+ACCOUNTS = cast(Table, AccountRow.__table__)
+ACCOUNT_PUSH = cast(Table, AccountPushRow.__table__)
+SESSIONS = cast(Table, SessionRow.__table__)
+PASSKEYS = cast(Table, PasskeyRow.__table__)
+CEREMONIES = cast(Table, CeremonyRow.__table__)
+SEAT_KEYS = cast(Table, SeatKeyRow.__table__)
+RELATIONS = cast(Table, RelationRow.__table__)
+REPORTS = cast(Table, ReportRow.__table__)
+CHALLENGES = cast(Table, ChallengeRow.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as the server uses it (the password hash stays in the store's rows)."""
+
+    id: int
+    name: str
+    bot: bool = False
+    suspended: bool = False
+    deleted: bool = False
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, bool(row.bot), bool(row.suspended), bool(row.deleted))
+
+
+_COLUMNS = (
+    ACCOUNTS.c.id,
+    ACCOUNTS.c.name,
+    ACCOUNTS.c.bot,
+    ACCOUNTS.c.suspended,
+    ACCOUNTS.c.deleted,
+)
+
+
+# -- accounts ---------------------------------------------------------------------------------
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+def create_account(
+    engine: Engine, name: str, password_hash: str, bot: bool = False
+) -> Account | None:
+    """A new account; None when the name (in any case) is taken."""
+    try:
+        with engine.begin() as conn:
+            done = conn.execute(
+                insert(ACCOUNTS).values(
+                    name=name,
+                    name_key=name_key(name),
+                    password_hash=password_hash,
+                    bot=int(bot),
+                    created=now(),
+                )
+            )
+            key = done.inserted_primary_key
+            assert key is not None
+            return Account(int(key[0]), name, bot)
+    except IntegrityError:
+        return None
+
+
+def by_name(engine: Engine, name: str) -> tuple[Account, str | None] | None:
+    """The live account called ``name`` (any case) and its password hash."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(*_COLUMNS, ACCOUNTS.c.password_hash).where(
+                ACCOUNTS.c.name_key == name_key(name), ACCOUNTS.c.deleted == 0
+            )
+        ).first()
+    return None if row is None else (_account(row), row.password_hash)
+
+
+def by_id(engine: Engine, account_id: int) -> Account | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(*_COLUMNS).where(ACCOUNTS.c.id == account_id)).first()
+    return None if row is None else _account(row)
+
+
+def password_hash(engine: Engine, account_id: int) -> str | None:
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(ACCOUNTS.c.password_hash).where(ACCOUNTS.c.id == account_id)
+        ).scalar()
+    return None if found is None else str(found)
+
+
+def set_password(engine: Engine, account_id: int, hashed: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            update(ACCOUNTS).where(ACCOUNTS.c.id == account_id).values(password_hash=hashed)
+        )
+
+
+def set_suspended(engine: Engine, name: str, suspended: bool) -> Account | None:
+    """Suspend (or reinstate) an account; a suspended one is signed out everywhere."""
+    found = by_name(engine, name)
+    if found is None:
+        return None
+    account = found[0]
+    with engine.begin() as conn:
+        conn.execute(
+            update(ACCOUNTS).where(ACCOUNTS.c.id == account.id).values(suspended=int(suspended))
+        )
+        if suspended:
+            end_sessions(conn, account.id)
+    return by_id(engine, account.id)
+
+
+def delete_account(engine: Engine, account_id: int) -> None:
+    """Empty an account: its secrets, sessions, passkeys, relations and ratings go; its seats
+    and chat lines stay in their games, named :data:`DELETED` (the other players' games and
+    records stay whole). The standings' rows go too (:mod:`polis.server.store.standings`)."""
+    from polis.server.store.chat_push import CHAT
+    from polis.server.store.standings import forget_account
+
+    with engine.begin() as conn:
+        end_sessions(conn, account_id)
+        conn.execute(delete(PASSKEYS).where(PASSKEYS.c.account_id == account_id))
+        conn.execute(delete(ACCOUNT_PUSH).where(ACCOUNT_PUSH.c.account_id == account_id))
+        conn.execute(
+            delete(RELATIONS).where(
+                or_(RELATIONS.c.account_id == account_id, RELATIONS.c.other_id == account_id)
+            )
+        )
+        conn.execute(
+            update(CHALLENGES)
+            .where(
+                or_(CHALLENGES.c.from_id == account_id, CHALLENGES.c.to_id == account_id),
+                CHALLENGES.c.status == "open",
+            )
+            .values(status="withdrawn")
+        )
+        seats = conn.execute(
+            select(SEATS.c.game_id, SEATS.c.seat).where(SEATS.c.account_id == account_id)
+        ).all()
+        for game_id, seat in seats:
+            conn.execute(
+                update(CHAT)
+                .where(CHAT.c.game_id == game_id, CHAT.c.seat == seat)
+                .values(name=DELETED)
+            )
+        conn.execute(update(SEATS).where(SEATS.c.account_id == account_id).values(name=DELETED))
+        forget_account(conn, account_id)
+        conn.execute(
+            update(ACCOUNTS)
+            .where(ACCOUNTS.c.id == account_id)
+            .values(
+                name=DELETED,
+                name_key=f"\x00deleted:{account_id}",  # frees the name for someone else
+                password_hash=None,
+                deleted=1,
+            )
+        )
+
+
+# -- sessions ---------------------------------------------------------------------------------
+def add_session(engine: Engine, id_hash: str, account_id: int, csrf: str, at: float) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            insert(SESSIONS).values(
+                id_hash=id_hash, account_id=account_id, csrf=csrf, created=at, seen=at
+            )
+        )
+
+
+def session(engine: Engine, id_hash: str) -> tuple[Account, str, float, float] | None:
+    """The session's live, unsuspended account, its CSRF token, creation and last use."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(*_COLUMNS, SESSIONS.c.csrf, SESSIONS.c.created, SESSIONS.c.seen)
+            .join(SESSIONS, SESSIONS.c.account_id == ACCOUNTS.c.id)
+            .where(
+                SESSIONS.c.id_hash == id_hash, ACCOUNTS.c.deleted == 0, ACCOUNTS.c.suspended == 0
+            )
+        ).first()
+    if row is None:
+        return None
+    return _account(row), row.csrf, row.created, row.seen
+
+
+def touch_session(engine: Engine, id_hash: str, at: float) -> None:
+    with engine.begin() as conn:
+        conn.execute(update(SESSIONS).where(SESSIONS.c.id_hash == id_hash).values(seen=at))
+
+
+def end_session(engine: Engine, id_hash: str) -> None:
+    """Sign one browser out (and forget the seat keys it was given)."""
+    with engine.begin() as conn:
+        conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash == id_hash))
+        conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash == id_hash))
+
+
+def end_sessions(conn: Connection, account_id: int, keep: str | None = None) -> None:
+    """Sign an account out everywhere (but the session ``keep``), with its seat keys."""
+    query = select(SESSIONS.c.id_hash).where(SESSIONS.c.account_id == account_id)
+    if keep is not None:
+        query = query.where(SESSIONS.c.id_hash != keep)
+    ended = [r[0] for r in conn.execute(query)]
+    if ended:
+        conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash.in_(ended)))
+        conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash.in_(ended)))
+
+
+def end_other_sessions(engine: Engine, account_id: int, keep: str) -> None:
+    with engine.begin() as conn:
+        end_sessions(conn, account_id, keep)
+
+
+def sessions_of(engine: Engine, account_id: int) -> int:
+    with engine.connect() as conn:
+        return int(
+            conn.execute(select(func.count()).where(SESSIONS.c.account_id == account_id)).scalar()
+            or 0
+        )
+
+
+def drop_stale_sessions(engine: Engine, idle_before: float, created_before: float) -> int:
+    """Forget sessions idle or old past their limits; how many."""
+    with engine.begin() as conn:
+        stale = or_(SESSIONS.c.seen < idle_before, SESSIONS.c.created < created_before)
+        ended = [r[0] for r in conn.execute(select(SESSIONS.c.id_hash).where(stale))]
+        if ended:
+            conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash.in_(ended)))
+            conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash.in_(ended)))
+        return len(ended)
+
+
+# -- seats ------------------------------------------------------------------------------------
+def bind_seat(engine: Engine, game_id: str, seat: int, account_id: int) -> bool:
+    """Bind a person's seat to an account; False when it is bound to another account."""
+    with engine.begin() as conn:
+        done = conn.execute(
+            update(SEATS)
+            .where(
+                SEATS.c.game_id == game_id,
+                SEATS.c.seat == seat,
+                SEATS.c.kind == "human",
+                or_(SEATS.c.account_id.is_(None), SEATS.c.account_id == account_id),
+            )
+            .values(account_id=account_id)
+        )
+        return bool(done.rowcount == 1)
+
+
+def bound_seats(engine: Engine, game_id: str, account_id: int) -> list[int]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(SEATS.c.seat)
+            .where(SEATS.c.game_id == game_id, SEATS.c.account_id == account_id)
+            .order_by(SEATS.c.seat)
+        )
+        return [r[0] for r in rows]
+
+
+def add_seat_key(
+    engine: Engine, token_hash: str, game_id: str, seat: int, session_hash: str, at: float
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            insert(SEAT_KEYS).values(
+                token_hash=token_hash,
+                game_id=game_id,
+                seat=seat,
+                session_hash=session_hash,
+                created=at,
+            )
+        )
+
+
+def seat_of_key(engine: Engine, game_id: str, token_hash: str) -> int | None:
+    """The seat a device key opens, while its session lives and the seat is still bound to
+    that session's account."""
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(SEAT_KEYS.c.seat)
+            .join(SESSIONS, SESSIONS.c.id_hash == SEAT_KEYS.c.session_hash)
+            .join(
+                SEATS,
+                (SEATS.c.game_id == SEAT_KEYS.c.game_id) & (SEATS.c.seat == SEAT_KEYS.c.seat),
+            )
+            .where(
+                SEAT_KEYS.c.token_hash == token_hash,
+                SEAT_KEYS.c.game_id == game_id,
+                SEATS.c.account_id == SESSIONS.c.account_id,
+            )
+        ).scalar()
+    return None if found is None else int(found)
+
+
+def account_names(engine: Engine, game_id: str) -> dict[int, str]:
+    """Seat -> the name of the live account bound to it."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(SEATS.c.seat, ACCOUNTS.c.name)
+            .join(ACCOUNTS, ACCOUNTS.c.id == SEATS.c.account_id)
+            .where(SEATS.c.game_id == game_id, ACCOUNTS.c.deleted == 0)
+        )
+        return {r[0]: r[1] for r in rows}
+
+
+def account_ids(engine: Engine, game_id: str) -> dict[int, int]:
+    """Seat -> the id of the account bound to it."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(SEATS.c.seat, SEATS.c.account_id).where(
+                SEATS.c.game_id == game_id, SEATS.c.account_id.is_not(None)
+            )
+        )
+        return {r[0]: r[1] for r in rows}
+
+
+def games_of(engine: Engine, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    """The account's tables, newest first: each game's row and the seats it holds there."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                GAMES.c.id,
+                GAMES.c.game,
+                GAMES.c.mode,
+                GAMES.c.players,
+                GAMES.c.position,
+                GAMES.c.finished,
+                GAMES.c.rated,
+                GAMES.c.result,
+                GAMES.c.updated,
+                SEATS.c.seat,
+            )
+            .join(SEATS, SEATS.c.game_id == GAMES.c.id)
+            .where(SEATS.c.account_id == account_id)
+            .order_by(GAMES.c.updated.desc(), SEATS.c.seat)
+            .limit(limit)
+        ).all()
+    games: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        entry = games.setdefault(
+            r.id,
+            {
+                "id": r.id,
+                "game": r.game,
+                "mode": r.mode,
+                "players": r.players,
+                "position": r.position,
+                "finished": bool(r.finished),
+                "rated": bool(r.rated),
+                "result": json.loads(r.result) if r.result else None,
+                "updated": r.updated,
+                "seats": [],
+            },
+        )
+        entry["seats"].append(r.seat)
+    return list(games.values())
+
+
+# -- people -----------------------------------------------------------------------------------
+def set_relation(engine: Engine, account_id: int, other_id: int, kind: str, on: bool) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            delete(RELATIONS).where(
+                RELATIONS.c.account_id == account_id,
+                RELATIONS.c.other_id == other_id,
+                RELATIONS.c.kind == kind,
+            )
+        )
+        if on:
+            conn.execute(
+                insert(RELATIONS).values(
+                    account_id=account_id, other_id=other_id, kind=kind, created=now()
+                )
+            )
+
+
+def relations(engine: Engine, account_id: int, kind: str) -> list[str]:
+    """The names ``account_id`` blocks (``kind`` "block") or mutes ("mute")."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(ACCOUNTS.c.name)
+            .join(RELATIONS, RELATIONS.c.other_id == ACCOUNTS.c.id)
+            .where(RELATIONS.c.account_id == account_id, RELATIONS.c.kind == kind)
+            .order_by(ACCOUNTS.c.name_key)
+        )
+        return [r[0] for r in rows]
+
+
+def blocks(engine: Engine, account_id: int, other_ids: list[int]) -> bool:
+    """Whether ``account_id`` blocks any of ``other_ids``, or any of them blocks it."""
+    if not other_ids:
+        return False
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(func.count()).where(
+                RELATIONS.c.kind == "block",
+                or_(
+                    (RELATIONS.c.account_id == account_id) & RELATIONS.c.other_id.in_(other_ids),
+                    (RELATIONS.c.other_id == account_id) & RELATIONS.c.account_id.in_(other_ids),
+                ),
+            )
+        ).scalar()
+    return bool(found)
+
+
+def add_report(engine: Engine, **values: Any) -> int:
+    with engine.begin() as conn:
+        done = conn.execute(insert(REPORTS).values(created=now(), **values))
+        key = done.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+
+def reports(engine: Engine, include_handled: bool = False) -> list[dict[str, Any]]:
+    reporter = ACCOUNTS.alias("reporter")
+    reported = ACCOUNTS.alias("reported")
+    query = (
+        select(
+            REPORTS,
+            reporter.c.name.label("reporter"),
+            reported.c.name.label("account"),
+        )
+        .join(reporter, reporter.c.id == REPORTS.c.reporter_id)
+        .outerjoin(reported, reported.c.id == REPORTS.c.reported_id)
+        .order_by(REPORTS.c.id)
+    )
+    if not include_handled:
+        query = query.where(REPORTS.c.handled == 0)
+    with engine.connect() as conn:
+        return [dict(r) for r in conn.execute(query).mappings()]
+
+
+def mark_handled(engine: Engine, report_id: int) -> bool:
+    with engine.begin() as conn:
+        done = conn.execute(update(REPORTS).where(REPORTS.c.id == report_id).values(handled=1))
+        return bool(done.rowcount == 1)

@@ -1,0 +1,267 @@
+"""What the store keeps of finished games for the accounts that played them: each account's
+place and score in each game, its rating per game and mode, and the rating's history.
+
+Written once per finished game, by whichever process settles it first
+(:func:`claim_settlement` is a conditional update: exactly one wins); read by profiles and
+leaderboards, never on the move path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from polis.server.store.schema import GAMES, Base, now
+
+
+class RatingRow(Base):
+    """An account's rating in one game and mode (openskill's mu and sigma)."""
+
+    __tablename__ = "polis_ratings"
+    __table_args__ = (Index("ix_polis_ratings_board", "game", "mode"),)
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingHistoryRow(Base):
+    """An account's rating after one rated game."""
+
+    __tablename__ = "polis_rating_history"
+    __table_args__ = (Index("ix_polis_rating_history_account", "account_id", "game", "mode"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str] = mapped_column(String(32))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ResultRow(Base):
+    """An account's place in a finished game (rated or not): what profiles count."""
+
+    __tablename__ = "polis_results"
+    __table_args__ = (Index("ix_polis_results_account", "account_id", "game", "mode"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("polis_games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("polis_accounts.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    #: 1 for the winner(s); a seat that left a rated game is last.
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    rated: Mapped[int] = mapped_column(Integer, default=0)
+    #: 1 when the seat left (a bot finished it for the others).
+    forfeited: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+RATINGS = cast(Table, RatingRow.__table__)
+HISTORY = cast(Table, RatingHistoryRow.__table__)
+RESULTS = cast(Table, ResultRow.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One account's seat in a finished game, as settled."""
+
+    seat: int
+    account_id: int
+    rank: int
+    score: float
+    forfeited: bool
+
+
+def claim_settlement(conn: Connection, game_id: str) -> bool:
+    """Mark a finished game settled; False when another process did first."""
+    done = conn.execute(
+        update(GAMES)
+        .where(GAMES.c.id == game_id, GAMES.c.finished == 1, GAMES.c.settled == 0)
+        .values(settled=1)
+    )
+    return bool(done.rowcount == 1)
+
+
+def add_results(
+    conn: Connection,
+    game_id: str,
+    game: str,
+    mode: str,
+    players: int,
+    rated: bool,
+    placed: list[Placed],
+) -> None:
+    for p in placed:
+        conn.execute(
+            insert(RESULTS).values(
+                game_id=game_id,
+                seat=p.seat,
+                account_id=p.account_id,
+                game=game,
+                mode=mode,
+                players=players,
+                rank=p.rank,
+                score=p.score,
+                rated=int(rated),
+                forfeited=int(p.forfeited),
+                finished=now(),
+            )
+        )
+
+
+def ratings_of(
+    conn: Connection, ids: list[int], game: str, mode: str
+) -> dict[int, tuple[float, float, int]]:
+    """account -> (mu, sigma, games) for those already rated in ``game`` and ``mode``."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        select(RATINGS.c.account_id, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.games).where(
+            RATINGS.c.account_id.in_(ids), RATINGS.c.game == game, RATINGS.c.mode == mode
+        )
+    )
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def save_rating(
+    conn: Connection,
+    account_id: int,
+    game: str,
+    mode: str,
+    game_id: str,
+    mu: float,
+    sigma: float,
+    games: int,
+) -> None:
+    """The account's new rating, and its line in the history."""
+    at = now()
+    done = conn.execute(
+        update(RATINGS)
+        .where(RATINGS.c.account_id == account_id, RATINGS.c.game == game, RATINGS.c.mode == mode)
+        .values(mu=mu, sigma=sigma, games=games, updated=at)
+    )
+    if done.rowcount != 1:
+        conn.execute(
+            insert(RATINGS).values(
+                account_id=account_id,
+                game=game,
+                mode=mode,
+                mu=mu,
+                sigma=sigma,
+                games=games,
+                updated=at,
+            )
+        )
+    conn.execute(
+        insert(HISTORY).values(
+            account_id=account_id,
+            game=game,
+            mode=mode,
+            game_id=game_id,
+            mu=mu,
+            sigma=sigma,
+            at=at,
+        )
+    )
+
+
+def forget_account(conn: Connection, account_id: int) -> None:
+    """A deleted account's standings go (its games' rows stay with the games)."""
+    conn.execute(delete(RATINGS).where(RATINGS.c.account_id == account_id))
+    conn.execute(delete(HISTORY).where(HISTORY.c.account_id == account_id))
+    conn.execute(delete(RESULTS).where(RESULTS.c.account_id == account_id))
+
+
+def ratings(engine: Engine, account_id: int) -> list[dict[str, Any]]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(RATINGS.c.game, RATINGS.c.mode, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.games)
+            .where(RATINGS.c.account_id == account_id)
+            .order_by(RATINGS.c.game, RATINGS.c.mode)
+        )
+        return [dict(r) for r in rows.mappings()]
+
+
+def history(engine: Engine, account_id: int, limit: int = 500) -> list[dict[str, Any]]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                HISTORY.c.game,
+                HISTORY.c.mode,
+                HISTORY.c.game_id,
+                HISTORY.c.mu,
+                HISTORY.c.sigma,
+                HISTORY.c.at,
+            )
+            .where(HISTORY.c.account_id == account_id)
+            .order_by(HISTORY.c.id)
+            .limit(limit)
+        )
+        return [dict(r) for r in rows.mappings()]
+
+
+def results(engine: Engine, account_id: int) -> list[dict[str, Any]]:
+    """Every finished game the account played, newest first."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(RESULTS)
+            .where(RESULTS.c.account_id == account_id)
+            .order_by(RESULTS.c.finished.desc())
+        )
+        return [dict(r) for r in rows.mappings()]
+
+
+def board(engine: Engine, game: str, mode: str, limit: int = 100) -> list[dict[str, Any]]:
+    """The rated accounts of one game and mode, with their name and whether a bot."""
+    from polis.server.store.accounts import ACCOUNTS
+
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(ACCOUNTS.c.name, ACCOUNTS.c.bot, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.games)
+            .join(ACCOUNTS, ACCOUNTS.c.id == RATINGS.c.account_id)
+            .where(
+                RATINGS.c.game == game,
+                RATINGS.c.mode == mode,
+                ACCOUNTS.c.deleted == 0,
+                ACCOUNTS.c.suspended == 0,
+            )
+            .order_by((RATINGS.c.mu - 3 * RATINGS.c.sigma).desc())
+            .limit(limit)
+        )
+        return [dict(r) for r in rows.mappings()]
+
+
+def count_results(engine: Engine, account_id: int) -> int:
+    with engine.connect() as conn:
+        return int(
+            conn.execute(select(func.count()).where(RESULTS.c.account_id == account_id)).scalar()
+            or 0
+        )

@@ -1,0 +1,362 @@
+"""Accounts: signing up and in, sessions (server-side, rotated, HttpOnly), CSRF protection,
+sign-in limits, password changes, seats bound to accounts and opened on another device,
+export and deletion, and that no route hands one account another's data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from polis.server.accounts import passwords
+from polis.server.accounts.sessions import COOKIE, hash_id
+from polis.server.store.games import normalise_url
+
+from .conftest import make_app
+
+PASSWORD = "correct horse battery"
+
+
+class Device:
+    """Another browser on the same server: its own cookies, the test's one client (a second
+    TestClient would start the app a second time)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.jar: list[Any] = []
+        self.app = client.app
+
+    def plant(self, name: str, value: str) -> None:
+        """A cookie this browser holds before it asks anything (set by someone else)."""
+        self.request("GET", "/api/meta")
+        self.client.cookies.set(name, value)  # replaced below by the real jar
+        found = [c for c in self.client.cookies.jar if c.name == name]
+        self.client.cookies.delete(name)
+        self.jar = [c for c in self.jar if c.name != name] + found
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Any:
+        jar = self.client.cookies.jar
+        saved = list(jar)
+        jar.clear()
+        for cookie in self.jar:
+            jar.set_cookie(cookie)
+        try:
+            return self.client.request(method, url, **kwargs)
+        finally:
+            self.jar = list(jar)
+            jar.clear()
+            for cookie in saved:
+                jar.set_cookie(cookie)
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> Any:
+        return self.request("POST", url, **kwargs)
+
+    def websocket_connect(self, url: str) -> Any:
+        return self.client.websocket_connect(url)
+
+
+def signup(client: Any, name: str, password: str = PASSWORD) -> dict[str, Any]:
+    r = client.post("/api/account/signup", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def csrf(client: Any) -> dict[str, str]:
+    return {"X-CSRF-Token": client.get("/api/account").json()["csrf"]}
+
+
+def game_against_bot(client: Any, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    body = {
+        "game": "counting",
+        "mode": "basic",
+        "seats": [{"name": "me", "kind": "human"}, {"kind": "bot", "level": "easy"}],
+    }
+    r = client.post("/api/games", json=body, headers=headers or {})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_sign_up_signs_in_with_a_server_side_httponly_session(client: TestClient) -> None:
+    r = client.post("/api/account/signup", json={"name": "Alice", "password": PASSWORD})
+    assert r.status_code == 200
+    cookie = r.headers["set-cookie"]
+    assert f"{COOKIE}=" in cookie
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert r.headers["cache-control"] == "no-store"
+    me = client.get("/api/account").json()
+    assert me["account"] == {"name": "Alice", "bot": False}
+    # the store keeps only the SHA-256 of the session id
+    session_id = client.cookies[COOKIE]
+    engine = create_engine(normalise_url(str(client.app.state.hub.store.url)))  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        ids = [row[0] for row in conn.execute(text("SELECT id_hash FROM polis_sessions"))]
+        hashes = [row[0] for row in conn.execute(text("SELECT password_hash FROM polis_accounts"))]
+    engine.dispose()
+    assert ids == [hash_id(session_id)]
+    assert hashes[0].startswith("$argon2id$")
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "why"),
+    [
+        ("Bob", "short", "at least 10"),
+        ("Bob", "password123", "attackers try first"),
+        ("Bob", "aaaaaaaaaaaa", "too few"),
+        ("Bob", "bob-is-the-best", "name"),
+        ("b", PASSWORD, "3 to 20"),
+        ("admin", PASSWORD, "reserved"),
+        ("x y z", PASSWORD, "3 to 20"),
+    ],
+)
+def test_weak_passwords_and_bad_names_are_refused_with_the_reason(
+    client: TestClient, name: str, password: str, why: str
+) -> None:
+    r = client.post("/api/account/signup", json={"name": name, "password": password})
+    assert r.status_code == 422
+    assert why in r.json()["error"]["message"]
+    assert client.get("/api/account").json()["account"] is None
+
+
+def test_a_name_is_taken_in_any_case(client: TestClient) -> None:
+    signup(client, "Carla")
+    client.cookies.clear()
+    r = client.post("/api/account/signup", json={"name": "CARLA", "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+
+
+def test_password_hashes_never_leave_the_server(client: TestClient) -> None:
+    signup(client, "Dora")
+    seen = [
+        client.get("/api/account").text,
+        client.get("/api/account/export").text,
+        client.get("/api/players/Dora").text,
+        client.get("/api/account/games").text,
+    ]
+    for body in seen:
+        assert "$argon2" not in body and "password_hash" not in body
+
+
+def test_login_starts_a_new_session_and_the_old_id_is_dead(client: TestClient) -> None:
+    """Session fixation: an id a browser held before signing in never becomes a session."""
+    signup(client, "Emil")
+    before = client.cookies[COOKIE]
+    r = client.post("/api/account/login", json={"name": "emil", "password": PASSWORD})
+    assert r.status_code == 200
+    after = client.cookies[COOKIE]
+    assert after != before
+    other = Device(client)
+    other.plant(COOKIE, before)
+    assert other.get("/api/account").json()["account"] is None
+    # an id planted by an attacker is not adopted either
+    victim = Device(client)
+    victim.plant(COOKIE, "planted-by-attacker")
+    r = victim.post("/api/account/login", json={"name": "Emil", "password": PASSWORD})
+    assert "planted-by-attacker" not in r.headers["set-cookie"]
+    attacker = Device(client)
+    attacker.plant(COOKIE, "planted-by-attacker")
+    assert attacker.get("/api/account").json()["account"] is None
+
+
+def test_wrong_password_and_unknown_name_answer_alike(client: TestClient) -> None:
+    signup(client, "Fritz")
+    client.cookies.clear()
+    wrong = client.post("/api/account/login", json={"name": "Fritz", "password": "x" * 12})
+    nobody = client.post("/api/account/login", json={"name": "Nobody", "password": "x" * 12})
+    assert wrong.status_code == nobody.status_code == 401
+    assert wrong.json() == nobody.json()
+
+
+def test_login_is_rate_limited_per_name_and_per_address(client: TestClient) -> None:
+    signup(client, "Greta")
+    client.cookies.clear()
+    codes = [
+        client.post(
+            "/api/account/login", json={"name": "Greta", "password": f"wrong-{i:06d}"}
+        ).status_code
+        for i in range(12)
+    ]
+    assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
+    # the right password does not get through the name's limit either (no guessing race)
+    r = client.post("/api/account/login", json={"name": "Greta", "password": PASSWORD})
+    assert r.status_code == 429 and "Retry-After" in r.headers
+    # the address's limit: many names tried from one address
+    codes = [
+        client.post(
+            "/api/account/login", json={"name": f"user{i}", "password": "x" * 12}
+        ).status_code
+        for i in range(12)
+    ]
+    assert 429 in codes
+
+
+def test_cross_site_posts_with_the_cookie_are_refused(client: TestClient) -> None:
+    me = signup(client, "Hanna")
+    # no CSRF token: refused where the account is required
+    r = client.post("/api/account/password", json={"old": PASSWORD, "new": "another long one 1"})
+    assert r.status_code == 403 and "CSRF" in r.json()["error"]["message"]
+    # the right token but another site's Origin: refused
+    r = client.post(
+        "/api/account/password",
+        json={"old": PASSWORD, "new": "another long one 1"},
+        headers={"X-CSRF-Token": me["csrf"], "Origin": "https://evil.example"},
+    )
+    assert r.status_code == 403
+    r = client.post(
+        "/api/account/password",
+        json={"old": PASSWORD, "new": "another long one 1"},
+        headers={"X-CSRF-Token": me["csrf"], "Sec-Fetch-Site": "cross-site"},
+    )
+    assert r.status_code == 403
+    # a table made without the token is a guest's: the cookie does not bind it
+    game = game_against_bot(client)
+    assert client.get("/api/account/games").json()["playing"] == []
+    assert game["seats"][0].get("account") is None
+    # with the token, from this site: accepted
+    r = client.post(
+        "/api/account/password",
+        json={"old": PASSWORD, "new": "another long one 1"},
+        headers={"X-CSRF-Token": me["csrf"], "Origin": "http://testserver"},
+    )
+    assert r.status_code == 200
+
+
+def test_a_password_change_signs_out_other_sessions(client: TestClient) -> None:
+    signup(client, "Ines")
+    if True:
+        phone = Device(client)
+        phone.post("/api/account/login", json={"name": "Ines", "password": PASSWORD})
+        assert phone.get("/api/account").json()["account"]["name"] == "Ines"
+        r = client.post(
+            "/api/account/password",
+            json={"old": PASSWORD, "new": "a brand new secret"},
+            headers=csrf(client),
+        )
+        assert r.status_code == 200
+        assert phone.get("/api/account").json()["account"] is None
+    assert client.get("/api/account").json()["account"]["name"] == "Ines"
+    client.cookies.clear()
+    old = client.post("/api/account/login", json={"name": "Ines", "password": PASSWORD})
+    assert old.status_code == 401
+    new = client.post("/api/account/login", json={"name": "Ines", "password": "a brand new secret"})
+    assert new.status_code == 200
+
+
+def test_my_games_on_a_second_device_and_the_seat_opens_there(client: TestClient) -> None:
+    signup(client, "Jonas")
+    game = game_against_bot(client, csrf(client))
+    assert game["seats"][0]["account"] == "Jonas"
+    if True:
+        laptop = Device(client)
+        laptop.post("/api/account/login", json={"name": "Jonas", "password": PASSWORD})
+        mine = laptop.get("/api/account/games").json()
+        listed = mine["turn"] + mine["playing"]
+        assert [g["id"] for g in listed] == [game["id"]]
+        assert listed[0]["seats"] == [0]
+        key = laptop.post(f"/api/account/games/{game['id']}/key", headers=csrf(laptop)).json()
+        assert key["seat"] == 0 and key["token"] != game["seats"][0]["token"]
+        with laptop.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_json({"type": "hello", "token": key["token"]})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        # the key dies with the session
+        laptop.post("/api/account/logout", headers=csrf(laptop))
+        with laptop.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_json({"type": "hello", "token": key["token"]})
+            assert ws.receive_json()["type"] == "error"
+
+
+def test_another_accounts_games_and_data_are_unreachable(client: TestClient) -> None:
+    signup(client, "Karl")
+    game = game_against_bot(client, csrf(client))
+    if True:
+        mallory = Device(client)
+        signup(mallory, "Mallory")
+        assert mallory.get("/api/account/games").json() == {
+            "turn": [],
+            "playing": [],
+            "finished": [],
+        }
+        r = mallory.post(f"/api/account/games/{game['id']}/key", headers=csrf(mallory))
+        assert r.status_code == 404
+        export = mallory.get("/api/account/export").json()
+        assert export["games"] == [] and export["account"]["name"] == "Mallory"
+        # claiming a seat needs its token
+        r = mallory.post(
+            "/api/account/claim",
+            json={"game_id": game["id"], "token": "not-the-token"},
+            headers=csrf(mallory),
+        )
+        assert r.status_code == 403
+
+
+def test_a_seat_held_by_link_is_claimed_into_my_games(client: TestClient) -> None:
+    game = game_against_bot(client)  # as a guest
+    signup(client, "Lena")
+    r = client.post(
+        "/api/account/claim",
+        json={"game_id": game["id"], "token": game["seats"][0]["token"]},
+        headers=csrf(client),
+    )
+    assert r.status_code == 200 and r.json()["seat"] == 0
+    mine = client.get("/api/account/games").json()
+    assert [g["id"] for g in mine["turn"] + mine["playing"]] == [game["id"]]
+    assert client.get(f"/api/games/{game['id']}").json()["seats"][0]["account"] == "Lena"
+
+
+def test_export_holds_the_games_and_deletion_keeps_them_as_deleted_player(
+    client: TestClient,
+) -> None:
+    signup(client, "Mona")
+    game = game_against_bot(client, csrf(client))
+    data = client.get("/api/account/export")
+    assert "attachment" in data.headers["content-disposition"]
+    assert [g["id"] for g in data.json()["games"]] == [game["id"]]
+    r = client.post(
+        "/api/account/delete", json={"password": "wrong password"}, headers=csrf(client)
+    )
+    assert r.status_code == 401
+    r = client.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(client))
+    assert r.status_code == 200
+    assert client.get("/api/account").json()["account"] is None
+    seats = client.get(f"/api/games/{game['id']}").json()["seats"]
+    assert seats[0]["name"] == "deleted player" and seats[0]["account"] is None
+    r = client.post("/api/account/login", json={"name": "Mona", "password": PASSWORD})
+    assert r.status_code == 401
+    assert client.get("/api/players/Mona").status_code == 404
+    # the name is free again
+    signup(client, "Mona")
+
+
+def test_meta_says_accounts_are_served(client: TestClient) -> None:
+    assert client.get("/api/meta").json()["accounts"] is True
+
+
+def test_a_common_password_list_is_built_in() -> None:
+    assert "password123" in passwords.common_passwords()
+    assert passwords.password_problem("Password123", "x") is not None
+    assert passwords.password_problem("tulip-orbit-canyon", "ann") is None
+
+
+def test_a_store_without_accounts_upgrades_and_its_games_open(db_url: str) -> None:
+    """A database at the revision before accounts keeps every game and seat token."""
+    from alembic import command
+
+    from polis.server.store import migrate
+
+    url = normalise_url(db_url)
+    migrate.upgrade(url, "0005_hints")
+    with TestClient(make_app(db_url)) as c:  # upgrades at start
+        game = game_against_bot(c)
+        r = c.get(f"/api/games/{game['id']}")
+        assert r.status_code == 200
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        command.downgrade(migrate.config(conn), "0005_hints")
+    engine.dispose()
+    with TestClient(make_app(db_url)) as c:
+        assert c.get(f"/api/games/{game['id']}").json()["seats"][0]["name"] == "me"

@@ -9,6 +9,7 @@ settings from one place.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from collections.abc import Mapping
@@ -20,9 +21,22 @@ from polis.core.errors import InputError
 BotBackend = Literal["process", "ray"]
 
 
+def require(module: str, what: str, extra: str) -> None:
+    """InputError (one line, naming the install line) when ``what``, a feature the server is
+    set up to use, needs ``module`` of the ``extra`` extra and it is not installed: the
+    server imports psycopg, redis and pywebpush only where they are used, so a single
+    process on SQLite runs without them."""
+    if importlib.util.find_spec(module) is None:
+        raise InputError(
+            f"{what} needs the '{extra}' extra of polis ({module} missing): "
+            f"install with pip install -e '.[server,{extra}]'"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Abuse limits. Rates are ``limits`` strings such as ``"20/second"`` or ``"10/minute"``.
+    """Abuse limits. Rates are strings such as ``"20/second"``, ``"5/10seconds"`` or
+    ``"10 per minute"`` (:func:`polis.server.http.rates.parse_rate`).
 
     Counted per client address (the peer, or the address a trusted proxy forwards): players
     of one game sit at different addresses, an abuser at one.
@@ -196,6 +210,10 @@ class ServerConfig:
             ("redis://", "rediss://", "unix://")
         ):
             raise InputError(f"the Redis URL must start with redis://: {self.redis_url}")
+        if self.redis_url is not None:
+            require("redis", "Redis (--redis, POLIS_REDIS_URL)", "cluster")
+        if self.vapid_key_file is not None or self.vapid_subject is not None:
+            require("pywebpush", "turn notifications (POLIS_VAPID_*)", "push")
         if self.vapid_subject is not None and not self.vapid_subject.startswith(
             ("mailto:", "https://")
         ):
@@ -214,7 +232,7 @@ class ServerConfig:
 
 def parse_limits(text: str) -> Limits:
     """:class:`Limits` from ``name=value,...`` (unknown names and bad values: InputError)."""
-    from limits import parse
+    from polis.server.http.rates import parse_rate
 
     known = {f.name: f for f in fields(Limits)}
     changes: dict[str, Any] = {}
@@ -228,7 +246,7 @@ def parse_limits(text: str) -> Limits:
         default = getattr(Limits(), name)
         try:
             if isinstance(default, str):
-                parse(raw)
+                parse_rate(raw)
                 changes[name] = raw
             else:
                 changes[name] = type(default)(raw)

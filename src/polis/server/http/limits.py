@@ -1,9 +1,10 @@
 """Abuse limits per client address: open connections, connection and message rates, and
 games created, so one address cannot crowd out everyone else.
 
-Rates are counted by the ``limits`` library (sliding windows kept in this process's memory;
-with several processes each keeps its own count, and the reverse proxy can add a global one).
-The address is the peer's, or the one a trusted proxy forwards (uvicorn's proxy headers).
+Rates are counted by :mod:`polis.server.http.rates` (moving windows kept in this process's
+memory; with several processes each keeps its own count, and the reverse proxy can add a
+global one). The address is the peer's, or the one a trusted proxy forwards (uvicorn's proxy
+headers).
 """
 
 from __future__ import annotations
@@ -11,30 +12,12 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from limits import parse, storage, strategies
-
 from polis.server.config import Limits
 from polis.server.errors import ServerError
+from polis.server.http.rates import Windows, parse_rate
 
 #: Seconds between sweeps of expired counts out of memory.
 SWEEP_EVERY = 10.0
-
-
-class _Counts(storage.MemoryStorage):
-    """``limits``' counters in memory, swept by their owner instead of by a thread.
-
-    The library starts a new thread 10 ms after a hit to drop expired counts: on a busy
-    server that is a hundred threads a second, each taking the interpreter lock from the
-    event loop. Expired counts are ignored when read all the same, so sweeping them out of
-    memory now and then is enough (:meth:`sweep`).
-    """
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # the library's hook, name-mangled
-        pass
-
-    def sweep(self) -> None:
-        # the library's private sweep (name-mangled, so unknown to the type checker)
-        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
 class Guards:
@@ -42,21 +25,20 @@ class Guards:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._counts = _Counts()
-        self._limiter = strategies.SlidingWindowCounterRateLimiter(self._counts)
+        self._counts = Windows()
         self._swept = time.monotonic()
-        self._connect = parse(limits.connect_rate)
-        self._message = parse(limits.message_rate)
-        self._create = parse(limits.create_rate)
-        self._chat = parse(limits.chat_rate)
-        self._chat_address = parse(limits.chat_address_rate)
+        self._connect = parse_rate(limits.connect_rate)
+        self._message = parse_rate(limits.message_rate)
+        self._create = parse_rate(limits.create_rate)
+        self._chat = parse_rate(limits.chat_rate)
+        self._chat_address = parse_rate(limits.chat_address_rate)
         self._open: Counter[str] = Counter()
 
     def admit(self, address: str) -> str | None:
         """Why a new WebSocket from ``address`` is refused, or None (then call :meth:`opened`)."""
         if self._open[address] >= self.limits.connections_per_address:
             return "too many open connections from your address"
-        if not self._limiter.hit(self._connect, "connect", address):
+        if not self._counts.hit(self._connect, "connect", address):
             return "too many new connections from your address; wait a moment"
         return None
 
@@ -77,14 +59,14 @@ class Guards:
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
             self._counts.sweep()
-        return self._limiter.hit(self._message, "message", address)
+        return self._counts.hit(self._message, "message", address)
 
     def chat(self, address: str, connection: int) -> str | None:
         """Count one chat line from a connection (its serial) at ``address``; why it is
         refused when over either rate, else None."""
-        if not self._limiter.hit(self._chat, "chat", str(connection)):
+        if not self._counts.hit(self._chat, "chat", str(connection)):
             return f"too many chat lines; wait a moment (at most {self.limits.chat_rate})"
-        if not self._limiter.hit(self._chat_address, "chat-address", address):
+        if not self._counts.hit(self._chat_address, "chat-address", address):
             return (
                 "too many chat lines from your address; wait a moment "
                 f"(at most {self.limits.chat_address_rate})"
@@ -93,7 +75,7 @@ class Guards:
 
     def create(self, address: str) -> None:
         """Count one game created by ``address``; ServerError (429) when over its rate."""
-        if not self._limiter.hit(self._create, "create", address):
+        if not self._counts.hit(self._create, "create", address):
             raise ServerError(
                 "rate_limited",
                 f"too many games created from your address (at most {self.limits.create_rate})",

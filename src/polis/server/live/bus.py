@@ -30,6 +30,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from polis.server.config import require
 from polis.server.live.jsontext import dumps, loads
 from polis.server.wire.bus import BusBye, BusMessage
 
@@ -102,6 +103,7 @@ class RedisBus(LocalBus):
     shared = True
 
     def __init__(self, url: str, instance: str, prefix: str = "polis") -> None:
+        require("redis", "Redis (--redis, POLIS_REDIS_URL)", "cluster")
         import redis.asyncio as redis
 
         super().__init__(instance)

@@ -360,3 +360,20 @@ def test_a_store_without_accounts_upgrades_and_its_games_open(db_url: str) -> No
     engine.dispose()
     with TestClient(make_app(db_url)) as c:
         assert c.get(f"/api/games/{game['id']}").json()["seats"][0]["name"] == "me"
+
+
+def test_the_cookie_is_secure_where_people_reach_the_server_over_https(db_url: str) -> None:
+    from dataclasses import replace
+
+    from polis.core.registry import games
+    from polis.server.config import ServerConfig
+    from polis.server.http.app import create_app
+
+    config = replace(ServerConfig.from_env(), public_url="https://polis.example")
+    app = create_app(db_url, games=games().values(), bot_delay=0.0, config=config)
+    with TestClient(app) as c:
+        r = c.post("/api/account/signup", json={"name": "Secure", "password": PASSWORD})
+        assert "Secure" in r.headers["set-cookie"].split(";", 1)[1]
+    with TestClient(make_app(db_url)) as c:  # plain http (no public address): not Secure
+        r = c.post("/api/account/login", json={"name": "Secure", "password": PASSWORD})
+        assert "secure" not in r.headers["set-cookie"].lower().split(";", 1)[1]

@@ -113,13 +113,20 @@ class Accounts:
     async def start(self, account: Account, response: Response, conn: HTTPConnection) -> SignedIn:
         store = self.hub.store
         signed: SignedIn = await self.hub.write(
-            lambda: sessions.start(store, account, response, conn), "starting a session"
+            lambda: sessions.start(store, account, response, conn, self.secure(conn)),
+            "starting a session",
         )
         return signed
 
     async def logout(self, conn: HTTPConnection, response: Response) -> None:
         store = self.hub.store
-        await self.hub.write(lambda: sessions.end(store, conn, response), "ending a session")
+        secure = self.secure(conn)
+        await self.hub.write(
+            lambda: sessions.end(store, conn, response, secure), "ending a session"
+        )
+
+    def secure(self, conn: HTTPConnection) -> bool:
+        return sessions.is_https(conn, self.hub.config.public_url)
 
     async def change_password(self, signed: SignedIn, old: str, new: str) -> None:
         """A new password; every other session of the account ends."""

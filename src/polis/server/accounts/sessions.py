@@ -49,7 +49,9 @@ class SignedIn:
     csrf: str
 
 
-def start(store: Store, account: Account, response: Response, conn: HTTPConnection) -> SignedIn:
+def start(
+    store: Store, account: Account, response: Response, conn: HTTPConnection, secure: bool
+) -> SignedIn:
     """A new session for ``account``, its cookie set on ``response`` (the old cookie's
     session, if any, ends: the id changes at every sign-in)."""
     old = conn.cookies.get(COOKIE)
@@ -65,21 +67,23 @@ def start(store: Store, account: Account, response: Response, conn: HTTPConnecti
         max_age=int(LIFETIME),
         httponly=True,
         samesite="lax",
-        secure=is_https(conn),
+        secure=secure,
         path="/",
     )
     return SignedIn(account, id_hash, csrf)
 
 
-def end(store: Store, conn: HTTPConnection, response: Response) -> None:
+def end(store: Store, conn: HTTPConnection, response: Response, secure: bool) -> None:
     session_id = conn.cookies.get(COOKIE)
     if session_id:
         rows.end_session(store.engine, hash_id(session_id))
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=is_https(conn))
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
 
 
-def is_https(conn: HTTPConnection) -> bool:
-    return public_base(conn.scope, None).startswith("https:") or conn.url.scheme in (
+def is_https(conn: HTTPConnection, public_url: str | None) -> bool:
+    """Whether people reach this server over https (its public address says so, or the
+    request came that way): the cookie is then sent over https only."""
+    return public_base(conn.scope, public_url).startswith("https:") or conn.url.scheme in (
         "https",
         "wss",
     )

@@ -280,3 +280,64 @@ def test_the_schema_check_finds_a_column_no_migration_adds(db_url: str) -> None:
     engine.dispose()
     assert [d[0] for d in differences] == ["add_column"]
     assert differences[0][3].name == "forgotten"
+
+
+PRE_ACCOUNTS = json.loads((FIXTURES / "pre-accounts.json").read_text("utf-8"))
+
+
+def test_a_store_of_the_release_before_accounts_upgrades_with_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    """The last release before accounts (made by fixtures/make_pre_accounts_fixture.py with
+    that release's code): every game, seat, token, move, clock and chat line is there after
+    the upgrade, and the tables go on with their old links; a seat is then claimed into an
+    account's games."""
+    path = tmp_path / "pre.db"
+    shutil.copyfile(FIXTURES / "pre-accounts.db", path)
+    url = f"sqlite:///{path}"
+    assert revision(url) == "0005_hints"
+    with TestClient(make_app(url)) as client:
+        assert revision(url) == migrate.head()
+        for game in PRE_ACCOUNTS["games"]:
+            summary = client.get(f"/api/games/{game['id']}").json()
+            assert [s["name"] for s in summary["seats"]] == game["names"]
+            assert summary["position"] == game["position"]
+            assert summary["finished"] == game["finished"]
+            assert summary["rated"] is False
+            assert all(s["account"] is None for s in summary["seats"])
+            for seat, token in game["tokens"].items():
+                if token is None:
+                    continue
+                with client.websocket_connect(f"/ws/{game['id']}") as ws:
+                    ws.send_json({"type": "hello", "token": token})
+                    welcome = ws.receive_json()
+                    assert welcome["type"] == "welcome" and welcome["seat"] == int(seat)
+        first = PRE_ACCOUNTS["games"][0]
+        with client.websocket_connect(f"/ws/{first['id']}") as ws:
+            ws.send_json({"type": "hello", "token": first["tokens"]["0"]})
+            welcome = ws.receive_json()
+            assert [line["text"] for line in welcome["chat"]["lines"]] == [
+                "hello from the old release"
+            ]
+            state = next_state(ws, first["position"])
+            ws.send_json({"type": "move", "move": state["legal"][0], "position": state["position"]})
+            assert next_state(ws, first["position"] + 1)["position"] > first["position"]
+        clocked = PRE_ACCOUNTS["games"][2]
+        with client.websocket_connect(f"/ws/{clocked['id']}") as ws:
+            ws.send_json({"type": "hello", "token": clocked["tokens"]["0"]})
+            state = next_state(ws, 0)
+            assert state["clock"]["kind"] == "turn" and state["clock"]["increment"] == 86400
+            assert state["rules"]["stand_in"] == "medium"
+        # a guest's seat from before is claimed into an account
+        r = client.post(
+            "/api/account/signup", json={"name": "Oldtimer", "password": "a long secret 1"}
+        )
+        headers = {"X-CSRF-Token": r.json()["csrf"]}
+        r = client.post(
+            "/api/account/claim",
+            json={"game_id": first["id"], "token": first["tokens"]["0"]},
+            headers=headers,
+        )
+        assert r.status_code == 200
+        mine = client.get("/api/account/games").json()
+        assert first["id"] in [g["id"] for g in mine["turn"] + mine["playing"]]

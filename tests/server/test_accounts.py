@@ -342,26 +342,6 @@ def test_a_common_password_list_is_built_in() -> None:
     assert passwords.password_problem("tulip-orbit-canyon", "ann") is None
 
 
-def test_a_store_without_accounts_upgrades_and_its_games_open(db_url: str) -> None:
-    """A database at the revision before accounts keeps every game and seat token."""
-    from alembic import command
-
-    from polis.server.store import migrate
-
-    url = normalise_url(db_url)
-    migrate.upgrade(url, "0005_hints")
-    with TestClient(make_app(db_url)) as c:  # upgrades at start
-        game = game_against_bot(c)
-        r = c.get(f"/api/games/{game['id']}")
-        assert r.status_code == 200
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        command.downgrade(migrate.config(conn), "0005_hints")
-    engine.dispose()
-    with TestClient(make_app(db_url)) as c:
-        assert c.get(f"/api/games/{game['id']}").json()["seats"][0]["name"] == "me"
-
-
 def test_the_cookie_is_secure_where_people_reach_the_server_over_https(db_url: str) -> None:
     from dataclasses import replace
 

@@ -86,6 +86,7 @@ def test_score_metropolys_end_position(tmp_path: Path) -> None:
         "buildings": [
             {"player": 0, "field": 22, "value": 13},
             {"player": 1, "field": 3, "value": 2},
+            {"player": 1, "field": 5, "value": 3},
         ],
         "tokens": [
             {"chic": 1, "metro": 0, "archaeology": 0},

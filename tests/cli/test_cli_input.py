@@ -210,5 +210,15 @@ def test_a_player_holds_at_most_one_token_per_building(tmp_path: Path) -> None:
     }
     message = refused(runner.invoke(app, ["score", write(tmp_path, position)]))
     assert "player 0 holds 14 tokens" in message and "13 buildings" in message
+    # 13 tokens from the one building: as impossible (formats.md's old example held 3 from 1)
     position["tokens"] = [{"chic": 9, "metro": 4, "archaeology": 0}] + [{}] * 3
+    message = refused(runner.invoke(app, ["score", write(tmp_path, position)]))
+    assert "player 0 holds 13 tokens, but their 1 building can have collected at most 1" in (
+        message
+    )
+    # from 13 buildings, none on a dead end, 7 in the center: possible
+    fields = [0, 2, 4, 5, 6, 7, 8, 15, 16, 17, 18, 19, 25]
+    position["buildings"] = [
+        {"player": 0, "field": f, "value": v} for v, f in enumerate(fields, start=1)
+    ]
     assert runner.invoke(app, ["score", write(tmp_path, position)]).exit_code == 0

@@ -821,6 +821,11 @@ def test_drawn_setups_follow_section_4(mode: str, players: int) -> None:
         assert 0 <= setup["first_player"] < players
 
 
+#: Tokens of each kind (chic, metro, archaeology) in a game of 2, 3 and 4 players (rules §4.2).
+TOKENS_IN_PLAY = {2: (5, 6, 6), 3: (8, 7, 7), 4: (9, 9, 9)}
+DEAD_ENDS = frozenset({11, 21, 28, 35})
+
+
 def random_end_position(rng: random.Random, mode: str, players: int) -> tuple[dict[str, Any], Ref]:
     """A dense random end position (clusters of buildings to stress §9.3's groupings)."""
     setup = GAME.new_game(mode, players, seed=rng.randrange(10**6)).setup()
@@ -828,7 +833,9 @@ def random_end_position(rng: random.Random, mode: str, players: int) -> tuple[di
     ref = Ref.from_setup(mode, players, setup, options)
     fields = [f for f in range(55) if ref.in_play(f)]
     for p in range(players):
-        count = rng.randint(0, 13)
+        # the game ends when one player builds his 13th: one player at most has all 13
+        done = any(sum(1 for q, _ in ref.built.values() if q == o) == 13 for o in range(p))
+        count = rng.randint(0, 12 if done else 13)
         seed_field = rng.choice(fields)
         pool = sorted({seed_field} | ADJ[seed_field] | {g for h in ADJ[seed_field] for g in ADJ[h]})
         pool = [f for f in pool if ref.in_play(f)] + fields
@@ -838,9 +845,27 @@ def random_end_position(rng: random.Random, mode: str, players: int) -> tuple[di
             if f is None:
                 f = rng.choice([g for g in fields if g not in ref.built])
             ref.built[f] = (p, v)
-        ref.collected[p] = {t: rng.randint(0, 2) for t in ("chic", "metro", "archaeology")}
-    ref.metro_card = rng.choice([None, *range(players)])
-    ref.archaeology_card = rng.choice([None, *range(players)])
+    # tokens as play can give them (rules §4, §6): only on buildings, one a field, none on a
+    # dead end, 7 in the center and 5 in each other district, the box's count of each kind
+    left = dict(zip(("chic", "metro", "archaeology"), TOKENS_IN_PLAY[players], strict=True))
+    room = {d: 7 if d == "center" else 5 for d in set(DISTRICT_OF.values())}
+    for p in range(players):
+        ref.collected[p] = dict.fromkeys(("chic", "metro", "archaeology"), 0)
+    for f, (p, _v) in sorted(ref.built.items()):
+        kinds = [k for k, n in left.items() if n]
+        if f in DEAD_ENDS or not room[DISTRICT_OF[f]] or not kinds or rng.random() < 0.4:
+            continue
+        kind = rng.choice(kinds)
+        ref.collected[p][kind] += 1
+        left[kind] -= 1
+        room[DISTRICT_OF[f]] -= 1
+    # the cards as the tokens moved them: the metro card with a player holding the most metro
+    # tokens, the archaeology card with one who took an archaeology token
+    metro = [ref.collected[p]["metro"] for p in range(players)]
+    top = [p for p in range(players) if metro[p] == max(metro) and metro[p]]
+    ref.metro_card = rng.choice(top) if top else None
+    digs = [p for p in range(players) if ref.collected[p]["archaeology"]]
+    ref.archaeology_card = rng.choice(digs) if digs else None
     data: dict[str, Any] = {
         "game": "metropolys",
         "mode": mode,

@@ -1,19 +1,26 @@
 """End-of-game position files (formats §2.2): validated into an :class:`EndPosition`.
 
 A file typed by a person gets every check a finished game guarantees that can be seen in
-the file itself, and each failure is an InputError naming what is wrong.
+the file itself, and each failure is an InputError naming what is wrong: the pieces in the
+box, and what no game can reach (:func:`check_reachable`: tokens only from buildings, the
+cards with the tokens that move them, one player with all 13 buildings at most). A position
+before the end is scored as if the game ended there, so nobody needs to have built 13.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 from polis.core.errors import InputError
 from polis.games.metropolys.board import (
+    CENTER_TOKENS,
+    DEAD_ENDS,
     DISTRICT,
     DISTRICTS,
     NUM_FIELDS,
+    PERIPHERAL_TOKENS,
     TOKEN_COUNTS,
     TOKENS,
     VALUES,
@@ -133,6 +140,7 @@ def parse_end_position(data: Mapping[str, Any]) -> EndPosition:
 
     metro = _holder(data, "metro_card", players)
     arch = _holder(data, "archaeology_card", players)
+    check_reachable(built, tokens, metro, arch)
     area = check_cards(data["area_cards"], area_deck(mode, players), players, "area_cards")
     neighbourhood: tuple[str, ...] | None = None
     if mode == "expert":
@@ -155,6 +163,99 @@ def parse_end_position(data: Mapping[str, Any]) -> EndPosition:
         neighbourhood_cards=neighbourhood,
         options=options,
     )
+
+
+def _players(group: Sequence[int]) -> str:
+    if len(group) == 1:
+        return f"player {group[0]}"
+    return f"players {', '.join(map(str, group[:-1]))} and {group[-1]}"
+
+
+def _token_room(built: Sequence[Sequence[tuple[int, int]]], group: Sequence[int]) -> int:
+    """How many tokens the buildings of ``group`` can have collected: one a field, none on
+    a dead end, at most 7 in the center and 5 in each other district (rules §4, §6)."""
+    per_district = [0] * len(DISTRICTS)
+    for p in group:
+        for field, _value in built[p]:
+            if field not in DEAD_ENDS:
+                per_district[DISTRICT[field]] += 1
+    return sum(
+        min(n, CENTER_TOKENS if d == 0 else PERIPHERAL_TOKENS) for d, n in enumerate(per_district)
+    )
+
+
+def check_reachable(
+    built: Sequence[Sequence[tuple[int, int]]],
+    tokens: Sequence[tuple[int, int, int]],
+    metro_card: int | None,
+    archaeology_card: int | None,
+) -> None:
+    """InputError, naming the rule, unless some game can reach these buildings, tokens and
+    cards. Each check is one a game keeps at every moment (rules §4-§7):
+
+    * a token is taken only by building on its field, one token a field, none on a dead end,
+      7 in the center and 5 in each other district: so every group of players holds at most
+      as many tokens as their buildings can have collected (each group checked, the sum over
+      districts of the buildings there that are not dead ends, capped at the district's
+      tokens: Hall's condition, so the check is exact);
+    * the metro card is nobody's until a metro token is taken, then it goes to whoever has
+      strictly more metro tokens than its holder: its holder has the most;
+    * the archaeology card is nobody's until an archaeology token is taken, then it follows
+      the latest one taken: its holder has one;
+    * the game ends as soon as a player builds his 13th building: one player at most.
+    """
+    players = len(built)
+    for size in range(1, players + 1):
+        for group in combinations(range(players), size):
+            held = sum(sum(tokens[p]) for p in group)
+            room = _token_room(built, group)
+            if held > room:
+                n = sum(len(built[p]) for p in group)
+                raise InputError(
+                    f"{_players(group)} {'hold' if size > 1 else 'holds'} {held} "
+                    f"token{'' if held == 1 else 's'}, but "
+                    f"their {n} building{'' if n == 1 else 's'} can have collected at most "
+                    f"{room}: a token is taken only by building on its field, one token a "
+                    "field, none on a dead end, 7 in the center and 5 in each other district "
+                    "(rules §4, §6)"
+                )
+    metro = [t[1] for t in tokens]
+    if metro_card is None and any(metro):
+        raise InputError(
+            "nobody holds the metro card, but metro tokens were taken: the first player to "
+            "take a metro token takes the card (rules §6)"
+        )
+    if metro_card is not None:
+        if not any(metro):
+            raise InputError(
+                f"player {metro_card} holds the metro card, but nobody holds a metro token: "
+                "the card comes into play with the first metro token taken (rules §6)"
+            )
+        most = max(range(players), key=lambda p: (metro[p], -p))
+        if metro[most] > metro[metro_card]:
+            raise InputError(
+                f"player {metro_card} holds the metro card with {metro[metro_card]} metro "
+                f"token{'' if metro[metro_card] == 1 else 's'}, but player {most} has "
+                f"{metro[most]}: the card goes to whoever has strictly more metro tokens than "
+                "its holder (rules §6)"
+            )
+    digs = [t[2] for t in tokens]
+    if archaeology_card is None and any(digs):
+        raise InputError(
+            "nobody holds the archaeology card, but archaeology tokens were taken: the card "
+            "goes to whoever took an archaeology token last (rules §6)"
+        )
+    if archaeology_card is not None and not digs[archaeology_card]:
+        raise InputError(
+            f"player {archaeology_card} holds the archaeology card without an archaeology "
+            "token: the card goes to whoever took an archaeology token last (rules §6)"
+        )
+    finished = [p for p in range(players) if len(built[p]) == len(VALUES)]
+    if len(finished) > 1:
+        raise InputError(
+            f"{_players(finished)} have each built all {len(VALUES)} buildings, but the game "
+            "ends as soon as one player builds his last (rules §7)"
+        )
 
 
 def score_file(data: Mapping[str, Any]) -> dict[str, Any]:

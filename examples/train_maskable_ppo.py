@@ -6,15 +6,18 @@ bots, with the legal-action mask handed to the policy at every step. It is rewar
 end of each game with its score margin over the best opponent times ``--scale`` (a graded
 signal learns faster than the bare win; ``--reward win_share`` for that), and sees its
 observations standardized by running statistics (``--no-normalize`` to switch off).
-Training stops after ``--minutes`` (wall clock) or ``--steps``; then the deterministic
+Training stops after ``--minutes`` (wall clock, or CPU time with ``--clock cpu``) or
+``--steps``; then the deterministic
 policy plays ``--games`` games against each of ``--against`` (seats drawn per game), and
-its wins (sole first place) and win shares are printed as JSON.
+its wins (sole first place) and win shares are printed as JSON, each with its 95% interval
+(Wilson's: 2 games won out of 2 say only that the rate lies between 0.34 and 1).
 
     pip install -e '.[rl,rl-train]'
     python examples/train_maskable_ppo.py --game metropolys --mode family --minutes 14
     python examples/train_maskable_ppo.py --game quadropolis --mode classic --minutes 14
 
-``--smoke`` trains a few hundred steps and plays two games (the CI check that it runs).
+``--smoke`` trains a few hundred steps and plays 50 games against random (the check that it
+runs; the interval it prints says how little 50 games tell).
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecNormalize
 
+from polis.bots.intervals import wilson
 from polis.research.gym_vector import PolisVectorEnv
+
+#: Evaluation games of ``--smoke``: enough for an interval narrower than a coin's guess.
+SMOKE_GAMES = 50
 
 
 def score_margin(state: Any, seat: int) -> float:
@@ -137,15 +144,19 @@ class PolisSB3VecEnv(VecEnv):  # type: ignore[misc]
         return [False] * len(list(self._get_indices(indices)))
 
 
-class WallClock(BaseCallback):  # type: ignore[misc]
-    """Stops training after ``seconds`` of wall-clock time."""
+class Deadline(BaseCallback):  # type: ignore[misc]
+    """Stops training after ``seconds`` of wall-clock time, or of this process's CPU time
+    (``clock="cpu"``: the same amount of training on a loaded machine as on an idle one)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, clock: str = "wall") -> None:
         super().__init__()
-        self.deadline = time.monotonic() + seconds
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock is 'wall' or 'cpu', not {clock!r}")
+        self.now = time.monotonic if clock == "wall" else time.process_time
+        self.deadline = self.now() + seconds
 
     def _on_step(self) -> bool:
-        return time.monotonic() < self.deadline
+        return bool(self.now() < self.deadline)
 
 
 def make_env(
@@ -184,8 +195,10 @@ def train(
     net: tuple[int, ...] = (256, 256),
     shaping: bool = False,
     verbose: int = 0,
+    clock: str = "wall",
 ) -> MaskablePPO:
-    """A MaskablePPO policy trained for ``minutes`` or ``steps``, whichever ends first;
+    """A MaskablePPO policy trained for ``minutes`` (of wall-clock time, or of CPU time with
+    ``clock="cpu"``) or ``steps``, whichever ends first;
     with ``normalize`` the observations are standardized by running statistics
     (Stable-Baselines3's ``VecNormalize``, kept with the model as ``model.get_env()``)."""
     env: Any = make_env(game, mode, players, envs, opponent, seed, reward, scale, shaping)
@@ -205,7 +218,7 @@ def train(
         verbose=verbose,
         device="cpu",
     )
-    model.learn(total_timesteps=steps, callback=WallClock(minutes * 60))
+    model.learn(total_timesteps=steps, callback=Deadline(minutes * 60, clock))
     return model
 
 
@@ -221,8 +234,10 @@ def observations(model: MaskablePPO) -> Any:
 
 def evaluate(
     model: MaskablePPO, game: str, mode: str, players: int, opponent: str, games: int, seed: int
-) -> dict[str, float]:
-    """The deterministic policy's wins and mean win share over ``games`` games."""
+) -> dict[str, Any]:
+    """The deterministic policy's wins and mean win share over ``games`` games, each with
+    its 95% interval (Wilson's score interval; for the win share, whose games may end in a
+    shared first place, a conservative one)."""
     venv = PolisVectorEnv(game, mode, players, min(games, 16), seat=None, opponents=opponent)
     obs, _ = venv.reset(seed=seed)
     prepare = observations(model)
@@ -240,7 +255,15 @@ def evaluate(
             active[i] = started < games
             started += 1
     won = sum(1 for s in shares if s == 1.0)
-    return {"games": games, "wins": won, "win_rate": won / games, "win_share": sum(shares) / games}
+    rate, share = won / games, sum(shares) / games
+    return {
+        "games": games,
+        "wins": won,
+        "win_rate": rate,
+        "win_rate_95": [round(x, 3) for x in wilson(rate, games)],
+        "win_share": share,
+        "win_share_95": [round(x, 3) for x in wilson(share, games)],
+    }
 
 
 def main() -> None:
@@ -249,7 +272,14 @@ def main() -> None:
     parser.add_argument("--mode", default=None)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponent", default="random", help="training opponents")
-    parser.add_argument("--minutes", type=float, default=14.0)
+    parser.add_argument("--minutes", type=float, default=14.0, help="training time")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what --minutes counts: wall-clock time, or this process's CPU time (a shared "
+        "machine)",
+    )
     parser.add_argument("--steps", type=int, default=50_000_000)
     parser.add_argument("--envs", type=int, default=16)
     parser.add_argument("--games", type=int, default=200, help="evaluation games per opponent")
@@ -267,15 +297,17 @@ def main() -> None:
     parser.add_argument("--shaping", action="store_true", help="pay the margin as it grows")
     parser.add_argument("--batch", type=int, default=512, help="PPO minibatch size")
     parser.add_argument("--verbose", type=int, default=0, help="Stable-Baselines3 logging")
-    parser.add_argument("--smoke", action="store_true", help="a few hundred steps (CI)")
+    parser.add_argument(
+        "--smoke", action="store_true", help=f"a few hundred steps, {SMOKE_GAMES} games"
+    )
     args = parser.parse_args()
     from polis.core.registry import get_game
 
     mode = args.mode or get_game(args.game).default_mode
     torch.set_num_threads(args.threads)
     if args.smoke:
-        args.steps, args.envs, args.games, args.against = 256, 2, 2, "random"
-    start = time.monotonic()
+        args.steps, args.envs, args.games, args.against = 256, 2, SMOKE_GAMES, "random"
+    start, cpu_start = time.monotonic(), time.process_time()
     model = train(
         args.game,
         mode,
@@ -294,8 +326,10 @@ def main() -> None:
         net=tuple(int(x) for x in args.net.split(",")),
         shaping=args.shaping,
         verbose=args.verbose,
+        clock=args.clock,
     )
     trained = time.monotonic() - start
+    cpu = time.process_time() - cpu_start
     if args.save:
         model.save(args.save)
     report: dict[str, Any] = {
@@ -310,7 +344,9 @@ def main() -> None:
         "batch": args.batch,
         "net": args.net,
         "shaping": args.shaping,
+        "clock": args.clock,
         "training_seconds": round(trained, 1),
+        "training_cpu_seconds": round(cpu, 1),
         "training_steps": int(model.num_timesteps),
         "evaluation": {},
     }
@@ -318,6 +354,8 @@ def main() -> None:
         report["evaluation"][opponent] = evaluate(
             model, args.game, mode, args.players, opponent, args.games, 10_000 + k
         )
+    report["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    report["evaluation_cpu_seconds"] = round(time.process_time() - cpu_start - cpu, 1)
     print(json.dumps(report, indent=2))
 
 

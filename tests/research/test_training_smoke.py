@@ -1,5 +1,6 @@
-"""The training example runs: a few hundred MaskablePPO steps on each game, then evaluation
-games (the CI version of ``examples/train_maskable_ppo.py``; skipped without sb3-contrib)."""
+"""The training example runs: a few hundred MaskablePPO steps on each game, then 50
+evaluation games whose win rate comes with its 95% interval (the CI version of
+``examples/train_maskable_ppo.py --smoke``; skipped without sb3-contrib)."""
 
 from __future__ import annotations
 
@@ -45,8 +46,12 @@ def test_a_few_hundred_steps_train_and_play(game: str, mode: str) -> None:
         normalize=True,
     )
     assert model.num_timesteps >= 256
-    result = ex.evaluate(model, game, mode, 2, "random", games=3, seed=1)
-    assert result["games"] == 3 and 0.0 <= result["win_share"] <= 1.0
+    result = ex.evaluate(model, game, mode, 2, "random", games=ex.SMOKE_GAMES, seed=1)
+    assert result["games"] == ex.SMOKE_GAMES >= 50 and 0.0 <= result["win_share"] <= 1.0
+    # every rate with its 95% interval (Wilson's), narrow enough to tell something
+    for key in ("win_rate", "win_share"):
+        low, high = result[f"{key}_95"]
+        assert low <= result[key] <= high and high - low < 0.3
     # The masks reach the policy: its moves are always legal.
     env = ex.make_env(game, mode, 2, 2, "random", 5)
     obs = env.reset()

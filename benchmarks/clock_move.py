@@ -2,14 +2,13 @@
 one, in the same run. A script that prints figures.
 
 Each round plays one seeded random game of each kind through the room's move pipeline
-(``Room.submit``: checking, storing, the state messages of every seat and spectator) on its
+(``Room.commit``: checking, storing, the state messages of every seat and spectator) on its
 own SQLite file, alternating the two kinds so both meet the same machine load; it prints the
 mean and 95th percentile milliseconds per move of each and their ratio (clock / none).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import statistics
@@ -18,16 +17,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_args
 from polis.core.registry import games
-from polis.server.live.hub import Hub
-from polis.server.live.pipeline import Play
-from polis.server.live.presence import Connection
-from polis.server.store.games import Store
-from polis.server.table.clocks import TableClock, TimeControl
 
 
 async def _game(name: str, mode: str, players: int, seed: int, db: str, clock: bool) -> list[float]:
+    # the server's modules are imported here, so that -h answers at once
     from concurrent.futures import ThreadPoolExecutor
+
+    from polis.server.live.hub import Hub
+    from polis.server.live.pipeline import Play
+    from polis.server.live.presence import Connection
+    from polis.server.store.games import Store
+    from polis.server.table.clocks import TableClock, TimeControl
 
     hub = Hub(Store(f"sqlite:///{db}"), games(), ThreadPoolExecutor(max_workers=1), bot_delay=0.0)
     table = TableClock(TimeControl.realtime(600, 10).to_json(), "easy", None) if clock else None
@@ -62,11 +64,13 @@ def _summary(costs: list[float]) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_args.parser(
+        __doc__, "about 15 seconds with the defaults (a few seconds a game of each kind)."
+    )
     parser.add_argument("--games", type=int, default=4, help="games of each kind")
-    parser.add_argument("--game", default="metropolys")
-    parser.add_argument("--mode", default="family")
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--game", default="metropolys", help="the game played")
+    parser.add_argument("--mode", default="family", help="its mode")
+    parser.add_argument("--players", type=int, default=3, help="seats at each table")
     args = parser.parse_args()
     found: dict[bool, list[float]] = {False: [], True: []}
     with tempfile.TemporaryDirectory() as folder:

@@ -16,13 +16,13 @@ committed weights (about 20 minutes a seed on one core; held-out R² 0.69 and 0.
 
 from __future__ import annotations
 
-import argparse
 import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import cast
 
 import numpy as np
 
+import bench_args
 import polis.bots.mcts as mcts_module
 from oracle_gap import SeeingGame  # this script's sibling: the all-seeing twin
 from polis.bots.budget import Budget
@@ -121,13 +121,21 @@ def labelled(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="11,12")
+    parser = bench_args.parser(
+        __doc__,
+        "about 20 minutes with the defaults (a seed of 420 games takes about 20 minutes on one "
+        "core, the seeds run side by side on two); proportional to --games and --iterations.",
+    )
+    parser.add_argument(
+        "--seeds", default="11,12", help="comma-separated; with two or more the last is held out"
+    )
     parser.add_argument("--games", type=int, default=420, help="games per seed")
-    parser.add_argument("--per-game", type=int, default=6)
-    parser.add_argument("--iterations", type=int, default=800)
-    parser.add_argument("--ridge", type=float, default=1e-3)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--per-game", type=int, default=6, help="positions labelled per game")
+    parser.add_argument(
+        "--iterations", type=int, default=800, help="the all-seeing search's iterations a label"
+    )
+    parser.add_argument("--ridge", type=float, default=1e-3, help="the regression's ridge")
+    parser.add_argument("--players", type=int, default=2, help="2 or 4")
     parser.add_argument("--save", help="keep each seed's rows and targets in SAVE_<seed>.npz")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_args
 from polis.arena import Tournament, run_tournament
 from polis.bots.factory import LEVELS
 
@@ -107,12 +108,17 @@ def one_table(args: argparse.Namespace) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_args.parser(
+        __doc__,
+        "several hours with the defaults (every pairing in both games, 40 games each, and the "
+        "four-level tables, on two workers); one pairing with hard, 40 games, takes 15-30 "
+        "minutes. --only, --rungs and --part run a part of it.",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per pairing, 2 players")
     parser.add_argument("--games-4p", type=int, default=40, help="games per pairing, 4 players")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and agents")
+    parser.add_argument("--out", type=Path, default=None, help="also write the tables here")
     parser.add_argument(
         "--only", default="", help="settings whose game:mode:players contain this, e.g. classic"
     )

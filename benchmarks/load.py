@@ -27,7 +27,6 @@ databases: each run makes a fresh one and drops it); Redis is a throw-away ``red
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -52,6 +51,7 @@ import httpx
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
+import bench_args
 from loadkit import (
     Beside,
     Memory,
@@ -614,20 +614,36 @@ def wait_quiet(patience: float, idle: float = 0.15) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--preset", default="people", help="|".join([*PRESETS, "all"]))
-    parser.add_argument("--tables", type=int)
-    parser.add_argument("--pace", type=float, help="seconds between a table's moves (0: flat out)")
-    parser.add_argument("--processes", type=int)
-    parser.add_argument("--db", choices=["sqlite", "postgresql"])
-    parser.add_argument("--bot-tables", type=int)
-    parser.add_argument("--flood", type=int)
-    parser.add_argument("--flood-per-address", type=int)
-    parser.add_argument("--stalled", type=int)
-    parser.add_argument("--duration", type=float)
-    parser.add_argument("--warmup", type=float)
-    parser.add_argument("--bot-workers", type=int)
-    parser.add_argument("--pg-url", default=os.environ.get("POLIS_TEST_PG_URL"))
+    parser = bench_args.parser(
+        __doc__,
+        "each configuration its warm-up and measured time plus a few seconds of start-up: "
+        "about 80 seconds for people, bots, flood and stalled (10 + 60 s), 40 seconds for pg1 "
+        "and pg2 (5 + 30 s); --preset all about 7 minutes.",
+    )
+    preset = "the preset's"
+    parser.add_argument(
+        "--preset", default="people", help="comma-separated: " + "|".join([*PRESETS, "all"])
+    )
+    parser.add_argument("--tables", type=int, help=f"tables of two people ({preset})")
+    parser.add_argument(
+        "--pace", type=float, help=f"seconds between a table's moves, 0: flat out ({preset})"
+    )
+    parser.add_argument("--processes", type=int, help=f"polis serve processes ({preset})")
+    parser.add_argument("--db", choices=["sqlite", "postgresql"], help=f"the store ({preset})")
+    parser.add_argument("--bot-tables", type=int, help=f"tables with a hard bot ({preset})")
+    parser.add_argument("--flood", type=int, help=f"connections opened on one table ({preset})")
+    parser.add_argument(
+        "--flood-per-address", type=int, help=f"flood connections per address ({preset})"
+    )
+    parser.add_argument("--stalled", type=int, help=f"spectators that never read ({preset})")
+    parser.add_argument("--duration", type=float, help=f"seconds measured ({preset})")
+    parser.add_argument("--warmup", type=float, help=f"seconds before measuring ({preset})")
+    parser.add_argument("--bot-workers", type=int, help=f"bot worker processes ({preset})")
+    parser.add_argument(
+        "--pg-url",
+        default=os.environ.get("POLIS_TEST_PG_URL"),
+        help="PostgreSQL for the postgresql presets (default: $POLIS_TEST_PG_URL)",
+    )
     parser.add_argument("--json", action="store_true", help="also print each result as JSON")
     parser.add_argument(
         "--wait-quiet",

@@ -28,7 +28,6 @@ whatever ``--workers`` is; every budget plays the same deals.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -40,6 +39,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, cast
 
+import bench_args
 from inference_duel import CountsGame
 from polis.arena.stats import mean_ci, wilson
 from polis.bots.agent import Agent
@@ -341,19 +341,34 @@ def _tuples(record: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_args.parser(
+        __doc__,
+        "a day or more with the defaults (48 points: 8 settings, 2 agents, 3 budgets, 100 "
+        "games each); one point of 100 games takes 10-40 minutes on two workers, so pick "
+        "points with --settings, --agents and --budgets. --merge only reads files: seconds.",
+    )
     parser.add_argument("--games", type=int, default=100, help="games per point")
     parser.add_argument("--budgets", default="400,800,1600", help="iterations, e.g. 400,800")
-    parser.add_argument("--agents", default=",".join(SEARCHERS))
+    parser.add_argument("--agents", default=",".join(SEARCHERS), help="searching agents")
     parser.add_argument("--settings", default="", help="e.g. metropolys:family:2 (default all)")
-    parser.add_argument("--lone", choices=("honest", "twin"), default="honest")
-    parser.add_argument("--inference", choices=("policy", "counts"), default="policy")
+    parser.add_argument(
+        "--lone",
+        choices=("honest", "twin"),
+        default="honest",
+        help="4 players: the one agent against three of the other kind",
+    )
+    parser.add_argument(
+        "--inference",
+        choices=("policy", "counts"),
+        default="policy",
+        help="the honest agents' Metropolys card inference",
+    )
     parser.add_argument("--first-deal", type=int, default=0, help="skip the deals before")
     parser.add_argument(
         "--merge", nargs="+", type=Path, default=None, help="summarise --json / --log files"
     )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and agents")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, default=None, help="write records and summary")
     parser.add_argument("--out", type=Path, default=None, help="write the Markdown table")
     parser.add_argument("--log", type=Path, default=None, help="append each game (JSON lines)")

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_args
+
 CONFIGS = [
     ("quadropolis", "classic", 2),
     ("quadropolis", "expert", 4),
@@ -123,7 +125,11 @@ def _other(tree: Path, config: tuple[str, str, int], quick: bool) -> dict[str, f
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_args.parser(
+        __doc__,
+        "about 30 seconds with the defaults, a few with --quick; --compare runs the other "
+        "tree after each configuration (twice as long).",
+    )
     parser.add_argument("--quick", action="store_true", help="few positions (a smoke run)")
     parser.add_argument("--compare", type=Path, help="another polis tree to measure beside")
     parser.add_argument("--one", help=argparse.SUPPRESS)

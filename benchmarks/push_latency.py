@@ -13,7 +13,6 @@ Usage: python benchmarks/push_latency.py [--games 6] [--hang 3] [--endpoints 5]
 
 from __future__ import annotations
 
-import argparse
 import base64
 import importlib
 import os
@@ -24,15 +23,12 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from fastapi.testclient import TestClient
+import bench_args
 
-from polis.core.registry import register_game
-from polis.server import create_app
-from polis.server.config import Limits, ServerConfig
+if TYPE_CHECKING:  # the server's modules are imported in main, so that -h answers at once
+    from fastapi.testclient import TestClient
 
 HUMANS = [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]
 
@@ -57,6 +53,9 @@ def service(hang: float) -> tuple[ThreadingHTTPServer, str]:
 
 
 def subscription(base: str, n: int) -> dict[str, Any]:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     point = (
         ec.generate_private_key(ec.SECP256R1())
         .public_key()
@@ -113,11 +112,25 @@ def play(client: TestClient, endpoints: list[str]) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=6)
-    parser.add_argument("--hang", type=float, default=3.0)
-    parser.add_argument("--endpoints", type=int, default=5)
+    parser = bench_args.parser(
+        __doc__,
+        "about 30 seconds with the defaults (a game of each case takes one to a few seconds; "
+        "the hanging service's moves are as quick as the others, only its pushes wait).",
+    )
+    parser.add_argument("--games", type=int, default=6, help="games of each case")
+    parser.add_argument(
+        "--hang", type=float, default=3.0, help="seconds the slow service takes to answer"
+    )
+    parser.add_argument(
+        "--endpoints", type=int, default=5, help="subscriptions to the slow service"
+    )
     args = parser.parse_args()
+    from fastapi.testclient import TestClient
+
+    from polis.core.registry import register_game
+    from polis.server import create_app
+    from polis.server.config import Limits, ServerConfig
+
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     register_game(importlib.import_module("toygame").GAME)  # tests/toygame.py
     quick, quick_base = service(0.0)

@@ -27,7 +27,6 @@ prints the median figures and ratios.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -38,6 +37,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+import bench_args
 from polis.core.protocol import Game
 from polis.core.registry import games
 from polis.research.observations import encoder
@@ -318,13 +318,19 @@ def table(rows: list[dict[str, object]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
+    parser = bench_args.parser(
+        __doc__,
+        "about 2-3 minutes with the defaults, about a minute with --quick; --seconds and "
+        "--repeat scale it.",
+    )
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds of each figure")
     parser.add_argument("--quick", action="store_true", help="first two configurations only")
     parser.add_argument("--cpu", type=int, default=None, help="pin the process to this core")
     parser.add_argument("--table", action="store_true", help="also print a Markdown table")
     parser.add_argument("--repeat", type=int, default=1, help="runs per configuration")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="cpu", help="this process's CPU or wall time"
+    )
     args = parser.parse_args()
     global clock
     clock = CLOCKS[args.clock]

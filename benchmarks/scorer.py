@@ -23,6 +23,7 @@ from functools import partial
 from importlib import resources
 from typing import Any
 
+import bench_args
 from polis.games.quadropolis.city import Building, City, geometry, parse_city
 from polis.games.quadropolis.scoring import _Options, _score, _solver_key
 from polis.games.quadropolis.scoring_solver import clear_city_caches
@@ -175,5 +176,17 @@ def bench_scorer(n: int = 2000, seed: int = 0) -> dict[str, Any]:
     return found
 
 
+def main() -> None:
+    parser = bench_args.parser(
+        __doc__,
+        "about 15 seconds with the defaults (proportional to --cities; numba's first "
+        "compilation adds up to a minute once).",
+    )
+    parser.add_argument("--cities", type=int, default=2000, help="random cities of each mode")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the cities")
+    args = parser.parse_args()
+    print(json.dumps(bench_scorer(args.cities, args.seed), indent=2))
+
+
 if __name__ == "__main__":
-    print(json.dumps(bench_scorer(), indent=2))
+    main()

@@ -29,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import bench_args
+
 CONFIGS = [
     ("quadropolis", "classic", 2, 0),
     ("quadropolis", "expert", 4, 10),
@@ -147,7 +149,12 @@ def _other(tree: Path, config: tuple[str, str, int, int], games: int) -> dict[st
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_args.parser(
+        __doc__,
+        "about 20 seconds with the defaults (a few seconds a game and configuration, one "
+        "untimed game each); --compare runs the other tree after each configuration (twice "
+        "as long).",
+    )
     parser.add_argument("--games", type=int, default=3, help="games per configuration")
     parser.add_argument("--compare", type=Path, help="another polis tree to measure beside")
     parser.add_argument("--one", help=argparse.SUPPRESS)

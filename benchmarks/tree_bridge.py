@@ -17,11 +17,12 @@ This file uses only calls that the polis API has kept since the first bots (``ge
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from typing import Any
+
+import bench_args
 
 #: The wall clock, kept before :func:`use_cpu_clock` may put the CPU clock in its place.
 WALL = time.perf_counter
@@ -56,8 +57,16 @@ def notation(state: Any, move: Any) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser = bench_args.parser(
+        __doc__,
+        "until its standard input closes (versus_tree.py runs it for the length of a duel).",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what its agents' time budgets count: wall seconds or this process's CPU seconds",
+    )
     if parser.parse_args().clock == "cpu":
         use_cpu_clock()
     from polis.bots.factory import make_agent

@@ -4,18 +4,20 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-TEST_EXTRAS := dev,server,arena,rl,openspiel,rl-train
+TEST_EXTRAS := dev,server,cluster,push,arena,rl,openspiel,rl-train
 PLAY_EXTRAS := server
+# Every install takes its versions from here (`make constraints` writes it anew).
+CONSTRAINTS := constraints.txt
 
-.PHONY: play test test-pg lint bench clean vendor api-docs
+.PHONY: play test test-pg lint bench clean vendor api-docs constraints
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# One stamp per set of extras: re-installs only when pyproject.toml changes.
-$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[$*]'
+# One stamp per set of extras: re-installs only when pyproject.toml or the constraints change.
+$(VENV)/.installed-%: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[$*]'
 	touch $@
 
 play: $(VENV)/.installed-$(PLAY_EXTRAS)
@@ -35,6 +37,20 @@ bench: $(VENV)/.installed-$(TEST_EXTRAS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# constraints.txt: the version of every package that polis and all its extras bring, as pip
+# resolves them today for Python 3.11 in a fresh venv (a temporary folder: nothing of .venv
+# leaks in). Run it after changing a dependency in pyproject.toml or to take newer releases,
+# then make test, and commit both files.
+constraints:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(PYTHON) -m venv "$$tmp/venv" && \
+	"$$tmp/venv/bin/python" -m pip install --quiet --upgrade pip && \
+	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[$(TEST_EXTRAS)]' && \
+	{ echo "# Written by 'make constraints' (Python $$("$$tmp/venv/bin/python" -c 'import sys; print(sys.version.split()[0])'), extras $(TEST_EXTRAS))."; \
+	  echo "# Every pip install of the Makefile, and so CI, takes these versions: do not edit."; \
+	  "$$tmp/venv/bin/python" -m pip freeze --exclude-editable; } > $(CONSTRAINTS).new && \
+	mv $(CONSTRAINTS).new $(CONSTRAINTS) && echo "wrote $(CONSTRAINTS)"
 
 # The server's wire contract as documents: docs/server-api.schema.json (the JSON Schema of
 # every message, from the types of polis.server.wire) and docs/server-api.md (the prose of

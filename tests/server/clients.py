@@ -4,6 +4,7 @@ against the wire contract (contract.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import urllib.error
@@ -59,8 +60,11 @@ class Player:
     """One WebSocket of a seat (or a spectator), keeping the last state it was sent."""
 
     def __init__(self, base: str, game_id: str, token: str | None) -> None:
-        self.ws: ClientConnection = connect(
-            base.replace("http://", "ws://") + f"/ws/{game_id}", open_timeout=30
+        # entered as a context manager (closed by :meth:`close`): websockets deprecates a
+        # connection used without one
+        self._opened = contextlib.ExitStack()
+        self.ws: ClientConnection = self._opened.enter_context(
+            connect(base.replace("http://", "ws://") + f"/ws/{game_id}", open_timeout=30)
         )
         self.ws.send(sent({"type": "hello", "token": token}))
         self.messages: list[dict[str, Any]] = []
@@ -104,4 +108,4 @@ class Player:
         self.ws.send(sent({"type": "move", "move": move, "position": state["position"]}))
 
     def close(self) -> None:
-        self.ws.close()
+        self._opened.close()

@@ -280,6 +280,7 @@ def test_another_accounts_games_and_data_are_unreachable(client: TestClient) -> 
             "turn": [],
             "playing": [],
             "finished": [],
+            "challenges": {"incoming": [], "outgoing": []},
         }
         r = mallory.post(f"/api/account/games/{game['id']}/key", headers=csrf(mallory))
         assert r.status_code == 404

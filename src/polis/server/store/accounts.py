@@ -613,3 +613,195 @@ def mark_handled(engine: Engine, report_id: int) -> bool:
     with engine.begin() as conn:
         done = conn.execute(update(REPORTS).where(REPORTS.c.id == report_id).values(handled=1))
         return bool(done.rowcount == 1)
+
+
+# -- challenges -------------------------------------------------------------------------------
+#: A challenge's states: "open" until the challenged accepts or declines it, or the
+#: challenger withdraws it (a block between the two, a suspension or a deletion closes it too).
+CHALLENGE_STATES = ("open", "accepted", "declined", "withdrawn")
+
+
+def add_challenge(
+    engine: Engine,
+    challenge_id: str,
+    from_id: int,
+    to_id: int,
+    game: str,
+    mode: str,
+    players: int,
+    options: dict[str, Any],
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            insert(CHALLENGES).values(
+                id=challenge_id,
+                from_id=from_id,
+                to_id=to_id,
+                game=game,
+                mode=mode,
+                players=players,
+                options=json.dumps(options, sort_keys=True),
+                status="open",
+                created=now(),
+            )
+        )
+
+
+def open_challenges_from(engine: Engine, account_id: int) -> int:
+    """How many of the account's challenges wait for an answer."""
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(func.count()).where(
+                CHALLENGES.c.from_id == account_id, CHALLENGES.c.status == "open"
+            )
+        ).scalar()
+    return int(found or 0)
+
+
+def _challenge_query() -> Any:
+    sender = ACCOUNTS.alias("sender")
+    receiver = ACCOUNTS.alias("receiver")
+    return (
+        select(
+            CHALLENGES,
+            sender.c.name.label("from_name"),
+            receiver.c.name.label("to_name"),
+        )
+        .join(sender, sender.c.id == CHALLENGES.c.from_id)
+        .join(receiver, receiver.c.id == CHALLENGES.c.to_id)
+    )
+
+
+def _challenge(row: Any) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "from_id": row.from_id,
+        "to_id": row.to_id,
+        "from": row.from_name,
+        "to": row.to_name,
+        "game": row.game,
+        "mode": row.mode,
+        "players": row.players,
+        "options": json.loads(row.options or "{}"),
+        "status": row.status,
+        "game_id": row.game_id,
+        "created": row.created,
+    }
+
+
+def challenge(engine: Engine, challenge_id: str) -> dict[str, Any] | None:
+    """One challenge with both accounts' names (None: no such challenge)."""
+    with engine.connect() as conn:
+        row = conn.execute(_challenge_query().where(CHALLENGES.c.id == challenge_id)).first()
+    return None if row is None else _challenge(row)
+
+
+def challenges_of(
+    engine: Engine, account_id: int, answered: int = 20
+) -> dict[str, list[dict[str, Any]]]:
+    """The account's challenges, newest first: ``incoming`` (to it) and ``outgoing`` (from
+    it), every open one and the last ``answered`` others of each."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    with engine.connect() as conn:
+        for key, column in (("incoming", CHALLENGES.c.to_id), ("outgoing", CHALLENGES.c.from_id)):
+            query = _challenge_query().where(column == account_id)
+            still = conn.execute(
+                query.where(CHALLENGES.c.status == "open").order_by(CHALLENGES.c.created.desc())
+            ).all()
+            done = conn.execute(
+                query.where(CHALLENGES.c.status != "open")
+                .order_by(CHALLENGES.c.created.desc())
+                .limit(answered)
+            ).all()
+            found = [_challenge(r) for r in (*still, *done)]
+            found.sort(key=lambda c: c["created"], reverse=True)
+            out[key] = found
+    return out
+
+
+def answer_challenge(
+    engine: Engine, challenge_id: str, status: str, from_id: int | None, to_id: int | None
+) -> bool:
+    """Close an open challenge as ``status`` when it is from ``from_id`` or to ``to_id``
+    (whichever is given); False when it is not open (any more) or not theirs. One
+    conditional UPDATE: of two answers at once, one wins."""
+    assert status in CHALLENGE_STATES and status != "open"
+    query = update(CHALLENGES).where(CHALLENGES.c.id == challenge_id, CHALLENGES.c.status == "open")
+    if from_id is not None:
+        query = query.where(CHALLENGES.c.from_id == from_id)
+    if to_id is not None:
+        query = query.where(CHALLENGES.c.to_id == to_id)
+    with engine.begin() as conn:
+        done = conn.execute(query.values(status=status))
+        return bool(done.rowcount == 1)
+
+
+def settle_challenge(engine: Engine, challenge_id: str, game_id: str | None) -> None:
+    """An accepted challenge's table (``game_id``), or, when making it failed (None), the
+    challenge open again."""
+    values: dict[str, Any] = (
+        {"game_id": game_id} if game_id is not None else {"status": "open", "game_id": None}
+    )
+    with engine.begin() as conn:
+        conn.execute(update(CHALLENGES).where(CHALLENGES.c.id == challenge_id).values(**values))
+
+
+def close_challenges(engine: Engine, account_id: int, other_id: int | None = None) -> int:
+    """Close the open challenges of ``account_id`` (with ``other_id`` only, when given): its
+    own are withdrawn, those to it declined. How many."""
+    mine = CHALLENGES.c.from_id == account_id
+    theirs = CHALLENGES.c.to_id == account_id
+    if other_id is not None:
+        mine = mine & (CHALLENGES.c.to_id == other_id)
+        theirs = theirs & (CHALLENGES.c.from_id == other_id)
+    closed = 0
+    with engine.begin() as conn:
+        for which, status in ((mine, "withdrawn"), (theirs, "declined")):
+            done = conn.execute(
+                update(CHALLENGES).where(which, CHALLENGES.c.status == "open").values(status=status)
+            )
+            closed += int(done.rowcount or 0)
+    return closed
+
+
+# -- reports ----------------------------------------------------------------------------------
+def chat_line(engine: Engine, game_id: str, chat_id: int) -> dict[str, Any] | None:
+    """A table's chat line as stored (its seat, the name it was said under, its words)."""
+    from polis.server.store.chat_push import CHAT
+
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text).where(
+                CHAT.c.game_id == game_id, CHAT.c.id == chat_id
+            )
+        ).first()
+    return (
+        None
+        if row is None
+        else {"id": row.id, "seat": row.seat, "name": row.name, "text": row.text}
+    )
+
+
+def reports_since(engine: Engine, reporter_id: int, since: datetime) -> int:
+    """How many reports the account made since ``since``."""
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(func.count()).where(
+                REPORTS.c.reporter_id == reporter_id, REPORTS.c.created >= since
+            )
+        ).scalar()
+    return int(found or 0)
+
+
+def report_of(engine: Engine, reporter_id: int, game_id: str, chat_id: int) -> int | None:
+    """The open report the account already made of this line, if any."""
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(REPORTS.c.id).where(
+                REPORTS.c.reporter_id == reporter_id,
+                REPORTS.c.game_id == game_id,
+                REPORTS.c.chat_id == chat_id,
+                REPORTS.c.handled == 0,
+            )
+        ).scalar()
+    return None if found is None else int(found)

@@ -3,12 +3,25 @@ WebSocket, turn notifications, hints and reviews."""
 
 from __future__ import annotations
 
-from polis.server.http.routes import accounts, api, hints, live, pages, push, standins, tables
+from polis.server.http.routes import (
+    accounts,
+    api,
+    challenges,
+    hints,
+    live,
+    pages,
+    people,
+    push,
+    standins,
+    tables,
+)
 
 ROUTERS = (
     pages.router,
     api.router,
     accounts.router,
+    challenges.router,
+    people.router,
     tables.router,
     standins.router,
     hints.router,

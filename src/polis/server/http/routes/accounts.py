@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from polis.server.accounts import challenges
 from polis.server.accounts.ratings import PROVISIONAL_GAMES, shown
 from polis.server.accounts.sessions import COOKIE, SignedIn
 from polis.server.errors import ServerError
@@ -125,7 +126,10 @@ async def password(body: PasswordChange, signed: SignedInDep, hub: HubDep) -> di
 async def games(signed: SignedInDep, hub: HubDep) -> Any:
     """ "My games": the tables where it is the account's turn (longest waiting first), the
     games in progress and the finished ones."""
-    return no_store(await hub.accounts.games(signed.account))
+    found: dict[str, Any] = dict(await hub.accounts.games(signed.account))
+    # the open challenges to and from the account (:mod:`polis.server.accounts.challenges`)
+    found["challenges"] = await challenges.listing(hub, signed.account, waiting_only=True)
+    return no_store(found)
 
 
 @router.post("/games/{game_id}/key")

@@ -31,9 +31,11 @@ class Device:
     def plant(self, name: str, value: str) -> None:
         """A cookie this browser holds before it asks anything (set by someone else)."""
         self.request("GET", "/api/meta")
-        self.client.cookies.set(name, value)  # replaced below by the real jar
-        found = [c for c in self.client.cookies.jar if c.name == name]
-        self.client.cookies.delete(name)
+        jar = self.client.cookies.jar
+        self.client.cookies.set(name, value)  # in the test's jar a moment, then moved here
+        found = [c for c in jar if c.name == name and c.value == value]
+        for cookie in found:
+            jar.clear(cookie.domain, cookie.path, cookie.name)
         self.jar = [c for c in self.jar if c.name != name] + found
 
     def request(self, method: str, url: str, **kwargs: Any) -> Any:

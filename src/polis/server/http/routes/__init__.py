@@ -1,5 +1,5 @@
-"""The server's routers: pages and client files, the HTTP API, accounts, open tables, the live
-WebSocket, turn notifications, hints and reviews."""
+"""The server's routers: pages and client files, the HTTP API, accounts and their passkeys,
+open tables, the live WebSocket, turn notifications, hints and reviews."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from polis.server.http.routes import (
     hints,
     live,
     pages,
+    passkeys,
     people,
     push,
     standins,
@@ -22,6 +23,7 @@ ROUTERS = (
     accounts.router,
     challenges.router,
     people.router,
+    passkeys.router,
     tables.router,
     standins.router,
     hints.router,

@@ -80,7 +80,8 @@ def test_quadropolis_board_labels_match_the_notation(tmp_path: Path) -> None:
         assert label in text
     assert "Round 2 begins; " in text and "Round 4 is over." in text
     assert "places Architect #" in text and "builds the " in text  # told from the catalogue
-    assert "C bot random" in text and "B bot random" in text  # bots named by seat
+    assert "C (bot random) places" in text and "B (bot random)" in text  # bots named by seat
+    assert "A (you) builds" in text and "A you " not in text  # issue 43: "A you builds"
     assert "H+1i+1e" not in text  # the old cell that broke the grid
 
 
@@ -88,10 +89,10 @@ def test_metropolys_board_shows_tokens_and_tells_who_won_each_round(tmp_path: Pa
     screen = play("metropolys", "family", 2, tmp_path, [])
     text = screen.console.export_text()
     assert "wins the call with the" in text
-    assert "* trendy (+3)" in text  # the legend explains the token signs
+    assert "* = Trendy neighborhood (+3)" in text  # the legend explains the token signs
     first_board = text[text.index("CENTER") : text.index("Your secret objectives:")]
     assert "*" in first_board  # tokens are drawn, not swallowed as markup
-    assert "The game is over: " in text and "Secret objectives: A you: " in text
+    assert "The game is over: " in text and "Secret objectives: A" in text
 
 
 def test_moves_lists_compactly_and_narrows_on_request(tmp_path: Path) -> None:

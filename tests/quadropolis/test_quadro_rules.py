@@ -148,7 +148,7 @@ def test_empty_square_takes_nothing_but_moves_urbanist() -> None:
     play(s, "1L1 x")  # player 0 takes r1c1
     play(s, "2L3 x")
     play(s, "2L2 x")  # the Urbanist (r2c2) no longer blocks column 1
-    illegal(s, s.parse_move("1T1 x"), "r1c1 of the construction site, which is empty")
+    illegal(s, s.parse_move("1T1 x"), "line 1, column 1 of the construction site, which is empty")
     illegal(s, s.parse_move("1T1 r1c1"), "nothing is taken")
     before = s.resources(1)
     play(s, "1T1 -")  # placement is mandatory even onto an empty square (A4)
@@ -158,7 +158,9 @@ def test_empty_square_takes_nothing_but_moves_urbanist() -> None:
 def test_face_up_tile_must_be_built_or_discarded() -> None:
     s = new("classic", 4, fixed={1: {0: SHOP.id}})
     illegal(
-        s, move(s, 1, L1, NOTHING), "takes the Shop on r1c1: build it in your city or discard it"
+        s,
+        move(s, 1, L1, NOTHING),
+        "takes the Shop from line 1, column 1 of the construction site: build it in your city",
     )
 
 

@@ -19,6 +19,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from polis.core.errors import InputError, PolisError
 from polis.core.protocol import Game
 from polis.core.registry import game_names, games
+from polis.games.text import LETTERS
 
 #: Exit code for anything the user got wrong (formats.md §3).
 USAGE_ERROR = 2
@@ -143,6 +144,28 @@ def game_of(data: Any) -> str:
         known = " or ".join(game_names())
         raise InputError(f"the file has no 'game' key ({known})")
     return name
+
+
+def parse_seat(text: str, players: int | None = None, option: str = "--seat") -> int:
+    """The seat (0 = first) that ``text`` names as the boards letter it, ``A``-``D``, or as
+    a number ``1``-``4``; InputError naming both forms otherwise, or when the game has only
+    ``players`` seats."""
+    given = text.strip().upper()
+    if len(given) == 1 and given in LETTERS:
+        seat = LETTERS.index(given)
+    elif given.isdigit() and 1 <= int(given) <= len(LETTERS):
+        seat = int(given) - 1
+    else:
+        raise InputError(
+            f"{option} {text}: a seat is a letter {LETTERS[0]}-{LETTERS[-1]} "
+            f"or a number 1-{len(LETTERS)}"
+        )
+    if players is not None and seat >= players:
+        raise InputError(
+            f"{option} {text}: a {players}-player game has seats "
+            f"{LETTERS[0]}-{LETTERS[players - 1]} (1-{players})"
+        )
+    return seat
 
 
 def example_game() -> Game:

@@ -1,9 +1,10 @@
 """The scoring pad: every player's categories and total as the printed pad's table.
 
 Rows come from the game (``game.categories``); their labels from the game's catalogue
-(``cat.<category>``, the web score pad's) when a language is given, else from
-``game.categories``; the numbers from :class:`~polis.core.result.PlayerScore` lines, so no
-key is guessed here.
+(``cat.<category>``, the web score pad's, the words the board and the narration use), in
+English unless another language is asked for; the game's own labels only where its
+catalogue has none; the numbers from :class:`~polis.core.result.PlayerScore` lines, so no key
+is guessed here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from rich.table import Table
 
 from polis.core.protocol import Game
 from polis.core.result import PlayerScore
+from polis.core.wording import DEFAULT, Words
 from polis.games.text import game_words
+
+
+def _wording(game: Game, lang: str) -> Words | None:
+    """The game's catalogue (a game in a package has one in ``web/i18n``), else None."""
+    package = type(game).__module__.rpartition(".")[0]
+    return game_words(package, lang) if package else None
 
 
 def pad_table(
@@ -24,17 +32,16 @@ def pad_table(
     players: Sequence[PlayerScore],
     names: Sequence[str] | None = None,
     ranking: Sequence[Sequence[int]] | None = None,
-    lang: str | None = None,
+    lang: str = DEFAULT,
 ) -> Table:
     """A Rich table of the scoring pad: one column per player (or one for a lone city),
-    worded in ``lang`` from the game's catalogue (``None``: the game's own English labels)."""
+    worded in ``lang`` from the game's catalogue."""
     labels = dict(game.categories)
     total, place, title = "Total", "Place", f"{game.title} ({mode})"
-    if lang is not None:
-        package = type(game).__module__.rpartition(".")[0]
-        say = game_words(package, lang)
+    say = _wording(game, lang)
+    if say is not None:
         labels = {k: say(f"cat.{k}") if say.message(f"cat.{k}") else v for k, v in labels.items()}
-        mode_name = say(f"mode.{mode}")
+        mode_name = say(f"mode.{mode}") if say.message(f"mode.{mode}") else mode
         total, place = say("term.pad.total"), say("term.pad.place")
         title = say("term.pad.title", title=game.title, mode=mode_name)
     if names:
@@ -66,6 +73,6 @@ def print_pad(
     names: Sequence[str] | None = None,
     ranking: Sequence[Sequence[int]] | None = None,
     console: Console | None = None,
-    lang: str | None = None,
+    lang: str = DEFAULT,
 ) -> None:
     (console or Console()).print(pad_table(game, mode, players, names, ranking, lang))

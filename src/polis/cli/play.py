@@ -23,6 +23,7 @@ from polis.cli.common import (
     game_help,
     mode_default,
     mode_help,
+    parse_seat,
     read_json,
     user_errors,
     write_json_atomic,
@@ -36,11 +37,13 @@ from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
 from polis.core.wording import DEFAULT, LANGUAGES, WordingError, Words, pick_language, words
-from polis.games.text import LETTERS
+from polis.games.text import LETTERS, seat_label
 
 #: The searcher behind ``hint`` (about half a second) and how many moves it is compared with.
 HINT_AGENT = "mcts:400i"
 HINT_ALTERNATIVES = 3
+#: Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
 
 
 class Quit(Exception):
@@ -81,6 +84,8 @@ class TerminalGame:
         self.say_words = terminal_words(lang)
         self.text = text_parts(game)
         self.labels = [display_name(n) for n in names]
+        #: Did Ctrl-C stop the game (rather than ``quit``)?
+        self.interrupted = False
         self.bots: dict[int, tuple[Agent, Budget]] = {
             p: make_agent(bot, derive_seed(bot_seed, "bot", p))
             for p in range(state.num_players)
@@ -92,24 +97,31 @@ class TerminalGame:
             write_json_atomic(self.record, self.state.to_record(self.names, self.seed))
 
     def run(self) -> bool:
-        """Play until the end (True) or until the person quits (False)."""
+        """Play until the end (True) or until the person quits or presses Ctrl-C (False;
+        :attr:`interrupted` tells which). A game that is over already is shown once, with
+        its result."""
         self.say(self.text.legend(self.lang), style="dim")
-        self.say(self.say_words("term.you_are", seat=LETTERS[self.seat]))
-        self.show()
-        seats: list[Seat] = []
-        for p in range(self.state.num_players):
-            seats.append(self.human_turn if p == self.seat else self.bot_seat(p))
-        try:
-            play_match(self.state, seats, on_move=self.moved, events=True)
-        except Quit:
-            self.save()
-            return False
+        if not self.state.is_terminal():
+            self.say(self.say_words("term.you_are", seat=LETTERS[self.seat]))
+            self.show()
+            self.save()  # the record exists from the start: the --resume line names it
+            seats: list[Seat] = []
+            for p in range(self.state.num_players):
+                seats.append(self.human_turn if p == self.seat else self.bot_seat(p))
+            try:
+                play_match(self.state, seats, on_move=self.moved, events=True)
+            except Quit:
+                self.save()
+                return False
+            except KeyboardInterrupt:  # while a bot thinks: the record is saved at every move
+                self.interrupted = True
+                return False
         self.show(None)
         result = self.state.result()
-        best = [f"{LETTERS[p]} {self.labels[p]}" for p in result.ranking[0]]
+        best = [seat_label(p, self.labels[p]) for p in result.ranking[0]]
         winners = self.say_words("term.winner", names=self.say_words.names(best), count=len(best))
         self.console.print(winners, style="bold", markup=False, highlight=False)
-        heads = [f"{LETTERS[p]} {self.labels[p]}" for p in range(self.state.num_players)]
+        heads = [seat_label(p, self.labels[p]) for p in range(self.state.num_players)]
         print_pad(
             self.game,
             self.state.mode,
@@ -121,9 +133,11 @@ class TerminalGame:
         )
         return True
 
-    def say(self, text: str, style: str | None = None) -> None:
-        """Print plain text (never read as Rich markup: boards hold brackets)."""
-        self.console.print(text, style=style, markup=False, highlight=False)
+    def say(self, text: str, style: str | None = None, whole: bool = False) -> None:
+        """Print plain text (never read as Rich markup: boards hold brackets); ``whole``:
+        never broken into lines by Rich (a path or a command to copy, wrapped by the
+        terminal only)."""
+        self.console.print(text, style=style, markup=False, highlight=False, soft_wrap=whole)
 
     def bot_seat(self, player: int) -> Seat:
         """A bot's seat, with a "thinking" indicator while it searches."""
@@ -166,7 +180,10 @@ class TerminalGame:
         while True:
             try:
                 text = self.ask(prompt).strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                raise Quit from None
+            except KeyboardInterrupt:
+                self.interrupted = True
                 raise Quit from None
             command, _, rest = text.partition(" ")
             if not text:
@@ -246,7 +263,9 @@ def play(
     game: Annotated[str, typer.Argument(help=game_help())],
     mode: Annotated[str, typer.Option(help=mode_help(), show_default=mode_default())] = "",
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
-    seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat (1 = first).")] = 1,
+    seat: Annotated[
+        str, typer.Option(help="Your seat: A-D or 1-4 (A = 1 = the first player).")
+    ] = "A",
     seed: Annotated[
         int | None, typer.Option(help="Seed of the set-up (random if omitted).")
     ] = None,
@@ -260,7 +279,9 @@ def play(
     resume: Annotated[
         Path | None, typer.Option(help="Continue the game saved in this record.")
     ] = None,
-    name: Annotated[str, typer.Option(help="Your name.")] = "you",
+    name: Annotated[
+        str | None, typer.Option(help="Your name.", show_default="you, in the language")
+    ] = None,
     bot: Annotated[
         str, typer.Option(help="The bots' level or agent: random, easy, medium, hard, mcts:2s ...")
     ] = "easy",
@@ -273,7 +294,11 @@ def play(
         ),
     ] = None,
 ) -> None:
-    """Play in the terminal against bots; moves are typed in notation."""
+    """Play in the terminal against bots; moves are typed in notation.
+
+    Seats are lettered A-D on the board (--seat takes A-D or 1-4). The game is saved after
+    every move; 'quit' or Ctrl-C stops it and prints the line that continues it.
+    """
     console = Console()
     with user_errors():
         try:
@@ -289,20 +314,20 @@ def play(
             names = list(data.get("names") or [])
             seed = data.get("seed")
             record = record or resume
-            seat = 1 + next((i for i, n in enumerate(names) if not n.startswith("bot:")), 0)
+            index = next((i for i, n in enumerate(names) if not n.startswith("bot:")), 0)
             bot = next((n[4:] for n in names if n.startswith("bot:")), bot)
         else:
-            if seat > players:
-                fail(f"seat {seat} does not exist in a {players}-player game")
+            index = parse_seat(seat, players)
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             state = engine.new_game(mode or engine.default_mode, players, seed=seed)
-            names = [name if i == seat - 1 else f"bot:{bot}" for i in range(players)]
+            person = name if name is not None else say("term.you")
+            names = [person if i == index else f"bot:{bot}" for i in range(players)]
             record = record or default_record_path(engine.name, seed)
         session = TerminalGame(
             engine,
             state,
-            seat - 1,
+            index,
             names,
             seed,
             record,
@@ -312,15 +337,25 @@ def play(
             bot_seed=int(seed) if isinstance(seed, int) else 0,
             lang=language,
         )
-    session.say(say("term.saving", path=str(record)))
-    finished = session.run()
-    session.say(say("term.saved", path=str(record)))
+    over = state.is_terminal()
+    try:
+        if not over:
+            session.say(say("term.saving", path=str(record)), whole=True)
+        finished = session.run()
+    except KeyboardInterrupt:  # between two moves, or while the result is drawn
+        finished, session.interrupted = state.is_terminal(), True
+    if over:
+        return  # a finished game was shown: nothing was saved, nothing to continue
+    console.print()  # after a prompt cut short by Ctrl-C
+    session.say(say("term.saved", path=str(record)), whole=True)
     if not finished:
-        again = f"polis play {game} --resume {record}"
-        session.say(say("term.stopped", command=again))
+        again = f"polis play {engine.name} --resume {record}"
+        session.say(say("term.stopped", command=again), whole=True)
+        if session.interrupted:
+            raise typer.Exit(INTERRUPTED)
 
 
 def register(app: typer.Typer) -> None:
     g = example_game()
-    example = f"polis play {g.name} --mode {g.modes[-1]} --players 3 --seat 2 --record my-game.json"
+    example = f"polis play {g.name} --mode {g.modes[-1]} --players 3 --seat B --record my-game.json"
     app.command(help=f"{play.__doc__}\n\nExample: {example}")(play)

@@ -16,6 +16,13 @@ from polis.core.wording import DEFAULT, Words, words
 
 LETTERS = "ABCD"
 
+
+def seat_label(seat: int, name: str) -> str:
+    """A seat as every terminal line names it: its letter and, in brackets, who sits there
+    (``A (you) builds ...``, ``B (bot easy) is thinking``); the letter alone without a name."""
+    return f"{LETTERS[seat]} ({name})" if name else LETTERS[seat]
+
+
 #: A game's ``render.messages``: the catalogue's keys and arguments that word one event (the
 #: same the browser's ``describe`` gives), for seats named ``names``.
 Messages = Callable[[Event, Sequence[str], Words], list[tuple[str, dict[str, Any]]]]
@@ -28,7 +35,7 @@ def narration(
     ``quiet`` (a terminal need not print them) or that the game words as nothing."""
     if event.key in quiet:
         return None
-    lettered = [f"{LETTERS[i]} {n}" for i, n in enumerate(names)]
+    lettered = [seat_label(i, n) for i, n in enumerate(names)]
     return " ".join(say(key, params) for key, params in messages(event, lettered, say)) or None
 
 
@@ -69,4 +76,23 @@ def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
             out.append(line[:cut])
             line = indent + line[cut + 1 :]
         out.append(line)
+    return out
+
+
+def legend_lines(text: str, width: int = 80, indent: str = "  ") -> list[str]:
+    """A legend's lines of ``sign = meaning`` entries (separated by ``; ``) in ``width``
+    columns, broken between entries where one fits, continued indented."""
+    out: list[str] = []
+    for line in text.splitlines():
+        pieces = line.split("; ")
+        current = ""
+        for i, piece in enumerate(pieces):
+            piece += ";" if i < len(pieces) - 1 else ""
+            joined = f"{current} {piece}" if current.strip() else current + piece
+            if len(joined) <= width or not current.strip():
+                current = joined
+            else:
+                out += wrap(current, width, indent)
+                current = indent + piece
+        out += wrap(current, width, indent)
     return out

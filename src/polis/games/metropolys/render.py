@@ -1,9 +1,12 @@
 """Metropolys as text: the board, a legend, move lists and narration, for 80-column terminals.
 
 Drawn from a view (no hidden facts). Each field is one cell: its number, a ``+`` when it
-counts for the viewer's own secret card, the token still lying there (``*`` chic +3,
-``m`` metro +1, ``a`` archaeology -1) and the building on it: ``B7`` = B built a 7,
-``b7`` = B bids 7 this round.
+counts for the viewer's own secret card, the token still lying there (``*`` trendy
+neighbourhood +3, ``m`` subway +1, ``x`` archaeological site -1) and the building on it:
+``B7`` = B built a 7, ``b7`` = B bids 7 in this call. The tokens and cards are named with the
+catalogue's words for them (``token.*``, ``metroCard``), the ones the narration and the
+scoring pad use. :func:`legend` explains every sign (a test draws boards and looks for each
+sign in it).
 
 Every word comes from the game's catalogue (``web/i18n/<lang>.json``, the browser's too), in
 ICU MessageFormat: :func:`messages` turns an event into the same keys and arguments as the
@@ -30,13 +33,28 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import PASS, MetropolysMove
 from polis.games.metropolys.view import MetropolysView
-from polis.games.text import LETTERS, game_words, heading, narration, scores_line, seat_names, wrap
+from polis.games.text import (
+    LETTERS,
+    game_words,
+    heading,
+    legend_lines,
+    narration,
+    scores_line,
+    seat_label,
+    seat_names,
+    wrap,
+)
 
-TOKEN_MARK = {"chic": "*", "metro": "m", "archaeology": "a"}
+#: The sign of each token on the board (``x``, not ``a``: ``a7`` is a bid of seat A).
+TOKEN_MARK = {"chic": "*", "metro": "m", "archaeology": "x"}
 #: The catalogue's name of each card that changes hands.
 CARD_NAMES = {"metro": "metroCard", "archaeology": "archaeologyCard"}
 #: Columns for a district's name left of its fields (``STADTMITTE``, ``POŁUDNIE``).
 LABEL = 11
+#: Columns of a field, a space after it included.
+CELL = 9
+#: Columns for a seat's letter and name left of its supply (``B (bot easy)``).
+SEAT = 14
 #: Events the terminal does not print.
 QUIET: frozenset[str] = frozenset()
 
@@ -47,8 +65,17 @@ def wording(lang: str = DEFAULT) -> Words:
 
 
 def legend(lang: str = DEFAULT) -> str:
-    """What the signs of the terminal's board mean."""
-    return wording(lang)("term.legend")
+    """What every sign of the terminal's board means, in 80 columns: each line a heading and
+    ``sign = meaning`` entries, the tokens named as the narration names them."""
+    say = wording(lang)
+    tokens = {token: say(f"token.{token}") for token in TOKEN_MARK}
+    lines = [
+        say("term.legend.fields", tokens),
+        say("term.legend.buildings", bids=say("term.bids", chain="A 3@12 -> B 5@13")),
+        say("term.legend.supply", built=say("term.built")),
+        say("term.legend.seats"),
+    ]
+    return "\n".join(legend_lines("\n".join(lines)))
 
 
 def cards_text(area: str, colour: str | None, say: Words) -> str:
@@ -70,7 +97,8 @@ def _counts_for_me(view: MetropolysView, field: int) -> bool:
 
 
 def field_cell(view: MetropolysView, field: int) -> str:
-    """One field in at most 7 characters: ``12+*b13``."""
+    """One field in at most 8 characters: ``12+* b13`` (its number, ``+`` when it counts
+    for the viewer's objectives, the token lying there, the building apart)."""
     text = f"{field:>2}" + ("+" if _counts_for_me(view, field) else " ")
     token = view.tokens[field]
     text += TOKEN_MARK[TOKENS[token - 1]] if token else " "
@@ -78,7 +106,7 @@ def field_cell(view: MetropolysView, field: int) -> str:
     if building is not None:
         owner, value, built = building
         letter = LETTERS[owner] if built else LETTERS[owner].lower()
-        text += f"{letter}{value}"
+        text += f" {letter}{value}"
     return text
 
 
@@ -93,7 +121,7 @@ def board(
     who = seat_names(view, names, say)
     title = say("term.title", mode=say(f"mode.{view.mode}"), players=view.players)
     lines = [heading(title, view, who, say)]
-    per_line = (width - LABEL) // 8
+    per_line = (width - LABEL) // CELL
     for d, name in enumerate(DISTRICTS):
         fields = DISTRICT_FIELDS[d]
         district = say(f"district.{name}").upper()[: LABEL - 1]
@@ -102,7 +130,7 @@ def board(
             continue
         for i in range(0, len(fields), per_line):
             label = district if i == 0 else ""
-            cells = "".join(field_cell(view, f).ljust(8) for f in fields[i : i + per_line])
+            cells = "".join(field_cell(view, f).ljust(CELL) for f in fields[i : i + per_line])
             lines.append(f"{label:<{LABEL}}{cells}".rstrip())
     if view.bids:
         chain = " -> ".join(
@@ -116,16 +144,17 @@ def board(
     built = say("term.built")
     for p in range(view.players):
         got = view.collected[p * 4 : p * 4 + 4]
-        held = (("metro", view.metro_card), ("archaeology", view.archaeology_card))
-        cards = [say(f"term.card.{c}") for c, h in held if h == p]
         supply = " ".join(map(str, view.supply(p))) or "-"
-        line = (
-            f"{LETTERS[p]} {who[p][:10]:<10} {supply:<29} {built} {view.built[p]:>2} "
-            f"*{got[1]} m{got[2]} a{got[3]}"
-        )
-        if cards:
-            line += " " + say("term.cards", cards="+".join(cards), count=len(cards))
-        lines.append(line)
+        marks = " ".join(f"{TOKEN_MARK[t]}{got[i]}" for i, t in enumerate(TOKENS, start=1))
+        label = seat_label(p, who[p])[:SEAT]
+        lines.append(f"{label:<{SEAT}} {supply:<29} {built} {view.built[p]:>2} {marks}")
+    held = (
+        (CARD_NAMES["metro"], view.metro_card),
+        (CARD_NAMES["archaeology"], view.archaeology_card),
+    )
+    cards = [f"{say(card)}: {seat_label(h, who[h])}" for card, h in held if h >= 0]
+    if cards:
+        lines.append("; ".join(cards))
     if view.area_card is not None:
         own = cards_text(view.area_card, view.neighbourhood_card, say)
         lines.append(f"{say('yourCards')} {own}")

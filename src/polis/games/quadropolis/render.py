@@ -3,10 +3,12 @@
 Everything is drawn from a view (no hidden facts). The construction site shows each face-up
 tile as its city code plus what it gives (``T2i`` a Tower Block giving 2 inhabitants,
 ``F3e`` a Factory giving 3 energy, ``H*2`` a Harbor printed with 2 VP, ``!`` the Mayor tile),
-``##`` a face-down tile, ``.`` an empty square and ``@`` the Urbanist. Around the site each
-spot shows its name in the notation (``L4`` = left end of row 4) while free, the architect
-laid there (``3B`` = architect 3 of player B), or ``--`` when the Urbanist blocks it.
-Cities are labelled with the notation's rows and columns (``r2c1``).
+``##`` a face-down tile, ``.`` an empty square, and ``@`` in the column before a square's
+sign the Urbanist. Around the site each spot shows its name in the notation (``L4`` = left
+end of line 4) while free, the architect laid there (``3B`` = architect 3 of player B), or
+``--`` when the Urbanist blocks it. Cities are labelled with the notation's rows and
+columns (``r2c1``). :func:`legend` explains every sign (a test draws boards and looks for
+each sign in it).
 
 Every word comes from the game's catalogue (``web/i18n/<lang>.json``, the browser's too), in
 ICU MessageFormat: :func:`messages` turns an event into the same keys and arguments as the
@@ -24,9 +26,18 @@ from polis.core.wording import DEFAULT, Words
 from polis.games.quadropolis.city import city_rows
 from polis.games.quadropolis.moves import QuadropolisMove
 from polis.games.quadropolis.site import SPOT_NAMES
-from polis.games.quadropolis.tiles import TILES
+from polis.games.quadropolis.tiles import TILES, TYPE_CODE
 from polis.games.quadropolis.view import EMPTY, FACE_DOWN, QuadropolisView
-from polis.games.text import LETTERS, game_words, heading, narration, scores_line, seat_names
+from polis.games.text import (
+    LETTERS,
+    game_words,
+    heading,
+    legend_lines,
+    narration,
+    scores_line,
+    seat_label,
+    seat_names,
+)
 
 CELL = 6
 #: Events the terminal does not print (the board shows the Urbanist where it stands).
@@ -39,8 +50,27 @@ def wording(lang: str = DEFAULT) -> Words:
 
 
 def legend(lang: str = DEFAULT) -> str:
-    """What the signs of the terminal's board mean."""
-    return wording(lang)("term.legend")
+    """What every sign of the terminal's board means, in 80 columns: each line a heading and
+    ``sign = meaning`` entries (the buildings named as the narration and the scoring pad
+    name them)."""
+    say = wording(lang)
+    codes = [(code, f"type.{kind}") for kind, code in TYPE_CODE.items()]
+    codes.insert(codes.index(("P", "type.park")) + 1, ("p", "type.playground"))
+    buildings = "; ".join(f"{code} = {say(key)}" for code, key in codes)
+    lines = [
+        say("term.legend.buildings", buildings=buildings),
+        say("term.legend.site"),
+        say("term.legend.spots"),
+        say(
+            "term.legend.city",
+            mayor=say("term.mayor"),
+            arch=say("term.arch", left="134"),
+            none=say("term.arch", left="-"),
+        ),
+        say("term.legend.pool", pool=say("term.pool", pool="#1 x3")),
+        say("term.legend.seats"),
+    ]
+    return "\n".join(legend_lines("\n".join(lines)))
 
 
 def tile_label(index: int) -> str:
@@ -57,11 +87,12 @@ def tile_label(index: int) -> str:
 
 
 def _site_cell(view: QuadropolisView, q: int) -> str:
+    """A site square in :data:`CELL` columns: a column for the Urbanist's ``@``, then what
+    lies there from the same column in every row (``@##`` shifts nothing)."""
     t = view.site[q]
-    if t >= 0:
-        return tile_label(t)
-    mark = "@" if q == view.urbanist else ""
-    return mark + ("##" if t == FACE_DOWN else "" if mark else ".")
+    mark = "@" if q == view.urbanist else " "
+    label = tile_label(t) if t >= 0 else "##" if t == FACE_DOWN else "" if mark == "@" else "."
+    return f"{mark}{label:<{CELL - 1}}"
 
 
 def _spot(view: QuadropolisView, s: int) -> str:
@@ -72,14 +103,16 @@ def _spot(view: QuadropolisView, s: int) -> str:
 
 
 def site_lines(view: QuadropolisView) -> list[str]:
-    """The construction site with its 20 spots, 7 lines of 40 columns."""
+    """The construction site with its 20 spots, 7 lines of 39 columns; the spots above and
+    below stand over the column of the signs."""
     pad = " " * 4
-    top = pad + "".join(_spot(view, 10 + c).center(CELL) for c in range(5))
-    lines = [top]
+    top = pad + "".join(f" {_spot(view, 10 + c):<{CELL - 1}}" for c in range(5))
+    lines = [top.rstrip()]
     for r in range(5):
-        cells = "".join(_site_cell(view, r * 5 + c).center(CELL) for c in range(5))
-        lines.append(f"{_spot(view, r):>3} {cells} {_spot(view, 5 + r)}")
-    lines.append(pad + "".join(_spot(view, 15 + c).center(CELL) for c in range(5)))
+        cells = "".join(_site_cell(view, r * 5 + c) for c in range(5))
+        lines.append(f"{_spot(view, r):>3} {cells}  {_spot(view, 5 + r)}")
+    bottom = pad + "".join(f" {_spot(view, 15 + c):<{CELL - 1}}" for c in range(5))
+    lines.append(bottom.rstrip())
     return lines
 
 
@@ -90,7 +123,7 @@ def city_lines(
     say = say or wording()
     rows = [row.split() for row in city_rows(view.mode, view.city(player))]
     cols = len(rows[0])
-    head = f"{LETTERS[player]} {name}"[:22]
+    head = seat_label(player, name)[:22]
     status = f"{view.inhabitants[player]}i {view.energy[player]}e"
     if view.mayor == player:
         status += " " + say("term.mayor")

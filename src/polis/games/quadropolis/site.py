@@ -29,7 +29,14 @@ def spot_line(spot: int) -> str:
 
 
 def site_square_name(square: int) -> str:
+    """The square's name in events and views (``r1c1``, as formats.md has it)."""
     return f"r{square // 5 + 1}c{square % 5 + 1}"
+
+
+def site_square_words(square: int) -> str:
+    """The square in the rulebook's words, never like a city square (``r1c1``): line 1,
+    column 1 of the construction site."""
+    return f"line {square // 5 + 1}, column {square % 5 + 1} of the construction site"
 
 
 def _select(spot: int, k: int) -> int:

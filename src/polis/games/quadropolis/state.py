@@ -45,6 +45,7 @@ from polis.games.quadropolis.site import (
     SELECT,
     SPOT_NAMES,
     site_square_name,
+    site_square_words,
     spot_line,
 )
 from polis.games.quadropolis.tiles import (
@@ -303,21 +304,21 @@ class QuadropolisState(GameState):
         if not taken:
             if t >= 0 and self._unselectable and self._selectable_faceup_exists(p):
                 raise IllegalMove(
-                    f"architect {k} at {SPOT_NAMES[s]} would select the face-down tile on "
-                    f"{site_square_name(q)}, and face-down tiles may not be selected",
+                    f"architect {k} at {SPOT_NAMES[s]} would select the face-down tile in "
+                    f"{site_square_words(q)}, and face-down tiles may not be selected",
                     rule="quadropolis A5",
                 )
             if target != NOTHING:
                 what = "is empty" if t < 0 else "holds a face-down tile, which is not in play"
                 raise IllegalMove(
-                    f"architect {k} at {SPOT_NAMES[s]} selects {site_square_name(q)} of the "
-                    f"construction site, which {what}: nothing is taken, so the target is -",
+                    f"architect {k} at {SPOT_NAMES[s]} selects {site_square_words(q)}, "
+                    f"which {what}: nothing is taken, so the target is -",
                     rule="quadropolis §5.2",
                 )
         elif target == NOTHING:
             raise IllegalMove(
-                f"architect {k} at {SPOT_NAMES[s]} takes the {KIND_NAMES[T_KIND[t]]} on "
-                f"{site_square_name(q)}: build it in your city or discard it (x)",
+                f"architect {k} at {SPOT_NAMES[s]} takes the {KIND_NAMES[T_KIND[t]]} from "
+                f"{site_square_words(q)}: build it in your city or discard it (x)",
                 rule="quadropolis §5.4",
             )
         elif target != DISCARD:

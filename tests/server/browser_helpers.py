@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,6 +18,7 @@ import pytest
 
 from polis.server.wire.check import VIOLATIONS as CHECK_VIOLATIONS
 from polis.server.wire.check import WireError
+from waiting import eventually
 
 from .contract import CHECK, received
 
@@ -87,16 +87,18 @@ class ServerProcess:
             stdout=subprocess.DEVNULL,
             stderr=self.log.open("ab"),
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        proc = self.proc
+
+        def answers() -> bool:
+            if proc.poll() is not None:
                 raise RuntimeError(f"server died: {self.logged()[-3000:]}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/meta", timeout=2):
-                    return
+                    return True
             except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("server did not start")
+                return False
+
+        eventually(answers, "the server did not start", timeout=60, interval=0.2)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -115,6 +117,16 @@ class ServerProcess:
         )
         with urllib.request.urlopen(req, timeout=10) as resp:
             return json.loads(resp.read())
+
+
+def finished(server: ServerProcess, game_id: str, timeout: float = 120) -> None:
+    """Until the game (of bots) is over."""
+    eventually(
+        lambda: server.api(f"/api/games/{game_id}")["finished"],
+        "the bots did not finish",
+        timeout=timeout,
+        interval=0.2,
+    )
 
 
 class FrameLog:

@@ -17,13 +17,14 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from waiting import eventually
 
 from .browser_helpers import ROOT, WIRE_MARK, free_port
 
@@ -141,12 +142,13 @@ class Redis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def answers() -> bool:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
-                return
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+                return True
+            return False
+
+        eventually(answers, "redis-server did not start", timeout=10, interval=0.05)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -207,16 +209,19 @@ class Serve:
         self.proc = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("wb")
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        proc = self.proc
+
+        def answers() -> bool:
+            if proc.poll() is not None:
                 raise RuntimeError(f"server died: {self.log.read_text()[-3000:]}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/meta", timeout=2):
-                    return self
+                    return True
             except OSError:
-                time.sleep(0.2)
-        raise RuntimeError("server did not start")
+                return False
+
+        eventually(answers, "the server did not start", timeout=60, interval=0.2)
+        return self
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from polis.core.registry import games
 from polis.server import create_app
 from polis.server.config import Limits, ServerConfig, parse_limits
+from waiting import eventually, eventually_async
 
 from .seat_client import seated
 
@@ -328,6 +329,7 @@ def test_presence_changes_are_told_once_for_a_burst_of_joins(tmp_path: Path) -> 
     from polis.server.live.hub import Hub
     from polis.server.live.presence import Connection
     from polis.server.store.games import Store
+    from polis.server.wire.to_client import RematchMessage
 
     async def scenario() -> dict[int, list[str]]:
         store = Store(f"sqlite:///{tmp_path / 'p.db'}")
@@ -349,7 +351,15 @@ def test_presence_changes_are_told_once_for_a_burst_of_joins(tmp_path: Path) -> 
             await room.join(c)
         for c in joined[::2]:
             await room.leave(c)
-        await asyncio.sleep(0.3)
+        # the coalesced announcement has gone out once the watcher has a ``seats`` message;
+        # a marker sent to everyone after it arrives behind anything else sent before it
+        await eventually_async(lambda: "seats" in got.get(-1, []), "no seats message was sent")
+        room.notify(RematchMessage(type="rematch", game_id="marker"))
+        staying = [-1, *range(1, 100, 2)]
+        await eventually_async(
+            lambda: all(got.get(n, [""])[-1] == "rematch" for n in staying),
+            "the marker never arrived",
+        )
         await hub.close()
         store.close()
         return got
@@ -376,10 +386,7 @@ def test_idle_rooms_leave_memory_and_come_back_intact(
         while state["type"] != "state" or state["position"] < 1:
             state = ws.receive_json()
         assert gid in hub.rooms
-    deadline = time.monotonic() + 10
-    while gid in hub.rooms:
-        assert time.monotonic() < deadline, "the idle room stayed in memory"
-        time.sleep(0.05)
+    eventually(lambda: gid not in hub.rooms, "the idle room stayed in memory")
     with client.websocket_connect(f"/ws/{gid}") as ws:
         again = hello(ws, made["seats"][1 - first]["token"])
         assert again["position"] == 1 and again["view"]["total"] == 2
@@ -434,27 +441,30 @@ def test_start_up_replays_no_game_before_serving(
     monkeypatch.setattr("polis.server.live.hub.replay", counting)
     with TestClient(create_app(db, games=games().values(), config=config)) as client:
         assert client.get("/api/meta").status_code == 200
-        time.sleep(0.5)  # the background upkeep has run: no game of people was replayed
-        assert replayed == []
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        # the background upkeep's first round (the one that resumes every waiting bot) is over
+        eventually(lambda: hub.upkeep_rounds >= 1, "the upkeep never finished a round")
+        assert replayed == []  # and it replayed no game of people
         assert len(client.get("/api/games").json()["games"]) == 30
 
 
 def test_rate_counts_start_no_thread_and_expired_ones_are_swept() -> None:
-    """The limiter's counters cost no thread per message (the library's own sweeper starts
-    one after each hit); expired counts leave memory at the next sweep."""
+    """The limiter's counters cost no thread per message (the limits library once started a
+    sweeper after each hit); expired counts leave memory at the next sweep."""
     import threading
 
     from polis.server.config import Limits
     from polis.server.http import limits as guards
 
     guard = guards.Guards(Limits(message_rate="3/second"))
-    time.sleep(0.05)  # the library's one timer of its start-up has run
+    now = [1000.0]
+    guard._counts.clock = lambda: now[0]  # the windows' time, moved on below (not slept)
     threads = threading.active_count()
     assert [guard.message("10.0.0.1") for _ in range(5)] == [True] * 3 + [False] * 2
     assert all(guard.message(f"10.0.1.{i}") for i in range(50))
     assert threading.active_count() <= threads
     assert any("10.0.1.7" in key for key in guard._counts.storage)
-    time.sleep(2.2)  # both windows of the sliding counter are over
+    now[0] += 2.2  # every window of a second is over
     guard._swept -= guards.SWEEP_EVERY  # the sweep is due
     assert guard.message("10.0.0.2")
     kept = {key for key in guard._counts.storage if "10.0." in key}

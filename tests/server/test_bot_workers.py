@@ -17,6 +17,7 @@ from polis.core.registry import games
 from polis.server import create_app
 from polis.server.bots import driver as bot_driver
 from polis.server.config import ServerConfig
+from waiting import eventually
 
 from .agents import CrashAgent, SleepAgent, SpyAgent
 
@@ -55,10 +56,11 @@ def play_to_end(client: TestClient, seats: list[dict[str, Any]], timeout: float 
     gid = client.post("/api/games", json={"game": "counting", "mode": "basic", "seats": seats})
     assert gid.status_code == 200, gid.text
     game_id: str = gid.json()["id"]
-    deadline = time.monotonic() + timeout
-    while not client.get(f"/api/games/{game_id}").json()["finished"]:
-        assert time.monotonic() < deadline, "the bots did not finish their game"
-        time.sleep(0.05)
+    eventually(
+        lambda: client.get(f"/api/games/{game_id}").json()["finished"],
+        "the bots did not finish their game",
+        timeout=timeout,
+    )
     return game_id
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from polis.server.store.games import Store
+from waiting import eventually
 
 from .conftest import make_app
 
@@ -306,10 +306,11 @@ def test_a_store_of_the_previous_release_serves_every_game(db_url: str) -> None:
             ws.send_json({"type": "move", "move": "3", "position": 2})
             assert _first_state(ws)["position"] == 3
         # the bot that was to move when the old release stopped moves again
-        deadline = time.monotonic() + 30
-        while client.get("/api/games/oldBotTurn").json()["position"] < 2:
-            assert time.monotonic() < deadline, "the old game's bot never moved"
-            time.sleep(0.1)
+        eventually(
+            lambda: client.get("/api/games/oldBotTurn").json()["position"] >= 2,
+            "the old game's bot never moved",
+            timeout=30,
+        )
         fresh = new_game(client, PEOPLE).json()["id"]
     store = Store(db_url)
     try:

@@ -26,6 +26,7 @@ from polis.server.config import Limits, ServerConfig
 from polis.server.live.hub import Hub
 from polis.server.table import hints, reviews
 from polis.server.table.thinking import HINTS_PER_ADDRESS, REVIEWS_PER_ADDRESS
+from waiting import eventually
 
 from . import fake_advice
 from .seat_client import seated
@@ -115,13 +116,6 @@ def count_computations(client: TestClient) -> list[Any]:
     return calls
 
 
-def until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
-
-
 def bot_reply(client: TestClient) -> float:
     """Seconds from Ada's first move in a new game against a bot to the bot's reply."""
     game_id, token = against_bot(client)
@@ -161,7 +155,7 @@ def test_a_bot_replies_in_its_usual_time_while_one_address_asks_sixteen_hints(
             answered = sum(f.done() and f.result().status_code == 429 for f in asked)
             return len(calls) + answered == len(asked)
 
-        until(all_asked, "the sixteen hints were never asked")
+        eventually(all_asked, "the sixteen hints were never asked", timeout=60)
         loaded = bot_reply(client)  # while the hints are being worked out
         answers = [f.result() for f in asked]
     assert loaded < usual + 1.0, f"the bot took {loaded:.2f} s, {usual:.2f} s without hints"
@@ -180,7 +174,9 @@ def test_hints_past_the_address_cap_are_refused(
     calls = count_computations(client)
     with ThreadPoolExecutor(len(tables)) as threads:
         first = [threads.submit(ask, client, g, t, 0) for g, t in tables[:-1]]
-        until(lambda: len(calls) == len(first), "the first hints were never started")
+        eventually(
+            lambda: len(calls) == len(first), "the first hints were never started", timeout=60
+        )
         game_id, token = tables[-1]
         refused(ask(client, game_id, token, 0), "for your address")
         release.touch()
@@ -199,7 +195,7 @@ def test_a_seat_has_one_hint_worked_out_at_a_time(
     calls = count_computations(client)
     with ThreadPoolExecutor(1) as threads:
         first = threads.submit(ask, client, game_id, tokens[0], 0)
-        until(lambda: len(calls) == 1, "the first hint was never started")
+        eventually(lambda: len(calls) == 1, "the first hint was never started", timeout=60)
         with seated(client, game_id, tokens[0]) as ada, seated(client, game_id, tokens[1]) as lin:
             ada.move("1")
             lin.at(1)
@@ -222,7 +218,7 @@ def test_hints_past_the_server_cap_are_refused(
     calls = count_computations(client)
     with ThreadPoolExecutor(2) as threads:
         first = [threads.submit(ask, client, g, t, 0) for g, t in tables[:2]]
-        until(lambda: len(calls) == 2, "the first hints were never started")
+        eventually(lambda: len(calls) == 2, "the first hints were never started", timeout=60)
         refused(ask(client, *tables[2], 0), "the server is busy working out other hints")
         release.touch()
         assert [f.result().status_code for f in first] == [200, 200]
@@ -232,9 +228,10 @@ def test_hints_past_the_server_cap_are_refused(
 def finished_game(client: TestClient) -> str:
     """A game of two bots, played to its end."""
     made = make(client, [BOT, {**BOT, "name": "Bee"}])
-    until(
+    eventually(
         lambda: bool(client.get(f"/api/games/{made['id']}").json()["finished"]),
         "the bots did not finish",
+        timeout=60,
     )
     game_id: str = made["id"]
     return game_id
@@ -263,7 +260,7 @@ def test_reviews_past_the_address_and_server_caps_are_refused(
     assert review(client, finished[0]).status_code == 200  # one under way: asked again freely
     release.touch()
     for game_id in finished[:-1]:
-        until(partial(ready, client, game_id), "the review never got ready")
+        eventually(partial(ready, client, game_id), "the review never got ready", timeout=60)
     assert review(client, finished[-1]).json()["status"] in ("preparing", "ready")
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +25,7 @@ from polis.server.config import ServerConfig
 from polis.server.live.hub import Hub
 from polis.server.table.hints import default_hints
 from polis.server.table.reviews import SEED
+from waiting import eventually
 
 from .seat_client import seated
 
@@ -188,25 +188,27 @@ def test_a_hint_is_the_same_whatever_the_seat_cannot_see(slow: TestClient) -> No
 def finished_game(client: TestClient) -> str:
     """A game of two bots, played to its end."""
     made = make(client, [BOT, {**BOT, "name": "Bee"}])
-    deadline = time.monotonic() + 60
-    while not client.get(f"/api/games/{made['id']}").json()["finished"]:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.05)
+    eventually(
+        lambda: client.get(f"/api/games/{made['id']}").json()["finished"],
+        "the bots did not finish",
+        timeout=60,
+    )
     game_id: str = made["id"]
     return game_id
 
 
 def reviewed(client: TestClient, game_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    while True:
+    def ready() -> dict[str, Any] | None:
         answer = client.get(f"/api/games/{game_id}/review")
         assert answer.status_code == 200, answer.text
         data: dict[str, Any] = answer.json()
         if data["status"] == "ready":
             return data
-        assert data["status"] == "preparing" and 0 <= data["done"] <= data["total"]
-        assert time.monotonic() < deadline, "the review never got ready"
-        time.sleep(0.05)
+        if not (data["status"] == "preparing" and 0 <= data["done"] <= data["total"]):
+            raise ValueError(f"not a review under way: {data}")  # fails at once
+        return None
+
+    return eventually(ready, "the review never got ready", timeout=60)
 
 
 def test_a_review_waits_for_the_end(quick: TestClient) -> None:

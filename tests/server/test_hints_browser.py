@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from .browser_helpers import (
     BROWSER_TESTS,
     ServerProcess,
     axe_problems,
+    finished,
     new_context,
     page_errors,
     shoot,
@@ -90,10 +90,7 @@ def test_the_review_of_a_finished_game_opens_from_its_end(
     bots = [{"name": n, "kind": "bot", "level": "easy"} for n in ("Ann", "Bea")]
     made = server.api("/api/games", {"game": "metropolys", "mode": "family", "seats": bots})
     gid = made["id"]
-    deadline = time.monotonic() + 120
-    while not server.api(f"/api/games/{gid}")["finished"]:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    finished(server, gid)
     moves = len(server.api(f"/api/games/{gid}/record")["moves"])
     context = new_context(browser, 390, 844)
     page = context.new_page()

@@ -12,7 +12,6 @@ Set POLIS_SCREENSHOTS to a folder to keep the pictures."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from .browser_helpers import (
     ServerProcess,
     axe_problems,
     create_game,
+    finished,
     new_context,
     page_errors,
     tab_to,
@@ -98,10 +98,7 @@ def screens(server: ServerProcess) -> dict[str, str]:
     # a fixed deal: the keyboard test builds with the first architect on the first spot
     city = create_game(server, "quadropolis", "classic", [HUMAN, BOTS[0]], seed=1)
     ended = create_game(server, "metropolys", "family", BOTS)
-    deadline = time.monotonic() + 120
-    while not server.api(f"/api/games/{ended['id']}")["finished"]:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.3)
+    finished(server, ended["id"])
     return {
         "lobby": server.base + "/",
         "table": live["seats"][0]["invite"],

@@ -6,8 +6,6 @@ calls of work wait for an event the test sets."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -17,6 +15,7 @@ from polis.core.protocol import Game
 from polis.core.view import View
 from polis.server.bots.pool import BotJob, WorkerPool
 from polis.server.bots.worker import Key
+from waiting import eventually_async
 
 
 class FakeWorker:
@@ -93,13 +92,6 @@ async def work(pool: WorkerPool, gate: asyncio.Event, name: str) -> str:
     return cast(str, done)
 
 
-async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "never happened"
-        await asyncio.sleep(0.005)
-
-
 def started(log: list[tuple[Any, ...]], name: str) -> bool:
     return any(entry[0] == "call" and entry[2] == name for entry in log)
 
@@ -110,7 +102,7 @@ def test_a_bot_decision_goes_before_queued_work() -> None:
         gate, open_gate = asyncio.Event(), asyncio.Event()
         open_gate.set()
         first = asyncio.ensure_future(work(pool, gate, "first"))
-        await until(lambda: started(log, "first"))
+        await eventually_async(lambda: started(log, "first"))
         second = asyncio.ensure_future(work(pool, open_gate, "second"))
         await asyncio.sleep(0)  # (queued behind the first)
         bot = asyncio.ensure_future(pool.decide(job(("g", 0))))
@@ -135,7 +127,7 @@ def test_a_bot_whose_home_runs_work_is_served_by_another_worker() -> None:
         assert [entry[1] for entry in log] == [0, 1]
         gate = asyncio.Event()
         hint = asyncio.ensure_future(work(pool, gate, "hint"))
-        await until(lambda: started(log, "hint"))
+        await eventually_async(lambda: started(log, "hint"))
         assert log[-1] == ("call", 0, "hint")  # on the bot's home, the worker it prefers
         # the bot does not wait for the hint: worker 1 takes it (and the agent is sent there)
         assert await asyncio.wait_for(pool.decide(job(home)), 5) == MOVE
@@ -159,14 +151,14 @@ def test_work_always_leaves_a_worker_to_the_bots() -> None:
         hints = [
             asyncio.ensure_future(work(pool, gate, f"hint {i}")) for i, gate in enumerate(gates)
         ]
-        await until(lambda: started(log, "hint 0"))
+        await eventually_async(lambda: started(log, "hint 0"))
         # a new bot (no home yet) and one that already has its home are both served at once
         assert await asyncio.wait_for(pool.decide(job(("g", 1))), 5) == MOVE
         assert await asyncio.wait_for(pool.decide(job(("g", 1))), 5) == MOVE
         assert not any(gate.is_set() for gate in gates) and not any(h.done() for h in hints)
         assert pool.working == 1 and not started(log, "hint 1")
         gates[0].set()
-        await until(lambda: started(log, "hint 1"))  # the queued one takes its turn
+        await eventually_async(lambda: started(log, "hint 1"))  # the queued one takes its turn
         assert pool.working == 1
         gates[1].set()
         assert await asyncio.gather(*hints) == ["hint 0", "hint 1"]

@@ -14,7 +14,6 @@ import base64
 import json
 import os
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -29,6 +28,7 @@ from polis.server import create_app
 from polis.server.config import ServerConfig
 from polis.server.store import chat_push as rows
 from polis.server.table.push import turn_based
+from waiting import eventually
 
 http_ece = pytest.importorskip("http_ece")
 pytest.importorskip("pywebpush")
@@ -165,10 +165,11 @@ def wait_seat(ws: Any, seat: int, connected: bool) -> None:
 def settled(client: TestClient, count: int, timeout: float = 30) -> None:
     """Until the server has dealt with ``count`` turn notices (sent or not)."""
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    deadline = time.monotonic() + timeout
-    while hub.push.settled < count:
-        assert time.monotonic() < deadline, f"{hub.push.settled} turn notices, not {count}"
-        time.sleep(0.02)
+    eventually(
+        lambda: hub.push.settled >= count,
+        lambda: f"{hub.push.settled} turn notices, not {count}",
+        timeout=timeout,
+    )
 
 
 def test_a_seat_away_is_sent_its_turn_encrypted_signed_and_with_nothing_hidden(
@@ -382,10 +383,11 @@ def test_a_finished_game_forgets_its_subscriptions_and_takes_no_more(
             for s, ws in socks.items():
                 states[s] = state_at(ws, state["position"] + 1)
             state = states[first]
-    deadline = time.monotonic() + 30
-    while rows.subscriptions(engine, gid):
-        assert time.monotonic() < deadline, "the finished game kept its subscriptions"
-        time.sleep(0.02)
+    eventually(
+        lambda: not rows.subscriptions(engine, gid),
+        "the finished game kept its subscriptions",
+        timeout=30,
+    )
     resp = subscribe(client, gid, tokens[0], Browser(service, "/push/y"))
     assert resp.status_code == 400 and "over" in resp.json()["error"]["message"]
 

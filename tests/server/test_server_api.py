@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+
+from waiting import eventually
 
 from .conftest import make_app
 
@@ -283,10 +284,7 @@ def test_a_thinking_bot_does_not_block_other_games(
     slow = create(
         client, [{"name": "Bot", "kind": "bot", "level": "hard"}, {"name": "Ada", "kind": "human"}]
     )
-    deadline = time.monotonic() + 30
-    while not thinking.exists():
-        assert time.monotonic() < deadline, "the bot never started thinking"
-        time.sleep(0.02)
+    eventually(thinking.exists, "the bot never started thinking", timeout=30)
     other = create(client)
     try:
         with client.websocket_connect(f"/ws/{other['id']}") as ws:

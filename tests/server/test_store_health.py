@@ -34,6 +34,7 @@ from polis.server.store.faults import (
     patiently,
     store_message,
 )
+from waiting import eventually, eventually_async
 
 from .conftest import make_app
 
@@ -72,13 +73,6 @@ def health_for(outage: Outage, told: list[str]) -> StoreHealth:
     )
 
 
-async def until(check: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "not within the deadline"
-        await asyncio.sleep(0.01)
-
-
 def test_a_failure_marks_the_store_down_once_and_the_probe_finds_it_back() -> None:
     async def run() -> None:
         outage, told = Outage(), []
@@ -87,10 +81,10 @@ def test_a_failure_marks_the_store_down_once_and_the_probe_finds_it_back() -> No
         health.failed(refused())  # told once
         assert health.down and health.down_since == 42.0
         assert told == [store_message(42.0)]
-        await until(lambda: outage.tries >= 3)  # the probe keeps trying while it is down
+        await eventually_async(lambda: outage.tries >= 3)  # the probe keeps trying while it is down
         assert told == [store_message(42.0)]
         outage.over = True
-        await until(lambda: not health.down)
+        await eventually_async(lambda: not health.down)
         assert told == [store_message(42.0), store_message(None)]
         health.close()
 
@@ -227,10 +221,7 @@ def test_http_answers_503_with_retry_after_within_two_seconds(
         print(f"{method} {path}: 503 in {took:.3f} s")
     assert hub.health.down
     state["down"] = False
-    deadline = time.monotonic() + 10
-    while hub.health.down:  # the probe finds it back
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    eventually(lambda: not hub.health.down, "the probe never found the store back")
     assert client.get(f"/api/games/{stored}").status_code == 200
     assert client.post("/api/games", json=body).status_code == 200
 

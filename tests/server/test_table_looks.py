@@ -9,7 +9,6 @@ otherwise)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .browser_helpers import (
     ServerProcess,
     axe_problems,
     create_game,
+    finished,
     new_context,
     overflow,
     page_errors,
@@ -43,10 +43,7 @@ def screens(server: ServerProcess) -> dict[str, str]:
         mode = "classic" if game == "quadropolis" else "family"
         ended = create_game(server, game, mode, BOTS[:2])
         out[f"{game}-end"] = ended["watch"]
-        deadline = time.monotonic() + 120
-        while not server.api(f"/api/games/{ended['id']}")["finished"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.3)
+        finished(server, ended["id"])
     return out
 
 

@@ -5,7 +5,6 @@ hub's ``now()``, set by each test: nothing here sleeps or depends on how fast it
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from polis.server.store import clock_rows
+from waiting import eventually
 
 from .conftest import make_app
 
@@ -258,10 +258,8 @@ def test_leaving_and_coming_back_buys_no_bot_move_where_another_person_plays(
                 assert state["hints"] is False and state["rules"]["leave_final"] is True
                 resigned = client.post(f"/api/games/{gid}/resign", json={"token": token})
                 assert resigned.status_code == 200
-                deadline = time.monotonic() + 60
-                while not thinking.exists():  # the stand-in is thinking for the seat
-                    assert time.monotonic() < deadline, "the bot never started thinking"
-                    time.sleep(0.02)
+                # the stand-in is thinking for the seat
+                eventually(thinking.exists, "the bot never started thinking", timeout=60)
                 with client.websocket_connect(f"/ws/{gid}") as back:
                     mine = hello(back, token)  # the loop's second half: the link again
                     assert mine["seats"][first]["stand_in"] == "hard"
@@ -440,10 +438,8 @@ def test_a_bot_still_thinking_when_its_person_comes_back_drops_its_move(
                 hello(before, token)  # a page left open when the person resigned
                 resigned = client.post(f"/api/games/{gid}/resign", json={"token": token})
                 assert resigned.status_code == 200
-                deadline = time.monotonic() + 60
-                while not thinking.exists():  # waits for the bot to start, whatever the speed
-                    assert time.monotonic() < deadline, "the bot never started thinking"
-                    time.sleep(0.02)
+                # waits for the bot to start, whatever the speed
+                eventually(thinking.exists, "the bot never started thinking", timeout=60)
                 before.send_json({"type": "move", "move": "1", "position": 0})
                 assert next_of(before, "error")["code"] == "stood_in"
             with client.websocket_connect(f"/ws/{gid}") as ws:

@@ -163,6 +163,7 @@ async def upkeep(hub: Hub) -> None:
             raise
         except Exception:
             log.exception("upkeep round failed")
+        hub.upkeep_rounds += 1
         await asyncio.sleep(hub.config.housekeeping_interval if quiet_for else 0.5)
 
 

@@ -14,16 +14,10 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from polis.cli.text import game_wording
 from polis.core.protocol import Game
 from polis.core.result import PlayerScore
-from polis.core.wording import DEFAULT, Words
-from polis.games.text import game_words
-
-
-def _wording(game: Game, lang: str) -> Words | None:
-    """The game's catalogue (a game in a package has one in ``web/i18n``), else None."""
-    package = type(game).__module__.rpartition(".")[0]
-    return game_words(package, lang) if package else None
+from polis.core.wording import DEFAULT
 
 
 def pad_table(
@@ -38,7 +32,7 @@ def pad_table(
     worded in ``lang`` from the game's catalogue."""
     labels = dict(game.categories)
     total, place, title = "Total", "Place", f"{game.title} ({mode})"
-    say = _wording(game, lang)
+    say = game_wording(game, lang)
     if say is not None:
         labels = {k: say(f"cat.{k}") if say.message(f"cat.{k}") else v for k, v in labels.items()}
         mode_name = say(f"mode.{mode}") if say.message(f"mode.{mode}") else mode

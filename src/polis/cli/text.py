@@ -12,6 +12,8 @@ from polis.core.moves import Move
 from polis.core.parts import TEXT, TextParts
 from polis.core.protocol import Game
 from polis.core.view import View
+from polis.core.wording import Words
+from polis.games.text import game_words
 
 
 def text_parts(game: Game) -> TextParts:
@@ -19,4 +21,11 @@ def text_parts(game: Game) -> TextParts:
     return game.plugin(TEXT)
 
 
-__all__ = ["Event", "Move", "TextParts", "View", "text_parts"]
+def game_wording(game: Game, lang: str) -> Words | None:
+    """The game's catalogue and the terminal's words (a game in a package has its catalogue
+    in ``web/i18n``), else None."""
+    package = type(game).__module__.rpartition(".")[0]
+    return game_words(package, lang) if package else None
+
+
+__all__ = ["Event", "Move", "TextParts", "View", "game_wording", "text_parts"]

@@ -9,7 +9,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from typer.testing import CliRunner
 import polis.cli.play
 from polis.cli.main import app
 from polis.core import get_game
+from waiting import eventually
 
 runner = CliRunner()
 
@@ -76,10 +76,12 @@ def test_a_real_ctrl_c_prints_the_resume_line_and_no_traceback(tmp_path: Path) -
         preexec_fn=_interruptible,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not record.exists():  # saved before the first move: the game is on
-            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-            time.sleep(0.05)
+        eventually(  # saved before the first move: the game is on
+            lambda: process.poll() is not None or record.exists(),
+            "the game never started",
+            timeout=60,
+        )
+        assert process.poll() is None, process.communicate()
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -149,3 +151,18 @@ def test_the_narration_names_the_person_and_the_bots_alike(tmp_path: Path) -> No
     )  # fmt: skip
     assert "B (bot random) " in result.output and "A (you) " in result.output
     assert "A you " not in result.output and "B bot random " not in result.output
+
+
+def test_review_takes_a_seat_as_a_letter_too(tmp_path: Path) -> None:
+    """polis review --seat: the same two forms as polis play (the boards letter the seats)."""
+    path = finished_record(tmp_path)
+    args = ["review", str(path), "--agent", "mcts:4i", "--samples", "2", "--json"]
+    moves = {}
+    for seat in ("B", "2"):
+        done = runner.invoke(app, [*args, "--seat", seat])
+        assert done.exit_code == 0, done.output
+        moves[seat] = json.loads(done.stdout)["moves"]
+    assert moves["B"] == moves["2"] and {m["player"] for m in moves["B"]} == {1}
+    refused = runner.invoke(app, [*args, "--seat", "C"])
+    assert refused.exit_code == 2
+    assert "--seat C: a 2-player game has seats A-B (1-2)" in refused.stderr

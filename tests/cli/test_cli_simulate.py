@@ -7,7 +7,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from typer.testing import CliRunner
 from polis.cli.main import app
 from polis.cli.simulate import Interrupted, run_random_games
 from polis.core import get_game
+from waiting import eventually
 
 runner = CliRunner()
 ARGS = ["simulate", "metropolys", "--players", "2", "--games", "30"]
@@ -66,10 +66,12 @@ def test_ctrl_c_prints_the_summary_so_far(tmp_path: Path) -> None:
         preexec_fn=_interruptible,
     )
     try:
-        deadline = time.monotonic() + 60
-        while len(list(records.glob("*.json"))) < 3:  # a few games are finished
-            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-            time.sleep(0.05)
+        eventually(  # a few games are finished
+            lambda: process.poll() is not None or len(list(records.glob("*.json"))) >= 3,
+            "no game was finished",
+            timeout=60,
+        )
+        assert process.poll() is None, process.communicate()
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:

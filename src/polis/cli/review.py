@@ -13,11 +13,11 @@ from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES
 from polis.bots.factory import parse_agent_spec
 from polis.bots.intervals import LEVEL, Interval
 from polis.bots.review import MARKS, MoveReview, review_moves
-from polis.cli.common import echo_json, game_of, read_json, user_errors
+from polis.cli.common import echo_json, game_of, parse_seat, read_json, user_errors
 from polis.core.errors import InputError
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
-from polis.games.text import LETTERS
+from polis.games.text import seat_label
 
 
 def review(
@@ -36,7 +36,8 @@ def review(
     ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the samples and the searcher.")] = 0,
     seat: Annotated[
-        int | None, typer.Option(min=1, max=4, help="Only this seat's moves (1 = first).")
+        str | None,
+        typer.Option(help="Only this seat's moves: A-D or 1-4 (A = 1 = the first player)."),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print JSON instead of a table.")
@@ -61,9 +62,7 @@ def review(
             raise InputError("the game is not over: a review is given only for finished games")
         opening = {k: v for k, v in record.items() if k not in ("result", "authors", "taken_back")}
         start = game.from_record({**opening, "moves": []})
-        seats = None if seat is None else {seat - 1}
-        if seat is not None and seat > final.num_players:
-            raise InputError(f"--seat {seat}: the game has {final.num_players} players")
+        seats = None if seat is None else {parse_seat(seat, final.num_players)}
         console = Console(stderr=True)
         with console.status("reviewing ...") as status:
 
@@ -165,8 +164,9 @@ def _points(interval: Interval | None) -> str:
 
 
 def _seat(player: int, names: list[str]) -> str:
+    """The seat as every terminal line names it: ``A (Ann)``, ``B (bot easy)``."""
     name = names[player] if player < len(names) else ""
-    return f"{LETTERS[player]} {name}".strip()
+    return seat_label(player, f"bot {name[4:]}" if name.startswith("bot:") else name)
 
 
 def register(app: typer.Typer) -> None:

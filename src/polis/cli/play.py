@@ -346,7 +346,8 @@ def play(
         finished, session.interrupted = state.is_terminal(), True
     if over:
         return  # a finished game was shown: nothing was saved, nothing to continue
-    console.print()  # after a prompt cut short by Ctrl-C
+    if session.interrupted:
+        console.print()  # after a prompt cut short by Ctrl-C
     session.say(say("term.saved", path=str(record)), whole=True)
     if not finished:
         again = f"polis play {engine.name} --resume {record}"

@@ -32,6 +32,14 @@ import { lobby } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { reviewPage } from "./review.js";
 import { messagePage } from "./pages.js";
+import { refreshSession, onSession } from "./session.js";
+import { drawAccountMenu } from "./accountmenu.js";
+import { signInPage } from "./signin.js";
+import { accountPage } from "./accountpage.js";
+import { myGamesPage } from "./mygames.js";
+import { profilePage } from "./profile.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { challengePage } from "./challenge.js";
 
 const main = () => document.getElementById("main");
 let page = null; // the current screen: {render(), destroy()}
@@ -91,6 +99,15 @@ async function gameScreen(gameId) {
   return tableScreen(gameId, { root: main(), mod, summary, board, gameTitle, modeName });
 }
 
+const ACCOUNT_PAGES = {
+  signin: signInPage,
+  account: accountPage,
+  my: myGamesPage,
+  player: profilePage,
+  leaderboard: leaderboardPage,
+  challenge: challengePage,
+};
+
 async function route() {
   page?.destroy();
   page = null;
@@ -109,6 +126,11 @@ async function route() {
     } else if (parts[0] === "review" && parts[1]) {
       // the review of a finished game (review.js)
       page = reviewPage({ root: main(), gameId: decodeURIComponent(parts[1]), clients, gameTitle, modeName });
+    } else if (ACCOUNT_PAGES[parts[0]]) {
+      // accounts (optional): signing in, the account, My games, profiles, leaderboards, challenges
+      const arg = (i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
+      page = ACCOUNT_PAGES[parts[0]]({ root: main(), meta, clients, names: playable(), gameTitle, modeName,
+        name: arg(1), to: arg(1), game: arg(1), mode: arg(2) });
     } else {
       page = lobby({ root: main(), meta, clients, names: playable(), gameTitle, modeName });
       document.title = "polis";
@@ -128,8 +150,24 @@ async function start() {
   const subtitle = () => (document.getElementById("subtitle").textContent = playable().map(gameTitle).join(" · "));
   subtitle();
   drawSettings();
+  let who = (await refreshSession()).account?.name ?? null;
+  drawAccountMenu();
+  // signed in or out (here, or the session ended elsewhere): the header, and the page if it
+  // depends on who is signed in
+  onSession((state) => {
+    drawAccountMenu();
+    const name = state.account?.name ?? null;
+    if (name !== who) {
+      who = name;
+      page?.session?.();
+    }
+  });
   sel.addEventListener("change", () => setLanguage(sel.value));
-  onLanguage(() => { subtitle(); drawSettings(); page?.render(); });
+  onLanguage(() => { subtitle(); drawSettings(); drawAccountMenu(); page?.render(); });
+  window.addEventListener("hashchange", () => {
+    const menu = document.getElementById("account-menu");
+    if (menu) menu.open = false;
+  });
   // the settings panel closes on Escape and on a click elsewhere
   const settings = document.getElementById("settings");
   document.addEventListener("click", (e) => { if (settings.open && !settings.contains(e.target)) settings.open = false; });

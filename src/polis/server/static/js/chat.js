@@ -4,14 +4,22 @@
 // The server sends the last lines in each connection's "welcome" ({read, write, lines}) and
 // every new line as a "chat" message; several held seats get the same lines, kept once by id.
 // Refusals come as errors whose code starts with "chat_" and are shown here, in an alert.
+//
+// A signed-in reader may mute the account of a seat (its lines are hidden, at every table,
+// with a note saying how many) or report one of its lines to the server's operator.
 import { h, clear } from "./dom.js";
 import { t, language } from "./i18n.js";
+import { me, people, setPerson, errorLine as errorText } from "./session.js";
+import { send as sendJson, toast } from "./ui.js";
+import { field, askDialog, showError as formError } from "./forms.js";
 
 export const MAX_CHAT = 300;
 
-// env: {send(text) -> bool (false: not connected), marker(seat) -> element}
+// env: {send(text) -> bool (false: not connected), marker(seat) -> element,
+//       accountOf(seat) -> the account bound to the seat or null, gameId}
 export function chatPanel(env) {
   const lines = new Map(); // id -> line
+  let muted = new Set(); // accounts whose lines are hidden
   let access = null; // {read, write} once a welcome came
   let lastSent = "";
   let unread = 0;
@@ -19,13 +27,14 @@ export function chatPanel(env) {
   // quiet until the last lines said before this page came are in: only new lines are read out
   const log = h("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" });
   const note = h("p", { id: "chat-note", class: "hint" });
+  const hiddenNote = h("p", { id: "chat-hidden", class: "hint", hidden: true });
   const error = h("p", { id: "chat-error", class: "error", role: "alert", hidden: true });
   const input = h("input", { id: "chat-input", type: "text", maxlength: MAX_CHAT, autocomplete: "off", enterkeyhint: "send",
     "aria-describedby": "chat-error", on: { input: () => (error.hidden = true) } });
   const label = h("label", { for: "chat-input", class: "visually-hidden", id: "chat-label" });
   const button = h("button", { id: "chat-send", type: "submit" });
   const form = h("form", { class: "chat-form", id: "chat-form", on: { submit: send } }, [label, input, button]);
-  const root = h("section", { class: "box chat", id: "chat", "aria-labelledby": "chat-title" }, [title, log, note, error, form]);
+  const root = h("section", { class: "box chat", id: "chat", "aria-labelledby": "chat-title" }, [title, log, hiddenNote, note, error, form]);
   // on a phone the chat is far below the board: a button at the top goes there (with the lines
   // not seen yet); a button, not a link: the page's address is its route
   const jump = h("button", { type: "button", id: "chat-jump", class: "chat-jump", on: { click: onJump } });
@@ -66,7 +75,79 @@ export function chatPanel(env) {
       h("span", { class: "chat-name", text: line.name }), ": ",
       h("span", { class: "chat-text", text: line.text }), " ",
       h("time", { datetime: line.at, class: "muted", text: timeOf(line.at) }),
+      h("span", { class: "line-actions" }),
     ]);
+  }
+
+  // Mute and Report on the lines of other accounts' seats (for a signed-in reader), and the
+  // lines of muted accounts hidden.
+  function applyPeople() {
+    const self = me();
+    let hidden = 0;
+    for (const li of log.children) {
+      const line = lines.get(Number(li.dataset.id));
+      const account = line ? env.accountOf?.(line.seat) ?? null : null;
+      const hide = !!account && muted.has(account);
+      li.hidden = hide;
+      if (hide) hidden++;
+      const slot = li.querySelector(".line-actions");
+      const want = self && account && account !== self ? account : "";
+      if (slot.dataset.account === want && slot.dataset.lang === language()) continue;
+      slot.dataset.account = want;
+      slot.dataset.lang = language();
+      clear(slot);
+      if (!want) continue;
+      slot.append(
+        h("button", { type: "button", class: "link-button mute", text: t("chat.mute"), "aria-label": t("chat.muteNamed", { name: want }),
+          on: { click: () => mute(want) } }),
+        h("button", { type: "button", class: "link-button report", text: t("chat.report"),
+          "aria-label": t("chat.reportLine", { name: line.name }), on: { click: () => report(line) } }));
+    }
+    hiddenNote.textContent = hidden ? t("chat.hidden", { n: hidden }) : "";
+    hiddenNote.hidden = !hidden;
+  }
+
+  async function loadPeople() {
+    muted = new Set(me() ? (await people()).muted : []);
+    applyPeople();
+  }
+
+  async function mute(name) {
+    try {
+      await setPerson("mute", name, true);
+      muted.add(name);
+      applyPeople();
+      toast(t("chat.muted", { name }), "info");
+      input.focus();
+    } catch (err) {
+      toast(errorText(err));
+    }
+  }
+
+  function report(line) {
+    askDialog({
+      id: "dialog-report", title: t("chat.reportTitle"), ok: t("chat.reportSend"),
+      body: [
+        h("blockquote", { class: "reported" }, [h("strong", { text: line.name }), ": ", line.text]),
+        h("p", { class: "hint", text: t("chat.reportHint") }),
+        field({ id: "report-reason", label: t("chat.reportWhy"), maxlength: 300, autocomplete: "off" }),
+      ],
+      onOk: async (dialog, error) => {
+        const reason = dialog.querySelector("#report-reason").value.trim();
+        if (!reason) {
+          formError(error, t("chat.reportNeedsWhy"));
+          return false;
+        }
+        try {
+          await sendJson("/api/reports", { game_id: env.gameId, chat_id: line.id, reason });
+        } catch (err) {
+          formError(error, err);
+          return false;
+        }
+        toast(t("chat.reported"), "info");
+        return true;
+      },
+    });
   }
 
   // Lines in id order: one arriving out of order goes in its place.
@@ -110,10 +191,12 @@ export function chatPanel(env) {
     log.hidden = !access.read;
     form.hidden = !access.write;
     for (const el of log.querySelectorAll("time")) el.textContent = timeOf(el.getAttribute("datetime"));
+    applyPeople();
     drawJump();
   }
 
   render();
+  loadPeople();
   // lines read once the panel is in view
   new IntersectionObserver((entries) => {
     if (entries.some((en) => en.isIntersecting) && unread) {
@@ -138,7 +221,8 @@ export function chatPanel(env) {
     },
     line(msg) {
       if (!insert(msg)) return;
-      if (!seen()) unread++;
+      const account = env.accountOf?.(msg.seat);
+      if (!seen() && !(account && muted.has(account))) unread++;
       render();
       scrollDown();
     },
@@ -149,5 +233,7 @@ export function chatPanel(env) {
       if (!input.value) input.value = lastSent;
     },
     render,
+    // who is signed in, or the seats' accounts, changed
+    people: () => loadPeople(),
   };
 }

@@ -8,6 +8,7 @@ import { api, toast, copyField } from "./ui.js";
 import { openTablesBox, listedChoice } from "./opentables.js";
 import { tableRules, rulesBody } from "./seatclock.js";
 import { hintsChoice } from "./hint.js";
+import { me, session, onSession } from "./session.js";
 
 // env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
 export function lobby(env) {
@@ -24,16 +25,38 @@ export function lobby(env) {
   ]);
   const openBox = openTablesBox({ gameTitle, modeName });
   let invitesShown = false;
-  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), panel, openBox.element, recentBox);
+  // My games (with the tables where it is the account's turn) and the leaderboards; for a
+  // guest, what an account is for
+  const accountBar = h("nav", { class: "account-bar", id: "account-bar" });
+  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), accountBar, panel, openBox.element, recentBox);
+
+  function drawAccountBar() {
+    const turns = session().turns;
+    accountBar.setAttribute("aria-label", t("lobby.accountNav"));
+    clear(accountBar);
+    if (me()) {
+      accountBar.append(h("a", { class: "button", id: "my-games-link", href: "#/my" }, [t("my.title"),
+        turns ? h("span", { class: "badge turn-count", id: "my-games-count", text: t("my.turnBadge", { n: turns }) }) : ""]));
+    }
+    accountBar.append(h("a", { class: "button", id: "leaderboard-link", href: "#/leaderboard", text: t("board.title") }));
+    if (!me() && session().loaded) {
+      accountBar.append(h("p", { class: "hint" }, [t("lobby.accountHint"), " ",
+        h("a", { id: "lobby-sign-in", href: "#/signin", text: t("lobby.accountLink") })]));
+    }
+  }
+
+  // A rated table: the person's own seat and seats open to signed-in people, nothing else.
+  const rated = () => !!me() && !!form.rated;
 
   function seatRow(i) {
     const seat = form.seats[i];
+    if (rated()) Object.assign(seat, i === 0 ? { kind: "human", here: true, name: me() } : { kind: "open" });
     const colour = clients[form.game].PLAYER_COLOURS[i];
-    const kind = h("select", { class: "kind", on: { change: (e) => { seat.kind = e.target.value; draw(); } } }, [
+    const kind = h("select", { class: "kind", disabled: rated(), on: { change: (e) => { seat.kind = e.target.value; draw(); } } }, [
       h("option", { value: "human", selected: seat.kind === "human", text: t("lobby.human") }),
       h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") }),
       h("option", { value: "open", selected: seat.kind === "open", text: t("lobby.open") })]);
-    const name = h("input", { class: "name", value: seat.name, maxlength: 40, autocomplete: "off",
+    const name = h("input", { class: "name", value: seat.name, maxlength: 40, autocomplete: "off", readonly: rated() && i === 0,
       placeholder: seat.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 }),
       on: { input: (e) => (seat.name = e.target.value) } });
     const parts = [
@@ -46,7 +69,7 @@ export function lobby(env) {
     } else if (seat.kind === "bot") {
       parts.push(h("label", {}, [t("lobby.level"), h("select", { class: "level", on: { change: (e) => (seat.level = e.target.value) } },
         meta.levels.map((l) => h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) })))]));
-    } else {
+    } else if (!rated()) {
       parts.push(h("label", { class: "inline", title: t("lobby.hereHelp") }, [
         h("input", { type: "checkbox", class: "here", checked: seat.here, on: { change: (e) => { seat.here = e.target.checked; syncHints(); } } }),
         t("lobby.here")]));
@@ -78,10 +101,19 @@ export function lobby(env) {
       h("label", {}, [t("lobby.mode"), " ", modeSel]),
       h("label", {}, [t("lobby.players"), " ", countSel]),
     ]));
+    // a signed-in person's seat is called by the account's name (the seat is bound to it)
+    if (me() && form.seats[0].kind === "human" && !form.seats[0].name) form.seats[0].name = me();
     const seats = h("div", { class: "seats" });
     for (let i = 0; i < form.players; i++) {
       while (form.seats.length <= i) form.seats.push(defaults(i));
       seats.append(seatRow(i));
+    }
+    if (me()) {
+      panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
+        h("input", { type: "checkbox", id: "rated", checked: rated(), "aria-describedby": "rated-why",
+          on: { change: (e) => { form.rated = e.target.checked; draw(); document.getElementById("rated")?.focus(); } } }),
+        t("rated.label")])),
+      h("p", { class: "hint", id: "rated-why", text: rated() ? t("rated.why") : t("rated.offer") }));
     }
     panel.append(seats, h("p", { class: "hint", text: t("lobby.hint") }));
     panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
@@ -121,12 +153,12 @@ export function lobby(env) {
     }));
     const listed = form.listed !== false;
     const humans = chosen.filter((s) => s.kind === "human");
-    const hotSeat = humans.length > 1 && humans.every((s) => s.here);
+    const hotSeat = humans.length > 1 && humans.every((s) => s.here) && !rated();
     let data;
     try {
       data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed,
-          hints: hintsAllowed() && (form.hints ?? true), ...rulesBody(form) }) });
+          hints: !rated() && hintsAllowed() && (form.hints ?? true), ...(rated() ? { rated: true } : {}), ...rulesBody(form) }) });
     } catch (err) {
       toast(err.message);
       return;
@@ -195,8 +227,14 @@ export function lobby(env) {
     recentBox.append(list);
   }
 
+  drawAccountBar();
   draw();
   drawRecent().catch(() => {});
   openBox.refresh().catch(() => {});
-  return { render: () => { draw(); drawRecent().catch(() => {}); openBox.refresh().catch(() => {}); }, destroy() {} };
+  const stop = onSession(drawAccountBar);
+  return {
+    render: () => { drawAccountBar(); draw(); drawRecent().catch(() => {}); openBox.refresh().catch(() => {}); },
+    destroy: stop,
+    session: () => { drawAccountBar(); draw(); },
+  };
 }

@@ -5,6 +5,7 @@ import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { holdToken } from "./tokens.js";
 import { api, toast } from "./ui.js";
+import { errorLine, me } from "./session.js";
 
 const NAME_KEY = "polis:name";
 
@@ -58,7 +59,7 @@ export function openTablesBox(env) {
       holdToken(data.id, data.seat, data.token);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
-      toast(err.status === 409 ? t("lobby.seatTaken") : err.message);
+      toast(err.status === 409 ? t("lobby.seatTaken") : errorLine(err));
       button.disabled = false;
       refresh().catch(() => {});
     }
@@ -68,7 +69,7 @@ export function openTablesBox(env) {
     const title = `${env.gameTitle(table.game)} · ${env.modeName(table.game, table.mode)}`;
     const people = table.names.map((n, i) => (table.vacant.includes(i) ? `(${t("lobby.openSeat")})`
       : table.kinds?.[i] === "bot" ? `${n} (${t("lobby.bot")})` : n)).join(", ");
-    const input = h("input", { class: "name", maxlength: 40, autocomplete: "nickname", value: rememberedName(),
+    const input = h("input", { class: "name", maxlength: 40, autocomplete: "nickname", value: rememberedName() || me() || "",
       "aria-label": t("lobby.yourName"), placeholder: t("lobby.yourName") });
     const button = h("button", { class: "primary take-seat", text: t("lobby.take"), "aria-label": t("lobby.takeAt", { game: title }),
       on: { click: () => takeSeat(table, input, button) } });
@@ -77,6 +78,7 @@ export function openTablesBox(env) {
       h("div", { class: "open-table-info" }, [
         h("strong", { text: title }), " ",
         h("span", { class: "badge", text: t("lobby.free", { n: table.vacant.length }) }),
+        table.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
         h("div", { class: "muted", text: people }),
         table.clock ? h("div", { class: "muted clock-words", text: clockWords(table.clock) }) : "",
       ]),

@@ -18,6 +18,7 @@ import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
 import { takeBackBox } from "./takeback.js";
 import { hintBox } from "./hint.js";
+import { me, onSession, errorLine } from "./session.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -40,6 +41,7 @@ export function tableScreen(gameId, env) {
     title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
     tools: h("div", { class: "tools" }), seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
     status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }), takeBack: h("div", { id: "takeback-slot" }),
+    claim: h("div", { id: "claim-slot" }),
     hint: h("div", { id: "hint-slot" }),
     board: h("section", { id: "board", class: `board ${summary.game}` }),
     controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
@@ -53,13 +55,15 @@ export function tableScreen(gameId, env) {
     const conn = shown && shown.state.seat !== null ? shown : conns.find((c) => c.state && c.state.seat !== null);
     return conn ? conn.send({ type: "chat", text }) : false;
   }
-  const chat = chatPanel({ send: chatSend, marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]) });
+  // the account a seat is bound to (null: a guest's or a bot's), for the chat's Mute and Report
+  const accountOf = (seat) => display()?.state.seats[seat]?.account ?? null;
+  const chat = chatPanel({ send: chatSend, marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]), accountOf, gameId });
   const heldSeatTokens = () => [...new Set(conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token))];
   const pushShown = () => !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
   dom.side.append(dom.end, dom.info, dom.logBox, chat.element, push.element, dom.links);
   clear(root).append(h("div", { class: "table", id: "table" }, [
-    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.takeBack, dom.hint]),
+    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.claim, dom.takeBack, dom.hint]),
     dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
   ]));
 
@@ -87,6 +91,9 @@ export function tableScreen(gameId, env) {
     } else if (msg.type === "seats") {
       if (conn.state) conn.state.seats = msg.seats;
       drawSeats();
+      const ctx = context();
+      if (ctx) drawClaim(ctx);
+      chat.people();
     } else if (msg.type === "error") {
       if (!conn.state) return; // a refused hello: see refused()
       ui.lastError = msg.message;
@@ -211,6 +218,7 @@ export function tableScreen(gameId, env) {
     ui.drawn.title = key;
     dom.title.textContent = `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`;
     dom.progress.textContent = mod.progress(ctx.view, tg);
+    if (summary.rated) dom.progress.append(h("span", { class: "badge rated", id: "rated-badge", title: t("rated.why"), text: t("rated.badge") }));
     clear(dom.tools);
     if (mod.rules) dom.tools.append(h("button", { id: "rules-button", text: t("table.rules"), on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) } }));
     if (mod.legend) dom.tools.append(h("button", { id: "legend-button", text: t("table.legend"), on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) } }));
@@ -228,8 +236,11 @@ export function tableScreen(gameId, env) {
     ctx.msg.seats.forEach((s, i) => {
       const current = ctx.view.current_player === i;
       const you = !ctx.replaying && ctx.heldSeats.includes(i);
+      // a seat bound to an account links to its profile
+      const name = s.account ? h("a", { class: "profile-link", href: `#/player/${encodeURIComponent(s.account)}`, text: ctx.names[i],
+        title: t("seat.profile", { name: s.account }) }) : ctx.names[i];
       dom.seats.append(h("li", { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } }, [
-        ctx.markerHtml(i), ctx.names[i], standInBadge(s), ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
+        ctx.markerHtml(i), name, standInBadge(s), ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
         h("span", { class: `conn ${s.connected ? "on" : "off"}`, role: "img", "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
           title: s.connected ? t("seat.online") : t("seat.offline") }),
         you ? h("span", { class: "badge", text: t("seat.you") }) : "",
@@ -270,6 +281,30 @@ export function tableScreen(gameId, env) {
     if (!ctx.replaying) dom.banners.append(...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim));
     const vacant = ctx.msg.seats.filter((s) => s.vacant).length;
     if (vacant && !ctx.replaying) dom.banners.append(h("p", { class: "banner", id: "vacant", role: "status", text: t("status.vacant", { n: vacant }) }));
+  }
+
+  // "Keep in My games": a signed-in person playing a seat by its link, the seat bound to no
+  // account, may bind it to theirs (POST /api/account/claim).
+  function drawClaim(ctx) {
+    const loose = ctx.replaying || !me() ? [] : conns.filter((c) => c.token && c.state && c.state.seat !== null
+      && ctx.msg.seats[c.state.seat] && !ctx.msg.seats[c.state.seat].account && ctx.msg.seats[c.state.seat].kind === "human");
+    const key = JSON.stringify([ctx.lang, me(), loose.map((c) => c.state.seat)]);
+    if (ui.drawn.claim === key) return;
+    ui.drawn.claim = key;
+    clear(dom.claim);
+    if (!loose.length) return;
+    const button = h("button", { id: "claim-seat", type: "button", class: "primary", text: t("claim.button"), on: { click: async () => {
+      button.disabled = true;
+      try {
+        for (const c of loose) await api("/api/account/claim", { method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ game_id: gameId, token: c.token }) });
+        toast(t("claim.done"), "info");
+      } catch (err) {
+        toast(errorLine(err));
+        button.disabled = false;
+      }
+    } } });
+    dom.claim.append(h("div", { class: "banner claim", id: "claim" }, [h("span", { text: t("claim.ask", { name: me() }) }), " ", button]));
   }
 
   // Taking back a move: the button, its confirmation, a request to answer (takeback.js).
@@ -470,6 +505,7 @@ export function tableScreen(gameId, env) {
     drawSeats();
     drawStatus(ctx);
     drawBanners();
+    drawClaim(ctx);
     drawTakeBack(ctx);
     const covered = handover(ctx);
     drawHint(ctx, !!covered);
@@ -548,6 +584,11 @@ export function tableScreen(gameId, env) {
     ui.drawn.board = null;
     update();
   });
+  // signed in or out meanwhile: the claim and the chat's actions
+  const unsession = onSession(() => {
+    update();
+    chat.people();
+  });
 
   return {
     render() {
@@ -561,6 +602,7 @@ export function tableScreen(gameId, env) {
       clearInterval(ticker);
       observer.disconnect();
       unsubscribe();
+      unsession();
       for (const c of conns) c.close();
     },
   };

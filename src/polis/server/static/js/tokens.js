@@ -44,3 +44,26 @@ export function forgetGame(gameId) {
 export function seatLink(gameId, token) {
   return `${location.origin}/#/game/${encodeURIComponent(gameId)}/${encodeURIComponent(token)}`;
 }
+
+// Tokens an account's session gave this device (POST /api/account/games/{id}/key): they end
+// with the session, so signing out forgets them here too.
+const KEYS = "polis:keys";
+
+function sessionKeys() {
+  try {
+    const keys = JSON.parse(localStorage.getItem(KEYS) || "[]");
+    return Array.isArray(keys) ? keys : [];
+  } catch {
+    return [];
+  }
+}
+
+export function holdSessionKey(gameId, seat, token) {
+  holdToken(gameId, seat, token);
+  localStorage.setItem(KEYS, JSON.stringify([...sessionKeys().filter((k) => k.token !== token), { gameId, token }]));
+}
+
+export function forgetSessionKeys() {
+  for (const { gameId, token } of sessionKeys()) forgetToken(gameId, token);
+  localStorage.removeItem(KEYS);
+}

@@ -25,7 +25,7 @@ function saved(gameId) {
   }
 }
 
-async function subscription() {
+export async function subscription() {
   const { key } = await api("/api/push/key");
   if (!key) throw new Error(t("push.unsupported"));
   const permission = await Notification.requestPermission();

@@ -20,14 +20,35 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, options) {
-  const resp = await fetch(path, options);
+// The signed-in session's CSRF token (from GET /api/account, kept in memory only): every
+// state-changing request sends it in X-CSRF-Token, which a page of another site cannot read.
+let csrf = null;
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
+export function csrfToken() {
+  return csrf;
+}
+
+export async function api(path, options = {}) {
+  const method = (options.method || "GET").toUpperCase();
+  const headers = new Headers(options.headers || {});
+  if (!SAFE.has(method) && csrf) headers.set("X-CSRF-Token", csrf);
+  const resp = await fetch(path, { credentials: "same-origin", ...options, headers });
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
     const message = data?.error?.message || (data.detail ? JSON.stringify(data.detail) : resp.statusText);
     throw new ApiError(message, resp.status, data?.error?.code);
   }
   return data;
+}
+
+// A JSON request that changes something: POST (or `method`) with `body` as JSON.
+export function send(path, body, method = "POST") {
+  return api(path, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) });
 }
 
 async function writeClipboard(text, input) {

@@ -1,6 +1,7 @@
 # polis: two commands do all the set-up on a fresh machine with Python 3.11.
 #   make play   creates .venv, installs polis, starts the web app (SQLite store)
 #   make test   creates .venv if needed, installs everything the tests need, lints, runs every test
+#   make check  the same, but only the quick tier of the tests (no browser, servers or slow ones)
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,6 +28,14 @@ test: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+
+# The quick tier, before every commit: lint, then every test not marked browser, cluster or
+# slow (CONTRIBUTING.md, "Running the tests"), in at most two minutes on two cores.
+.PHONY: check
+check: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n 2 -m "not browser and not cluster and not slow"
 
 lint: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check .

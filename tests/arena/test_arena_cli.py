@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 from polis.arena import Tournament, run_tournament
 from polis.cli.main import app
 from polis.core.errors import InputError
+from waiting import eventually
 
 TOY = "toygame:GAME"
 TESTS = str(Path(__file__).parents[1])
@@ -82,7 +83,32 @@ def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
+def pool_workers(parent: int) -> list[int]:
+    """The worker processes of ``parent``'s multiprocessing pool that are ready for work: a
+    pool worker (``spawn_main``) runs the pool's initializer, which ignores SIGINT, before it
+    takes its first game (Linux: read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        ignored = int(fields.get("SigIgn", "0"), 16)
+        if (
+            fields.get("PPid", "").strip() == str(parent)
+            and b"spawn_main" in command
+            and ignored & (1 << (signal.SIGINT - 1))
+        ):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow  # worker processes thinking for seconds
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="process groups, SIGINT, /proc")
 def test_ctrl_c_with_workers_stops_at_once() -> None:
     """Ctrl-C reaches the whole process group, as in a terminal; the running games (a
     2-second budget per move) must not be waited for."""
@@ -99,7 +125,13 @@ def test_ctrl_c_with_workers_stops_at_once() -> None:
         preexec_fn=_interruptible,
     )
     try:
-        time.sleep(4)  # the workers have started and are thinking
+        # the two workers have started and taken a game each (no fixed wait: a busy machine
+        # may take longer than any)
+        eventually(
+            lambda: process.poll() is not None or len(pool_workers(process.pid)) == 2,
+            "the arena never started its two workers",
+            timeout=60,
+        )
         assert process.poll() is None, process.communicate()
         os.killpg(process.pid, signal.SIGINT)
         start = time.monotonic()

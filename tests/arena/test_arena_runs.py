@@ -42,6 +42,7 @@ def test_local_workers_match_one_process(tmp_path: Path) -> None:
     assert one["agents"][0]["games"] == 8 and one["games"] == 8
 
 
+@pytest.mark.slow  # starts a local Ray
 def test_ray_local_mode_matches() -> None:
     pytest.importorskip("ray")
     one = run_tournament(T, workers=1)

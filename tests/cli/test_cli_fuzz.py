@@ -207,18 +207,21 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow  # a long Hypothesis run of the commands
 @FUZZ
 @given(mutated(SCORE_FILES))
 def test_score_survives_mutated_files(text: str) -> None:
     run("score", text)
 
 
+@pytest.mark.slow  # a long Hypothesis run of the commands
 @FUZZ
 @given(mutated(RECORDS))
 def test_replay_survives_mutated_records(text: str) -> None:
     run("replay", text)
 
 
+@pytest.mark.slow  # a long Hypothesis run of the commands
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.text(max_size=200), json_values.map(json.dumps)))
 @pytest.mark.parametrize("command", ["score", "replay"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -16,6 +15,7 @@ from typer.testing import CliRunner
 
 import polis.server
 from polis.cli.main import app
+from waiting import eventually
 
 pytest.importorskip("sqlalchemy")
 runner = CliRunner()
@@ -92,6 +92,7 @@ def test_a_bad_database_url_is_one_line(url: str, words: str) -> None:
     assert "secret" not in message
 
 
+@pytest.mark.cluster  # a PostgreSQL server (POLIS_TEST_PG_URL)
 def test_a_wrong_password_is_one_line() -> None:
     url = os.environ.get("POLIS_TEST_PG_URL")
     if not url:
@@ -114,6 +115,7 @@ def test_a_good_start_says_which_database_and_where_to_connect(tmp_path: Path) -
     assert db.exists()
 
 
+@pytest.mark.cluster  # a PostgreSQL server (POLIS_TEST_PG_URL)
 def test_the_password_is_hidden() -> None:
     url = os.environ.get("POLIS_TEST_PG_URL")
     if not url:
@@ -133,9 +135,7 @@ def test_open_starts_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     port = free_port()
     result = serve("--port", str(port), "--db", f"sqlite:///{tmp_path / 'o.db'}", "--open")
     assert result.exit_code == 0, result.output
-    deadline = time.monotonic() + 5
-    while not opened and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually(lambda: opened, "no browser was opened", timeout=10)
     assert opened == [f"http://127.0.0.1:{port}/"]
 
 

@@ -327,6 +327,7 @@ def check_events(
 # -- 1. differential games ---------------------------------------------------------------------
 
 
+@pytest.mark.slow  # whole games against the reference
 @pytest.mark.parametrize("mode", ["family", "expert"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engine_agrees_with_reference_at_every_position(mode: str, players: int) -> None:
@@ -338,6 +339,7 @@ def test_engine_agrees_with_reference_at_every_position(mode: str, players: int)
     assert seen == {"a", "b", "c"}
 
 
+@pytest.mark.slow  # whole games against the reference
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -425,6 +427,7 @@ def test_simulate_records_replay_through_the_reference(
         check_record_against_reference(json.loads(path.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow  # runs the installed command
 def test_simulate_as_installed_command(tmp_path: Path) -> None:
     """The judges call the console script, so run it once as a real process."""
     polis = Path(sys.executable).with_name("polis")

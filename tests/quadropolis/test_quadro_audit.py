@@ -66,6 +66,7 @@ def _start(mode: str, n: int, seed: int, opts: dict[str, Any]) -> tuple[Quadropo
     return state, RefState.start(mode, n, state.setup(), opts)
 
 
+@pytest.mark.slow  # whole games against the reference
 @pytest.mark.parametrize(("mode", "players", "opts"), CONFIGS)
 def test_engine_equals_reference_over_random_games(
     mode: str, players: int, opts: dict[str, Any]
@@ -145,6 +146,7 @@ def _check_every_string(state: QuadropolisState, ref: RefState) -> int:
     return rejected
 
 
+@pytest.mark.slow  # whole games against the reference
 @pytest.mark.parametrize(
     ("mode", "players", "opts"),
     [
@@ -268,6 +270,7 @@ def _wanted(rule: set[str], name: str) -> Any:
     return ok
 
 
+@pytest.mark.slow  # whole games against the reference
 @pytest.mark.parametrize(
     ("name", "mode", "players", "opts", "rule", "words"), TARGETED, ids=[t[0] for t in TARGETED]
 )
@@ -357,6 +360,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     return [json.loads(f.read_text(encoding="utf-8")) for f in files]
 
 
+@pytest.mark.slow  # whole games against the reference
 def test_simulated_records_replay_through_the_reference(simulated: list[dict[str, Any]]) -> None:
     for record in simulated:
         assert record["game"] == "quadropolis"
@@ -592,6 +596,7 @@ def test_polis_replay_refuses_malformed_records(tmp_path: Path) -> None:
     assert done.exit_code == 2 and json.loads(done.stdout)["ok"] is False
 
 
+@pytest.mark.slow  # runs the installed command
 def test_polis_replay_executable_reports_move_index(tmp_path: Path) -> None:
     """The same through the installed executable: JSON on stdout, message on stderr, exit 2."""
     record = _record(tmp_path, seed=3)

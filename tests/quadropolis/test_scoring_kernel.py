@@ -21,6 +21,7 @@ from polis.games.quadropolis.scoring_kernel import city_key
 OPTIONS = ((False, 5, True), (True, 3, False), (True, 5, True), (False, 1, False))
 
 
+@pytest.mark.slow  # a long Hypothesis run against the exhaustive reference
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(cities(), hard_cities()))
 def test_compiled_key_is_the_solver_key(case: Case) -> None:

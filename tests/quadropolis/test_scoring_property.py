@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best, reference_categories
@@ -100,6 +101,7 @@ def hard_cities(draw: st.DrawFn) -> Case:
     return _city(draw, mode, area, (n_opt, n_free), pool, (3, spare), free, (9, 4, 2))
 
 
+@pytest.mark.slow  # a long Hypothesis run against the exhaustive reference
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(cities(), hard_cities()))
 def test_scorer_matches_exhaustive_reference(

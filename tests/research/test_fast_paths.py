@@ -47,6 +47,7 @@ def reference_mask(state: GameState, size: int) -> np.ndarray[Any, Any]:
     return out
 
 
+@pytest.mark.slow  # whole games against the definitions
 @pytest.mark.parametrize(("game", "mode", "players", "options"), CASES)
 def test_state_encoding_and_masks_equal_the_definitions(
     game: str, mode: str, players: int, options: dict[str, Any] | None
@@ -73,6 +74,7 @@ def test_state_encoding_and_masks_equal_the_definitions(
     assert len(distinct_obs) > 100 and len(distinct_masks) > 50  # the positions differ
 
 
+@pytest.mark.slow  # whole games against the definitions
 @pytest.mark.parametrize(("game", "mode", "players", "options"), CASES)
 def test_batches_equal_one_table_at_a_time(
     game: str, mode: str, players: int, options: dict[str, Any] | None

@@ -45,6 +45,7 @@ def positions(game: str, mode: str, players: int, seed: int) -> list[GameState]:
     return out
 
 
+@pytest.mark.slow  # whole games against the JSON reference
 @pytest.mark.parametrize(("game", "mode", "players"), ALL_CONFIGS)
 def test_typed_encoder_equals_the_json_reference(game: str, mode: str, players: int) -> None:
     new = encoder(get_game(game), mode, players)

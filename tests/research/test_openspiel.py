@@ -34,6 +34,7 @@ def test_every_registered_game_with_a_chance_model_is_an_openspiel_game() -> Non
         pyspiel.load_game("polis_metropolys(mode=classic)")
 
 
+@pytest.mark.slow  # whole games of searching bots
 @pytest.mark.parametrize("spec", SPECS)
 def test_openspiel_random_sim_test_with_serialization(spec: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
@@ -130,6 +131,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows(spec: str) -> None:
         assert len(worlds) > 1  # opponents' cards are really resampled
 
 
+@pytest.mark.slow  # whole games of searching bots
 def test_mcts_and_ismcts_bots_play_both_games() -> None:
     for spec in ("polis_quadropolis(players=2)", "polis_metropolys(players=2)"):
         game = pyspiel.load_game(spec)
@@ -142,6 +144,7 @@ def test_mcts_and_ismcts_bots_play_both_games() -> None:
         assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
 
 
+@pytest.mark.slow  # whole games of searching bots
 def test_arena_openspiel_bot_against_polis_bots() -> None:
     game = pyspiel.load_game("polis_metropolys(mode=family,players=3)")
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))

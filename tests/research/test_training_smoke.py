@@ -12,6 +12,9 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+#: Training runs: not in ``make check``.
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("sb3_contrib")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"

@@ -53,7 +53,13 @@ def make_app(db_url: str) -> FastAPI:
     return create_app(db_url, games=games().values(), bot_delay=0.0)
 
 
-DB_PARAMS = ["sqlite"] + (["postgresql"] if os.environ.get("POLIS_TEST_PG_URL") else [])
+#: The store tests' databases: SQLite, and PostgreSQL when POLIS_TEST_PG_URL names a server
+#: (marked ``cluster``: ``make check`` stays the same wherever it runs).
+DB_PARAMS: list[Any] = ["sqlite"] + (
+    [pytest.param("postgresql", marks=pytest.mark.cluster)]
+    if os.environ.get("POLIS_TEST_PG_URL")
+    else []
+)
 
 
 @pytest.fixture(params=DB_PARAMS)
@@ -108,6 +114,26 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a real chromium through Playwright")
+
+
+#: Fixtures that start a server of their own (PostgreSQL, Redis): a test using one is
+#: ``cluster`` (CONTRIBUTING.md, "Running the tests").
+CLUSTER_FIXTURES = {"pg", "bus"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse to run when a test starts PostgreSQL or Redis through a fixture and is not marked
+    ``cluster``: ``make check`` would start servers and outgrow its two minutes."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("cluster") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "mark these tests cluster (they start a server):\n" + "\n".join(unmarked)
+        )
 
 
 @pytest.fixture(scope="module")

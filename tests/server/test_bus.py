@@ -4,35 +4,49 @@ a game it starts to follow is heard from the moment :meth:`RedisBus.follow` retu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from polis.server.live.bus import RedisBus
+from waiting import eventually_async
 
 from .services import Redis
+
+#: Real PostgreSQL, Redis or nginx servers of the test's own: not in ``make check``.
+pytestmark = pytest.mark.cluster
 
 
 async def started(url: str, instance: str, heard: list[dict[str, Any]]) -> RedisBus:
     made = RedisBus(url, instance)
     made.start(heard.append, lambda: None)
-    for _ in range(200):
-        if made.healthy:
-            return made
-        await asyncio.sleep(0.02)
-    raise AssertionError("the bus did not connect")
+    await eventually_async(lambda: made.healthy, "the bus did not connect", timeout=10)
+    return made
 
 
-async def until(condition: Callable[[], bool]) -> None:
-    for _ in range(300):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
+def moves(heard: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(m["g"], m["m"]) for m in heard if m.get("t") == "move"]
 
 
-async def settle() -> None:
-    """Long enough for a published message to arrive (it comes in well under a millisecond)."""
-    await asyncio.sleep(0.3)
+async def heard_move(heard: list[dict[str, Any]], move: str) -> None:
+    """Until ``move`` has arrived. Redis passes one publisher's messages to a subscriber in
+    the order they were published, so whatever was published before it that was to be
+    heard has been heard too."""
+    await eventually_async(
+        lambda: move in [m for _g, m in moves(heard)], f"{move!r} was never heard", timeout=15
+    )
+
+
+async def subscribers(url: str, channel: str) -> int:
+    """How many connections Redis itself counts as listening to ``channel``."""
+    import redis.asyncio as redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        counts = await client.pubsub_numsub(channel)
+    finally:
+        await client.aclose()
+    return int(counts[0][1])
 
 
 def test_a_process_hears_the_games_it_follows_and_no_others(bus: Redis) -> None:
@@ -46,19 +60,25 @@ def test_a_process_hears_the_games_it_follows_and_no_others(bus: Redis) -> None:
             # no sleep: once follow() returns, a move published at once is heard
             a.publish({"t": "move", "g": "g1", "i": 0, "m": "x"})
             a.publish({"t": "move", "g": "g2", "i": 0, "m": "y"})
-            await settle()
-            assert [(m["g"], m["m"]) for m in heard_b] == [("g1", "x")]
+            a.publish({"t": "move", "g": "g1", "i": 1, "m": "x2"})
+            await heard_move(heard_b, "x2")  # so y, published before it, would be here too
+            assert moves(heard_b) == [("g1", "x"), ("g1", "x2")]
             b.unfollow("g1")
-            await settle()
-            a.publish({"t": "move", "g": "g1", "i": 1, "m": "z"})
+            channel = b.game_channel("g1")
+
+            async def unsubscribed() -> bool:  # Redis itself says so: z will not reach b
+                return await subscribers(bus.url, channel) == 0
+
+            await eventually_async(unsubscribed, "b never left g1's channel")
+            a.publish({"t": "move", "g": "g1", "i": 2, "m": "z"})
             await b.follow("g2")
             a.publish({"t": "move", "g": "g2", "i": 1, "m": "w"})
-            await settle()
-            assert [(m["g"], m["m"]) for m in heard_b] == [("g1", "x"), ("g2", "w")]
+            await heard_move(heard_b, "w")  # so z, published before it, would be here too
+            assert moves(heard_b) == [("g1", "x"), ("g1", "x2"), ("g2", "w")]
             assert heard_a == []  # a process never hears itself
             await a.close()  # its goodbye goes to every process
-            await settle()
-            assert heard_b[-1]["t"] == "bye" and heard_b[-1]["o"] == "a"
+            await eventually_async(lambda: heard_b[-1]["t"] == "bye", "no goodbye was heard")
+            assert heard_b[-1]["o"] == "a"
         finally:
             await a.close()
             await b.close()
@@ -74,12 +94,14 @@ def test_followed_games_are_heard_again_after_redis_comes_back(bus: Redis) -> No
         try:
             await b.follow("g1")
             bus.kill()
-            await until(lambda: not a.healthy and not b.healthy)
+            await eventually_async(lambda: not a.healthy and not b.healthy, timeout=15)
             bus.start()
-            await until(lambda: a.healthy and b.healthy)  # back-off: a few seconds at most
+            await eventually_async(
+                lambda: a.healthy and b.healthy
+            )  # back-off: a few seconds at most
             a.publish({"t": "move", "g": "g1", "i": 5, "m": "after"})
-            await settle()
-            assert [m["m"] for m in heard if m.get("t") == "move"] == ["after"]
+            await heard_move(heard, "after")
+            assert moves(heard) == [("g1", "after")]
         finally:
             await a.close()
             await b.close()

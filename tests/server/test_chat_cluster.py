@@ -11,8 +11,13 @@ import json
 import uuid
 from typing import Any
 
+import pytest
+
 from .clients import PEOPLE, Player, create_game
 from .services import Postgres, Redis, Serve
+
+#: Real PostgreSQL, Redis or nginx servers of the test's own: not in ``make check``.
+pytestmark = pytest.mark.cluster
 
 
 def say(player: Player, text: str) -> None:

@@ -13,16 +13,20 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from waiting import eventually
+
 from .browser_helpers import ROOT, free_port
 from .clients import PEOPLE, Player, create_game, http
 from .services import Postgres, Redis, Serve, postgres, redis
+
+#: Real PostgreSQL, Redis or nginx servers of the test's own: not in ``make check``.
+pytestmark = pytest.mark.cluster
 
 CONF = ROOT / "deploy" / "nginx.conf"
 
@@ -79,15 +83,16 @@ def _stack(nginx: str, pg: Postgres, bus: Redis) -> Iterator[tuple[str, list[Ser
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while True:
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError("nginx stopped")
             try:
-                if http(base, "/api/meta")[0] == 200:
-                    break
+                return http(base, "/api/meta")[0] == 200
             except OSError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "nginx did not come up"
-            time.sleep(0.2)
+                return False
+
+        eventually(answers, "nginx did not come up", timeout=20, interval=0.2)
         yield base, servers
     finally:
         proc.send_signal(signal.SIGTERM)  # fast shutdown: open WebSockets are not waited for

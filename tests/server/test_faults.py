@@ -21,6 +21,9 @@ import pytest
 from .clients import PEOPLE, Player, create_game, http
 from .services import Postgres, Serve, postgres
 
+#: Real PostgreSQL, Redis or nginx servers of the test's own: not in ``make check``.
+pytestmark = pytest.mark.cluster
+
 SOLO = [{"name": "Ada", "kind": "human"}, {"name": "Bot", "kind": "bot", "level": "easy"}]
 BOTS = [
     {"name": "B1", "kind": "bot", "level": "easy"},

@@ -7,11 +7,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .browser_helpers import BROWSER_TESTS, axe_problems, page_errors, shoot
 from .clients import PEOPLE, create_game, http
 from .services import Serve, postgres
 
-pytestmark = BROWSER_TESTS
+pytestmark = [*BROWSER_TESTS, pytest.mark.cluster]  # a PostgreSQL server of its own
 
 
 def test_the_table_shows_while_the_store_is_unavailable(browser: Any, shots: Path) -> None:

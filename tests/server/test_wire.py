@@ -281,6 +281,7 @@ def test_the_parser_and_the_types_accept_the_same_messages(raw: str) -> None:
     assert parsed == typed
 
 
+@pytest.mark.slow  # a polis serve process
 def test_a_served_process_that_breaks_the_contract_fails_the_test(tmp_path: Path) -> None:
     """``polis serve`` under test checks its traffic too (Serve sets POLIS_CHECK_WIRE=1):
     a server made to leak a key into its state messages logs the mark, and stopping it fails

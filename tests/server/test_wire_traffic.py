@@ -111,6 +111,7 @@ def table(client: TestClient) -> Iterator[Callable[[str, str], tuple[dict[str, A
         yield sit
 
 
+@pytest.mark.slow  # whole games through a server
 def test_whole_games_and_every_message_fit_the_committed_schema(
     client: TestClient, table: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -112,7 +112,7 @@ def test_the_legend_explains_every_sign_the_boards_draw(game: str, lang: str) ->
     drawn: dict[str, str] = {}
     for name, mode, players in TABLES:
         if name == game:
-            for seed in (1, 2):
+            for seed in (1,):
                 for board in boards(game, mode, players, lang, seed):
                     for sign in board_signs(board, game, lang) - drawn.keys():
                         drawn[sign] = board

@@ -13,11 +13,15 @@ at 1500; a rating is provisional for its first :data:`PROVISIONAL_GAMES` games.
 
 **Settling** a finished game (results for every bound seat, rated or not; ratings for rated
 games) happens once, in the process that claims it first
-(:func:`polis.server.store.standings.claim_settlement`), in one transaction.
+(:func:`polis.server.store.standings.claim_settlement`), in one transaction: the process that
+stored the last move settles at once (:meth:`polis.server.live.room.Room.commit`), and any
+process's upkeep settles a finished game that process left unsettled when it stopped
+(:func:`polis.server.live.upkeep.settle_missed`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -87,19 +91,27 @@ def places(result: GameResult, out: set[int]) -> list[int]:
 def settle(store: Store, room: Room) -> bool:
     """Write a finished game's results (and, if rated, ratings) for its accounts; False when
     there was nothing to do (no account, or another process settled it). Runs in the
-    store's writing thread."""
+    store's writing thread.
+
+    Every bound seat of a live account gets its :class:`~polis.server.store.standings.ResultRow`
+    (rated or not: profiles count both), unless the account held several seats (a hot-seat
+    game against itself says nothing of its play); a rated game, whose seats are all bound to
+    distinct accounts, moves their ratings too. A deleted account's seat is rated as it played
+    (its opponents' ratings move as the game went) but nothing is written for it."""
     seats = room.stored.seats
     bound = {s.seat: s.account_id for s in seats if s.account_id is not None}
     if not bound or not room.finished:
         return False
     result = room.state.result()
     out = forfeited(seats)
-    rated = room.stored.rated
-    rank = places(result, out if rated else set())
     stored = room.stored
+    rated = stored.rated
+    rank = places(result, out if rated else set())
     with store.engine.begin() as conn:
         if not standings.claim_settlement(conn, stored.id):
             return False
+        live = standings.live_accounts(conn, sorted(set(bound.values())))
+        held = Counter(bound.values())
         standings.add_results(
             conn,
             stored.id,
@@ -108,17 +120,31 @@ def settle(store: Store, room: Room) -> bool:
             stored.players,
             rated,
             [
-                standings.Placed(seat, account, rank[seat], result.scores[seat], seat in out)
-                for seat, account in bound.items()
+                standings.Placed(
+                    seat,
+                    account,
+                    rank[seat],
+                    result.scores[seat],
+                    seat in out,
+                    tied=rank.count(rank[seat]),
+                )
+                for seat, account in sorted(bound.items())
+                if account in live and held[account] == 1
             ],
         )
         if rated and len(set(bound.values())) == len(seats):
-            _rate(conn, stored.id, stored.game, stored.mode, bound, rank)
+            _rate(conn, stored.id, stored.game, stored.mode, bound, rank, live)
     return True
 
 
 def _rate(
-    conn: Any, game_id: str, game: str, mode: str, bound: dict[int, int], rank: list[int]
+    conn: Any,
+    game_id: str,
+    game: str,
+    mode: str,
+    bound: dict[int, int],
+    rank: list[int],
+    live: set[int],
 ) -> None:
     from openskill.models import PlackettLuce
 
@@ -132,5 +158,7 @@ def _rate(
     ]
     new = model.rate(teams, ranks=[float(rank[s]) for s in order])
     for account, team in zip(ids, new, strict=True):
+        if account not in live:
+            continue
         games = known[account][2] + 1 if account in known else 1
         standings.save_rating(conn, account, game, mode, game_id, team[0].mu, team[0].sigma, games)

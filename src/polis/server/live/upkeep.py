@@ -9,6 +9,8 @@ not grow with every game ever opened.
   so a move another process made is applied here even when Redis did not say so.
 * Other processes' word on who is online expires, and this process repeats its own.
 * Games whose clock ran out while no process held them are loaded, so a bot takes over.
+* Finished games with players' accounts that were never settled (the process that stored the
+  last move stopped first) are settled: their results and ratings are written.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from typing import TYPE_CHECKING
 
 from polis.server.live.bus import PRESENCE_TTL
-from polis.server.store import clock_rows
+from polis.server.store import clock_rows, standings
 from polis.server.store.faults import transient
 
 if TYPE_CHECKING:
@@ -31,6 +33,13 @@ log = logging.getLogger("polis.server")
 RESUME_BATCH = 50
 #: Seconds without a move after which a bot game counts as waiting for a new player process.
 SETTLE = 30.0
+#: Seconds between two looks for finished games never settled (:func:`settle_missed`).
+SETTLE_EVERY = 300.0
+#: Seconds a finished game is left to the process that stored its last move (it settles the
+#: game at once) before upkeep settles it instead.
+SETTLE_GRACE = 60.0
+#: Games settled per look.
+SETTLE_BATCH = 20
 
 
 async def resume_bots(hub: Hub, quiet_for: float, limit: int | None) -> int:
@@ -80,6 +89,30 @@ async def load_overdue(hub: Hub, limit: int = RESUME_BATCH) -> int:
             loaded += 1
         room.watch.arm()
     return loaded
+
+
+async def settle_missed(hub: Hub, grace: float | None = None, limit: int = SETTLE_BATCH) -> int:
+    """Settle the finished games with accounts at their seats that were never settled, last
+    moved ``grace`` seconds ago or earlier (default :data:`SETTLE_GRACE`): the process that
+    stored the last move stopped before it settled them. Any number of processes may do this
+    at once: :func:`polis.server.accounts.ratings.settle` writes a game once. Returns how many
+    this call settled."""
+    cutoff = standings.settle_cutoff(SETTLE_GRACE if grace is None else grace)
+    try:
+        ids = await asyncio.to_thread(standings.unsettled, hub.store.engine, cutoff, limit)
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        hub.health.failed(exc)
+        return 0
+    settled = 0
+    for game_id in ids:
+        try:
+            room = await hub.room(game_id)
+            settled += await hub.accounts.settle(room)
+        except Exception:
+            log.exception("cannot settle finished game %s", game_id)
+    return settled
 
 
 def evict_idle(hub: Hub) -> int:
@@ -147,12 +180,16 @@ async def upkeep(hub: Hub) -> None:
     hub.spawn(_sync_loop(hub))
     quiet_for = 0.0  # the first rounds after start-up resume every waiting bot
     last_repeat = time.monotonic()
+    last_settle: float | None = None  # the first round settles what a stopped process left
     while True:
         try:
             started = await resume_bots(hub, quiet_for, RESUME_BATCH)
             if started < RESUME_BATCH:
                 quiet_for = SETTLE
             await load_overdue(hub)
+            if last_settle is None or time.monotonic() - last_settle >= SETTLE_EVERY:
+                last_settle = time.monotonic()
+                await settle_missed(hub)
             evict_idle(hub)
             wake_bots(hub)
             repeat = time.monotonic() - last_repeat > PRESENCE_TTL / 3

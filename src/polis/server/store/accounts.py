@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import (
     DateTime,
@@ -38,6 +38,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from polis.server.store.schema import GAMES, SEATS, Base, now
+
+if TYPE_CHECKING:
+    from polis.server.store.chat_push import Subscription
 
 #: What a deleted account's seats and lines are shown as.
 DELETED = "deleted player"
@@ -330,7 +333,9 @@ def delete_account(engine: Engine, account_id: int) -> None:
             .where(ACCOUNTS.c.id == account_id)
             .values(
                 name=DELETED,
-                name_key=f"\x00deleted:{account_id}",  # frees the name for someone else
+                # frees the name for someone else ("#" is in no name; PostgreSQL's text holds
+                # no NUL byte)
+                name_key=f"#deleted:{account_id}",
                 password_hash=None,
                 deleted=1,
             )
@@ -533,6 +538,79 @@ def games_of(engine: Engine, account_id: int, limit: int = 200) -> list[dict[str
         )
         entry["seats"].append(r.seat)
     return list(games.values())
+
+
+# -- turn notifications -----------------------------------------------------------------------
+#: Browsers kept per account for turn notifications; the oldest go first.
+PUSH_PER_ACCOUNT = 10
+
+
+def save_account_push(
+    engine: Engine, account_id: int, endpoint: str, p256dh: str, auth: str, lang: str
+) -> None:
+    """Keep (or renew) one browser's subscription to the turns of every seat bound to the
+    account, and at most :data:`PUSH_PER_ACCOUNT` of them."""
+    mine = ACCOUNT_PUSH.c.account_id == account_id
+    with engine.begin() as conn:
+        conn.execute(delete(ACCOUNT_PUSH).where(mine, ACCOUNT_PUSH.c.endpoint == endpoint))
+        conn.execute(
+            insert(ACCOUNT_PUSH).values(
+                account_id=account_id,
+                endpoint=endpoint,
+                p256dh=p256dh,
+                auth=auth,
+                lang=lang,
+                created=now(),
+            )
+        )
+        ids = conn.execute(
+            select(ACCOUNT_PUSH.c.id).where(mine).order_by(ACCOUNT_PUSH.c.id.desc())
+        ).scalars()
+        old = list(ids)[PUSH_PER_ACCOUNT:]
+        if old:
+            conn.execute(delete(ACCOUNT_PUSH).where(ACCOUNT_PUSH.c.id.in_(old)))
+
+
+def delete_account_push(engine: Engine, account_id: int, endpoint: str) -> bool:
+    """Forget one browser's subscription of the account; False if there was none."""
+    with engine.begin() as conn:
+        done = conn.execute(
+            delete(ACCOUNT_PUSH).where(
+                ACCOUNT_PUSH.c.account_id == account_id, ACCOUNT_PUSH.c.endpoint == endpoint
+            )
+        )
+        return bool(done.rowcount)
+
+
+def seat_account_pushes(engine: Engine, game_id: str, seat: int) -> list[Subscription]:
+    """The subscriptions of the live account bound to a game's seat, shaped as the seat's own
+    (:class:`polis.server.store.chat_push.Subscription`; their ids are this table's)."""
+    from polis.server.store.chat_push import Subscription
+
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                ACCOUNT_PUSH.c.id,
+                SEATS.c.game_id,
+                SEATS.c.seat,
+                ACCOUNT_PUSH.c.endpoint,
+                ACCOUNT_PUSH.c.p256dh,
+                ACCOUNT_PUSH.c.auth,
+                ACCOUNT_PUSH.c.lang,
+            )
+            .join(SEATS, SEATS.c.account_id == ACCOUNT_PUSH.c.account_id)
+            .join(ACCOUNTS, ACCOUNTS.c.id == ACCOUNT_PUSH.c.account_id)
+            .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, ACCOUNTS.c.deleted == 0)
+            .order_by(ACCOUNT_PUSH.c.id)
+        ).all()
+    return [Subscription(*row) for row in rows]
+
+
+def drop_account_pushes(engine: Engine, ids: list[int]) -> None:
+    """Forget accounts' subscriptions by id (the push service says they are gone)."""
+    if ids:
+        with engine.begin() as conn:
+            conn.execute(delete(ACCOUNT_PUSH).where(ACCOUNT_PUSH.c.id.in_(ids)))
 
 
 # -- people -----------------------------------------------------------------------------------

@@ -1,17 +1,23 @@
 """Turn notifications for players who are away: Web Push (RFC 8030), encrypted for the
 browser (RFC 8291) and signed with the server's VAPID key (RFC 8292), through ``pywebpush``.
 
-A seat opts in from the table (:mod:`polis.server.http.routes.push`): its browser's subscription is
-kept per game and seat. When a move stored by this process makes it a person's turn, and that
-person has no connection to the table (in any process) and the table is not played on a
-real-time clock, each of the seat's subscriptions is sent a small JSON payload: the game's
-title, the name of the seat to move and a link to the table, nothing else (no view, no tile,
-no card, no token: the push service and anyone seeing the phone's lock screen may read it).
+A seat opts in from the table (:mod:`polis.server.http.routes.push`): its browser's
+subscription is kept per game and seat. A signed-in person may also opt in for their account:
+its browsers' subscriptions are kept per account
+(:class:`polis.server.store.accounts.AccountPushRow`) and follow every seat bound to it,
+whichever device took the seat. When a move stored by this process makes it a person's turn,
+and that person has no connection to the table (in any process) and the table is not played
+on a real-time clock, each of the seat's subscriptions and of its account's (one push per
+browser, where both name it) is sent a small JSON payload: the game's title, the name of the
+seat to move and a link to the table, nothing else (no view, no tile, no card, no token: the
+push service and anyone seeing the phone's lock screen may read it).
 
 Sending never holds up a table: it runs in a small thread pool of its own with a timeout,
 after the move is announced; a failure is logged, and a subscription the push service says
-is gone (404, 410) is forgotten. The VAPID key is made once and kept in the store (every
-process sharing it signs with the same key) or in the file ``ServerConfig.vapid_key_file``.
+is gone (404, 410) is forgotten, from the seat's table or the account's, wherever it was
+kept. A seat's subscriptions end with its game; an account's stay until it unsubscribes. The
+VAPID key is made once and kept in the store (every process sharing it signs with the same
+key) or in the file ``ServerConfig.vapid_key_file``.
 
 The endpoint comes from the client and the server POSTs to it on every turn of the seat, so
 it is checked against server-side request forgery, at subscription and again before each push
@@ -50,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from polis.server.store import accounts as account_rows
 from polis.server.store import chat_push as rows
 from polis.server.wire.to_client import TurnFacts, TurnPush
 
@@ -393,6 +400,16 @@ def send_one(
             session.close()
 
 
+def once_each(*kept: list[rows.Subscription]) -> list[rows.Subscription]:
+    """The subscriptions of the lists ``kept`` (a seat's own, then its account's), one per
+    browser (its endpoint): the first list's where two name the same browser."""
+    found: dict[str, rows.Subscription] = {}
+    for subs in kept:
+        for sub in subs:
+            found.setdefault(sub.endpoint, sub)
+    return list(found.values())
+
+
 class Pusher:
     """The turn notifications of one server process."""
 
@@ -453,20 +470,30 @@ class Pusher:
     async def _notify(self, game_id: str, seat: int, payload: TurnFacts) -> None:
         hub = self.hub
         engine = hub.store.engine
+
+        def read() -> tuple[list[rows.Subscription], list[rows.Subscription]]:
+            own = rows.subscriptions(engine, game_id, seat)
+            mine = account_rows.seat_account_pushes(engine, game_id, seat)  # its account's
+            return own, mine
+
         try:
-            subs: list[rows.Subscription] = await hub.patiently(
-                lambda: rows.subscriptions(engine, game_id, seat), "push subscriptions"
-            )
+            own, mine = await hub.patiently(read, "push subscriptions")
+            subs = once_each(own, mine)
             if not subs:
                 return
             vapid = await self._signer()
             outcomes = await asyncio.gather(*(self._send(s, payload, vapid) for s in subs))
             pairs = zip(subs, outcomes, strict=True)
-            gone = [s.id for s, outcome in pairs if outcome in ("gone", "refused")]
-            if gone:
-                await hub.write(
-                    lambda: rows.drop_subscriptions(engine, gone), "forgetting subscriptions"
-                )
+            gone = {s.endpoint for s, outcome in pairs if outcome in ("gone", "refused")}
+            if gone:  # each browser gone is forgotten from the seat's table and the account's
+                seats = [s.id for s in own if s.endpoint in gone]
+                accounts = [s.id for s in mine if s.endpoint in gone]
+
+                def forget() -> None:
+                    rows.drop_subscriptions(engine, seats)
+                    account_rows.drop_account_pushes(engine, accounts)
+
+                await hub.write(forget, "forgetting subscriptions")
         except Exception:
             log.warning("turn notice for game %s seat %d failed", game_id, seat, exc_info=True)
         finally:

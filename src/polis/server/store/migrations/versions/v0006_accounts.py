@@ -143,6 +143,7 @@ def upgrade() -> None:
         sa.Column("mode", sa.String(16), nullable=False),
         sa.Column("players", sa.Integer(), nullable=False),
         sa.Column("rank", sa.Integer(), nullable=False),
+        sa.Column("tied", sa.Integer(), nullable=False, server_default="1"),
         sa.Column("score", sa.Float(), nullable=False),
         sa.Column("rated", sa.Integer(), nullable=False),
         sa.Column("forfeited", sa.Integer(), nullable=False),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import Response
 from starlette.requests import HTTPConnection
@@ -22,14 +23,27 @@ from polis.server.errors import ServerError
 from polis.server.store import accounts as rows
 from polis.server.store import standings
 from polis.server.store.accounts import Account
+from polis.server.store.faults import hurried_until, hurry
 from polis.server.table.seats import hash_token, new_token
 
 if TYPE_CHECKING:
     from polis.server.live.hub import Hub
     from polis.server.live.room import Room
 
+T = TypeVar("T")
+
 #: Unfinished tables "My games" looks at (each is loaded to say whose turn it is).
 MAX_OPEN_GAMES = 60
+
+
+async def hashing(work: Callable[..., T], *args: Any) -> T:
+    """argon2id work (tens of milliseconds of CPU, longer on a busy machine) in a worker
+    thread; the request's patience with the store starts again after it
+    (:func:`~polis.server.store.faults.hurry`): the time hashing took is not the store's."""
+    done = await asyncio.to_thread(work, *args)
+    if hurried_until() is not None:
+        hurry()
+    return done
 
 
 class Accounts:
@@ -82,7 +96,7 @@ class Accounts:
         name = passwords.check_name(name)
         passwords.check_password(password, name)
         self.limits.signup(address)
-        hashed = await asyncio.to_thread(passwords.hash_password, password)
+        hashed = await hashing(passwords.hash_password, password)
         account = await self.hub.write(
             lambda: rows.create_account(self.engine, name, hashed), "making an account"
         )
@@ -96,7 +110,7 @@ class Accounts:
         self.limits.attempt(address, name)
         found = await self.hub.patiently(lambda: rows.by_name(self.engine, name), "an account")
         stored = None if found is None else found[1]
-        ok = await asyncio.to_thread(passwords.verify, stored, password)
+        ok = await hashing(passwords.verify, stored, password)
         if not ok or found is None:
             self.limits.failed(name)
             raise ServerError("unauthorized", "this name and password do not match an account")
@@ -104,7 +118,7 @@ class Accounts:
         if account.suspended:
             raise ServerError("forbidden", "this account is suspended")
         if stored is not None and passwords.needs_rehash(stored):
-            hashed = await asyncio.to_thread(passwords.hash_password, password)
+            hashed = await hashing(passwords.hash_password, password)
             await self.hub.write(
                 lambda: rows.set_password(self.engine, account.id, hashed), "rehashing"
             )
@@ -132,7 +146,7 @@ class Accounts:
         """A new password; every other session of the account ends."""
         await self.check_password(signed.account, old)
         passwords.check_password(new, signed.account.name)
-        hashed = await asyncio.to_thread(passwords.hash_password, new)
+        hashed = await hashing(passwords.hash_password, new)
 
         def write() -> None:
             rows.set_password(self.engine, signed.account.id, hashed)
@@ -146,7 +160,7 @@ class Accounts:
         stored = await self.hub.patiently(
             lambda: rows.password_hash(self.engine, account.id), "an account"
         )
-        if not await asyncio.to_thread(passwords.verify, stored, password):
+        if not await hashing(passwords.verify, stored, password):
             self.limits.failed(account.name)
             raise ServerError("unauthorized", "the password is not this account's")
 

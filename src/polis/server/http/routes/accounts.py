@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from polis.server.accounts import challenges
-from polis.server.accounts.ratings import PROVISIONAL_GAMES, shown
+from polis.server.accounts.profiles import rating_json
 from polis.server.accounts.sessions import COOKIE, SignedIn
 from polis.server.errors import ServerError
 from polis.server.http.deps import HubDep, MaybeSignedIn, SignedInDep
@@ -101,18 +101,6 @@ async def account(signed: MaybeSignedIn, hub: HubDep) -> Any:
         lambda: standings.ratings(hub.store.engine, signed.account.id), "ratings"
     )
     return no_store(me(signed) | {"ratings": [rating_json(r) for r in found]})
-
-
-def rating_json(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "game": row["game"],
-        "mode": row["mode"],
-        "rating": shown(row["mu"], row["sigma"]),
-        "mu": round(row["mu"], 3),
-        "sigma": round(row["sigma"], 3),
-        "games": row["games"],
-        "provisional": row["games"] < PROVISIONAL_GAMES,
-    }
 
 
 @router.post("/password")

@@ -194,7 +194,7 @@ def test_sign_up_then_my_games_with_its_turn_badge_on_a_second_browser(
         page.click("#signup-submit")
         page.wait_for_selector("#my-title")
         assert page.inner_text("#account-menu .account-name") == "Ada"
-        assert page.is_visible("#my-turn #turn-list")
+        page.wait_for_selector("#my-turn #turn-list")
 
         # a table against a bot from the lobby's form: the seat is the account's
         go(page, "#/", "#create")
@@ -364,8 +364,10 @@ def test_a_blocked_player_is_refused_in_words(server: ServerProcess, browser: An
         take = f"#open-tables li[data-game='{table['id']}'] .take-seat"
         go(finn, "#/", take)
         finn.click(take)
-        finn.wait_for_selector("#toast:not([hidden])")
-        assert "not allowed" in finn.inner_text("#toast")
+        finn.wait_for_function(
+            "() => document.querySelector('#toast').textContent.includes('not allowed')"
+        )
+        assert finn.is_visible("#toast")
         assert finn.evaluate("location.hash") in ("", "#/")
         # taken off the list, Finn may come
         go(page, "#/account", "#blocked-list li[data-name='Finn'] .remove-person")

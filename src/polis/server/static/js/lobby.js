@@ -115,7 +115,7 @@ export function lobby(env) {
         t("rated.label")])),
       h("p", { class: "hint", id: "rated-why", text: rated() ? t("rated.why") : t("rated.offer") }));
     }
-    panel.append(seats, h("p", { class: "hint", text: t("lobby.hint") }));
+    panel.append(seats, rated() ? "" : h("p", { class: "hint", text: t("lobby.hint") }));
     panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
       h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators,
         on: { change: (e) => (form.chatSpectators = e.target.checked) } }),

@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from waiting import eventually
+
 from .browser_helpers import (
     BROWSER_TESTS,
     ServerProcess,
@@ -156,16 +158,6 @@ def settled(person: Person, name: str) -> bool:
     return status == 200 and bool(data["ratings"])
 
 
-def wait_until(check: Any, what: str, tries: int = 300) -> None:
-    import time
-
-    for _ in range(tries):
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(what)
-
-
 # -- signing up, and My games on a second browser -----------------------------------------------
 
 
@@ -265,7 +257,7 @@ def test_a_rated_game_between_two_accounts_changes_both_ratings(
             wait_position(page, f"> {before}")
         play_out(server, made["id"], {0: made["seats"][0]["token"], 1: taken["token"]})
         page.wait_for_selector("#scorepad", timeout=60_000)  # the table shows the end
-        wait_until(lambda: settled(rita, "Rita") and settled(rita, "Sam"), "no ratings")
+        eventually(lambda: settled(rita, "Rita") and settled(rita, "Sam"), "no ratings", timeout=30)
 
         ratings = {}
         for name in ("Rita", "Sam"):
@@ -485,9 +477,9 @@ def test_a_passkey_added_on_the_account_page_signs_in_from_the_sign_in_page(
 
 @pytest.fixture(scope="module")
 def looked_at(server: ServerProcess) -> dict[str, str]:
-    """An account with a rated game behind it (a profile with a chart), a table waiting for
+    """An account with two rated games behind it (a profile with a chart), a table waiting for
     its move, a challenge to answer and someone blocked and muted: every part of the pages."""
-    ivy, jo, kim = Person(server, "Ivy"), Person(server, "Joan"), Person(server, "Kim")
+    ivy, joan, kim = Person(server, "Ivy"), Person(server, "Joan"), Person(server, "Kim")
     for _ in range(2):
         made = ivy.ok(
             "/api/games",
@@ -498,9 +490,13 @@ def looked_at(server: ServerProcess) -> dict[str, str]:
                 "seats": [{"name": "Ivy", "kind": "human"}, {"kind": "open"}],
             },
         )
-        taken = jo.ok(f"/api/games/{made['id']}/seats", {"name": "Joan"})
+        taken = joan.ok(f"/api/games/{made['id']}/seats", {"name": "Joan"})
         play_out(server, made["id"], {0: made["seats"][0]["token"], 1: taken["token"]})
-    wait_until(lambda: len(ivy.call("/api/players/Ivy")[1]["history"]) == 2, "no history")
+
+    def both_rated() -> bool:
+        return len(ivy.call("/api/players/Ivy")[1]["history"]) == 2
+
+    eventually(both_rated, "no rating history", timeout=30)
     ivy.ok(
         "/api/games",
         {
@@ -513,7 +509,7 @@ def looked_at(server: ServerProcess) -> dict[str, str]:
             "clock": {"kind": "turn", "per_move": 86400, "max_bank": 259200},
         },
     )
-    jo.ok("/api/challenges", {"to": "Ivy", "game": "quadropolis", "mode": "classic"})
+    joan.ok("/api/challenges", {"to": "Ivy", "game": "quadropolis", "mode": "classic"})
     ivy.ok("/api/account/block", {"name": kim.name, "on": True})
     ivy.ok("/api/account/mute", {"name": "Joan", "on": True})
     return {

@@ -240,7 +240,7 @@ class Accounts:
         return done
 
     # -- my games -----------------------------------------------------------------------------
-    async def games(self, account: Account) -> dict[str, list[dict[str, Any]]]:
+    async def games(self, account: Account) -> dict[str, Any]:
         """The account's tables: ``turn`` (its turn somewhere, oldest wait first),
         ``playing`` (in progress) and ``finished``."""
         found = await self.hub.patiently(lambda: rows.games_of(self.engine, account.id), "games")
@@ -256,7 +256,8 @@ class Accounts:
                 await self._live(entry)
             (turn if entry.get("your_turn") else playing).append(entry)
         turn.sort(key=lambda e: e["updated"])
-        return {"turn": turn, "playing": playing, "finished": finished}
+        # "now": the server's time, which the clocks count down from (as the welcome's)
+        return {"turn": turn, "playing": playing, "finished": finished, "now": time.time()}
 
     async def _live(self, entry: dict[str, Any]) -> None:
         """Add whose turn it is, the names and the clock to an unfinished table's entry."""

@@ -519,6 +519,13 @@ def games_of(engine: Engine, account_id: int, limit: int = 200) -> list[dict[str
             .order_by(GAMES.c.updated.desc(), SEATS.c.seat)
             .limit(limit)
         ).all()
+        names: dict[str, list[str]] = {}
+        for game_id, name in conn.execute(
+            select(SEATS.c.game_id, SEATS.c.name)
+            .where(SEATS.c.game_id.in_({r.id for r in rows}))
+            .order_by(SEATS.c.game_id, SEATS.c.seat)
+        ):
+            names.setdefault(game_id, []).append(name)
     games: dict[str, dict[str, Any]] = {}
     for r in rows:
         entry = games.setdefault(
@@ -533,6 +540,7 @@ def games_of(engine: Engine, account_id: int, limit: int = 200) -> list[dict[str
                 "rated": bool(r.rated),
                 "result": json.loads(r.result) if r.result else None,
                 "updated": r.updated,
+                "names": names.get(r.id, []),
                 "seats": [],
             },
         )

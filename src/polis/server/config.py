@@ -213,7 +213,7 @@ class ServerConfig:
         if self.redis_url is not None:
             require("redis", "Redis (--redis, POLIS_REDIS_URL)", "cluster")
         if self.vapid_key_file is not None or self.vapid_subject is not None:
-            require("pywebpush", "turn notifications (POLIS_VAPID_*)", "push")
+            require("pywebpush", "sending turn notifications (POLIS_VAPID_*)", "push")
         if self.vapid_subject is not None and not self.vapid_subject.startswith(
             ("mailto:", "https://")
         ):

@@ -9,6 +9,12 @@ its caches: the solver and the report of its allocation), so a loaded machine di
 figures less. With numba installed, the key alone (all a result's totals and places need) is
 also timed by the solver and by the compiled kernel on the same cities (``keys``). Prints
 JSON: median, p99 and max milliseconds per city.
+
+``--search N`` looks for hard cities instead: N dense random cities (almost every square
+built, mostly Shops, Harbors, Office Towers and Factories, short of inhabitants and energy),
+each timed once by the Python solver's key, the slowest timed again (best of three, and by
+the compiled kernel), printed in notation to be added to ``ADVERSARIAL`` and to the
+differential tests (``tests/quadropolis/test_scoring_kernel.py``).
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ from importlib import resources
 from typing import Any
 
 import bench_args
-from polis.games.quadropolis.city import Building, City, geometry, parse_city
-from polis.games.quadropolis.scoring import _Options, _score, _solver_key
+from polis.games.quadropolis.city import Building, City, city_rows, geometry, parse_city
+from polis.games.quadropolis.scoring import _Options, _score, _solver_key, usable
 from polis.games.quadropolis.scoring_solver import clear_city_caches
 
 #: (mode, rows, inhabitants, energy): the slowest cities we could construct.
@@ -44,6 +50,14 @@ ADVERSARIAL: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("expert", ("H F H F H", "F H F H F", "H F H F H", "F H F H F"), 10, 4),
     ("expert", ("T O T O T", "O P O P O", "T O T O T", "O P O P O"), 6, 5),
     ("expert", ("O O O O O", "F S F S F", "H H H H H", "T P T P M"), 9, 4),
+    # found by the random search of dense cities (--search): every square built, short of
+    # both inhabitants (18 of 26 usable) and energy (7 of 11); the next four by
+    # `--search 30000 --seed 7` (31, 27, 26 and 26 ms for the solver's key, 2-3.5 ms compiled)
+    ("expert", ("S H*2 H O2 O2", "T2 O3 S F F", "F F O2 S O", "H H O F O2"), 18, 7),
+    ("expert", ("O O2 H*2 O2 O2", "O2 H F H H", "O2 S O2 F H*2", "H*2 F O2 F S"), 19, 7),
+    ("expert", ("O2 S O2 S F", "F H O O2 S", "H*2 O2 O3 O F", "O S O O O2"), 19, 8),
+    ("expert", ("O3 U H O H", "F S F S H", "O F O2 O2 H*2", "O S S F O3"), 29, 7),
+    ("expert", ("T2 S O2 S S", "O S O2 F O2", "H F O H O", "O O3 O3 O O"), 31, 6),
 )
 
 _CODE = {
@@ -160,6 +174,68 @@ def bench_keys(n: int, seed: int) -> dict[str, Any]:
     return out
 
 
+#: What the search's dense cities are made of (the kinds whose choices interact most).
+DENSE = {
+    "expert": ["S", "S", "H", "H", "H*2", "O", "O2", "O2", "O3", "F", "F", "F", "T2", "P", "U"],
+    "classic": ["S", "S", "H", "H", "H*1", "H*3", "T", "T2", "T3", "F", "F", "F", "P", "U"],
+}
+
+
+def dense_city(mode: str, rng: random.Random) -> tuple[City, int, int]:
+    """A city with almost every square built from :data:`DENSE`, owning between half and all
+    of the inhabitants, and a third to all the energy, that any allocation could place."""
+    g = geometry(mode)
+    codes = [rng.choice(DENSE[mode]) if rng.random() < 0.95 else "." for _ in range(g.size)]
+    rows = [" ".join(codes[r * g.cols : (r + 1) * g.cols]) for r in range(g.rows)]
+    city = parse_city(mode, rows)
+    most_inh, most_en = usable(g, city, False)
+    return city, rng.randint(most_inh // 2, most_inh), rng.randint(most_en // 3, most_en)
+
+
+def search_hard(n: int, seed: int, keep: int = 8) -> list[dict[str, Any]]:
+    """The ``keep`` slowest of ``n`` dense random cities (of both modes) for the Python
+    solver's key: each timed once, the slowest 3 * ``keep`` again as the best of three."""
+    rng = random.Random(seed)
+    opts = _Options(False, 5, True)
+    timed = []
+    for i in range(n):
+        mode = "expert" if i % 4 else "classic"
+        city, inh, en = dense_city(mode, rng)
+        clear_city_caches()
+        t0 = time.process_time()
+        _solver_key(mode, city, inh, en, opts)
+        timed.append((time.process_time() - t0, mode, city, inh, en))
+    timed.sort(key=lambda t: -t[0])
+    again = []
+    for _, mode, city, inh, en in timed[: 3 * keep]:
+        ms = _best_of_three(partial(_solver_key, mode, city, inh, en, opts))
+        again.append((ms, mode, city, inh, en))
+    again.sort(key=lambda t: -t[0])
+    compiled: Callable[..., int] | None = None
+    if importlib.util.find_spec("numba") is not None:
+        from polis.games.quadropolis.scoring_kernel import city_key
+
+        compiled = city_key
+    found = []
+    for ms, mode, city, inh, en in again[:keep]:
+        row: dict[str, Any] = {
+            "mode": mode,
+            "city": " / ".join(city_rows(mode, city)),
+            "inhabitants": inh,
+            "energy": en,
+            "solver_ms": round(ms, 2),
+        }
+        if compiled is not None:
+            kernel = compiled
+            if kernel(mode, city, inh, en, opts) != _solver_key(mode, city, inh, en, opts):
+                raise AssertionError("the compiled key differs from the solver's")
+            row["compiled_ms"] = round(
+                _best_of_three(partial(kernel, mode, city, inh, en, opts)), 3
+            )
+        found.append(row)
+    return found
+
+
 def bench_scorer(n: int = 2000, seed: int = 0) -> dict[str, Any]:
     """Median, p99 and max ms on n random full Expert and Classic cities and the worst set;
     with numba installed, also the key alone by the solver and by the compiled kernel."""
@@ -184,7 +260,17 @@ def main() -> None:
     )
     parser.add_argument("--cities", type=int, default=2000, help="random cities of each mode")
     parser.add_argument("--seed", type=int, default=0, help="seed of the cities")
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: search N dense random cities for the slowest (about 2 ms each)",
+    )
     args = parser.parse_args()
+    if args.search:
+        print(json.dumps(search_hard(args.search, args.seed), indent=2))
+        return
     print(json.dumps(bench_scorer(args.cities, args.seed), indent=2))
 
 

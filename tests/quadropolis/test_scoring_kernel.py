@@ -58,6 +58,13 @@ CROWDED = (
     ("expert", ("H F H F H", "F H F H F", "H F H F H", "F H F H F"), 10, 4),
     ("expert", ("O O O O O", "F S F S F", "H H H H H", "T P T P M"), 9, 4),
     ("expert", ("U U*2 M U U*1", "S M S U H", "P F p F M", "U*2 S U H H"), 9, 2),
+    # dense cities short of both resources, from the random search of benchmarks/scorer.py
+    # (--search): 16-31 ms for the Python solver's key, 1.2-3.5 ms for the kernel
+    ("expert", ("S H*2 H O2 O2", "T2 O3 S F F", "F F O2 S O", "H H O F O2"), 18, 7),
+    ("expert", ("O O2 H*2 O2 O2", "O2 H F H H", "O2 S O2 F H*2", "H*2 F O2 F S"), 19, 7),
+    ("expert", ("O2 S O2 S F", "F H O O2 S", "H*2 O2 O3 O F", "O S O O O2"), 19, 8),
+    ("expert", ("O3 U H O H", "F S F S H", "O F O2 O2 H*2", "O S S F O3"), 29, 7),
+    ("expert", ("T2 S O2 S S", "O S O2 F O2", "H F O H O", "O O3 O3 O O"), 31, 6),
 )
 
 

@@ -3,10 +3,15 @@
 Scoring one given allocation (:func:`evaluate`) is plain and direct; the optimiser that
 finds the best allocation lives in :mod:`polis.games.quadropolis.scoring_solver`, and its answer is
 re-scored here, so a report is always the exact score of the allocation it shows.
+
+A result's totals and places need only each city's best key, which the compiled twin of the
+solver (:mod:`~polis.games.quadropolis.scoring_kernel`, numba) finds about 10x faster: it
+gives them wherever numba has it ready, the solver otherwise (:func:`scorer`).
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -338,24 +343,87 @@ def _solver_key(mode: str, city: City, inh: int, en: int, opts: _Options) -> int
     return _optimum(mode, city, inh, en, opts)[0]
 
 
-_key_of: Callable[[str, City, int, int, _Options], int] = _solver_key
+#: A city's key from (mode, city, inhabitants, energy, options).
+KeyFunction = Callable[[str, City, int, int, _Options], int]
+
+#: The environment variable that picks the scorer of results: ``auto`` (the default),
+#: ``compiled`` or ``reference``.
+SCORER_VARIABLE = "POLIS_SCORER"
+
+
+def _choose(mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
+    """The first key asked for: choose where keys come from (:func:`scorer`), then answer."""
+    _resolve()
+    return _key_of(mode, city, inh, en, opts)
+
+
+#: Where results take their keys from (:func:`scorer`): chosen at the first result.
+_key_of: KeyFunction = _choose
+
+
+def _set_key_function(function: KeyFunction) -> None:
+    global _key_of
+    _key_of = function
+
+
+def _resolve() -> None:
+    """Pick the key function by :data:`SCORER_VARIABLE` and what numba has ready
+    (:mod:`~polis.games.quadropolis.scoring_loader`)."""
+    from polis.games.quadropolis import scoring_loader
+
+    choice = os.environ.get(SCORER_VARIABLE, "").strip().lower() or "auto"
+    if choice not in ("auto", "compiled", "reference"):
+        raise InputError(f"{SCORER_VARIABLE} is auto, compiled or reference (got {choice!r})")
+    module = scoring_loader.kernel() if choice != "reference" else None
+    if module is None:
+        if choice == "compiled":
+            raise InputError(f"{SCORER_VARIABLE}=compiled needs numba with a writable cache")
+        _set_key_function(_solver_key)
+    elif choice == "compiled" or scoring_loader.cached(module):
+        _set_key_function(scoring_loader.compile_here(module))
+    else:  # a cold cache: compile aside, the solver until the compiled code is there
+        scoring_loader.compile_aside()
+        _set_key_function(scoring_loader.Waiting(module, _solver_key, _set_key_function))
+
+
+def scorer() -> str:
+    """``"compiled"`` or ``"reference"``: what gives the totals and places of results now
+    (choosing it if no result has been asked for yet).
+
+    Results take each city's key from the compiled kernel (numba) wherever numba imports
+    and its compiled code is in numba's disk cache, else from the Python solver, the
+    readable reference (the scoring pad's reports always come from the solver, which builds
+    the allocation behind the key). ``POLIS_SCORER=reference`` keeps the solver,
+    ``POLIS_SCORER=compiled`` compiles the kernel in the process if needed; with a cold cache
+    the default compiles it aside and switches over when it is there.
+    """
+    if _key_of is _choose:
+        _resolve()
+    from polis.games.quadropolis import scoring_loader
+
+    if isinstance(_key_of, scoring_loader.Waiting) or _key_of is _solver_key:
+        return "reference"
+    return "compiled"
+
+
+def use_reference_keys() -> None:
+    """Take the totals and places of results from the Python solver from now on (tests, and
+    checks of the compiled kernel against it)."""
+    _set_key_function(_solver_key)
 
 
 def use_compiled_keys() -> None:
-    """Find the totals and places of results with the compiled kernel from now on (numba, an
-    extra of the research environments): the same keys as the Python solver (tested), about
-    10x faster: the research environments finish games by the thousand, and their encoder
-    turns it on when numba is installed. The scoring pad's reports (the allocation behind the
-    key) always come from the Python solver.
+    """Take the totals and places of results from the compiled kernel from now on (numba
+    needed: ImportError without it), compiling it here if numba's cache does not hold it:
+    the research environments finish games by the thousand and switch it on when they are
+    made, so that a first compile belongs to making the environment."""
+    from polis.games.quadropolis import scoring_loader
 
-    The kernel is compiled (or loaded from numba's disk cache) here, not at the first game's
-    end: a first compile takes some seconds, which belong to making the environment."""
-    global _key_of
-    from polis.games.quadropolis.scoring_kernel import city_key
-
-    if _key_of is not city_key:
-        city_key("classic", (None,) * geometry("classic").size, 0, 0, _Options(False, 5, True))
-        _key_of = city_key
+    module = scoring_loader.kernel()
+    if module is None:
+        raise ImportError("the compiled scorer needs numba with a writable cache")
+    if _key_of is not module.city_key:
+        _set_key_function(scoring_loader.compile_here(module))
 
 
 @lru_cache(maxsize=4096)
@@ -490,4 +558,13 @@ def _places(keys: Sequence[tuple[int, int, int]]) -> tuple[tuple[int, ...], ...]
     return tuple(tuple(places[k]) for k in sorted(places, reverse=True))
 
 
-__all__ = ["ScoreReport", "evaluate", "game_result", "rank", "score_city"]
+__all__ = [
+    "ScoreReport",
+    "evaluate",
+    "game_result",
+    "rank",
+    "score_city",
+    "scorer",
+    "use_compiled_keys",
+    "use_reference_keys",
+]

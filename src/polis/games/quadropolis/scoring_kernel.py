@@ -8,9 +8,12 @@ alternative first, cut by the same optimistic bound that orders the Python solve
 It gives the key only (the totals and places of a result); the allocation behind it, for a
 scoring pad, is always rebuilt by the Python solver.
 
-Loaded by the research environments' encoder when numba (one of their extras) is installed,
-through :func:`~polis.games.quadropolis.scoring.use_compiled_keys`; the Python solver stays
-the reference and the path of every other caller.
+Every result takes its keys from here wherever numba (an extra) imports and this kernel's
+compiled code is in numba's disk cache (:func:`~polis.games.quadropolis.scoring.scorer`;
+:mod:`~polis.games.quadropolis.scoring_loader` loads it, or compiles it in a process aside);
+the Python solver stays the readable reference, and the path where numba is missing or
+``POLIS_SCORER=reference``. Any change to this file makes numba compile it anew (its cache
+is keyed by the file's content): about 15 s of CPU, once.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ agent only ``state.view(seat)`` and the legal moves (as that checkout's arena di
 answers the move in notation with the seconds (wall and CPU) and search iterations it
 spent. One agent per seat and game, kept between its moves, so its tree reuse and its
 belief work as in that checkout's own games. With ``--clock cpu`` its agents' time budgets
-count the process's CPU seconds (:func:`use_cpu_clock`). ``versus_tree.py`` times its own
-side and switches its own clock with the same functions.
+count the process's CPU seconds (:func:`use_cpu_clock`), with ``--clock wall`` wall seconds
+(:func:`use_wall_clock`), whichever the checkout counts by itself. ``versus_tree.py`` times
+its own side and switches its own clock with the same functions.
 
 This file uses only calls that the polis API has kept since the first bots (``get_game``,
 ``from_record``, ``view``, ``legal_moves``, ``make_agent`` and ``act``).
@@ -29,10 +30,28 @@ WALL = time.perf_counter
 
 
 def use_cpu_clock() -> None:
-    """Make this process's time budgets count its CPU seconds: every version's agent clock
-    reads ``time.perf_counter``, so that is where the CPU clock goes. A side whose thinking
+    """Make this process's time budgets count its CPU seconds: older versions' agent clocks
+    read ``time.perf_counter``, so that is where the CPU clock goes, and newer ones read
+    ``polis.bots.budget.cpu_clock`` (the thinking thread's CPU time). A side whose thinking
     shares its core then still gets all of its budget."""
     time.perf_counter = time.process_time
+    _budget_clock(time.process_time)
+
+
+def use_wall_clock() -> None:
+    """Make this process's time budgets count wall seconds, as every version's did before
+    budgets counted CPU time (``polis.bots.budget.cpu_clock``; older versions need nothing)."""
+    _budget_clock(WALL)
+
+
+def _budget_clock(clock: Any) -> None:
+    """Put ``clock`` where a version whose budgets count CPU time reads it."""
+    try:
+        from polis.bots import budget
+    except ImportError:  # a version without the module: its clock is time.perf_counter
+        return
+    if hasattr(budget, "cpu_clock"):
+        budget.cpu_clock = clock
 
 
 def think(agent: Any, view: Any, legal: Any, game: Any, budget: Any) -> tuple[Any, dict[str, Any]]:
@@ -69,6 +88,8 @@ def main() -> None:
     )
     if parser.parse_args().clock == "cpu":
         use_cpu_clock()
+    else:
+        use_wall_clock()
     from polis.bots.factory import make_agent
     from polis.core.registry import get_game
 

@@ -55,7 +55,7 @@ from polis.core.match import Seat, Turn, derive_seed, play_match
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
-from tree_bridge import think, use_cpu_clock  # this script's sibling
+from tree_bridge import think, use_cpu_clock, use_wall_clock  # this script's sibling
 
 BRIDGE = Path(__file__).with_name("tree_bridge.py")
 
@@ -173,6 +173,8 @@ def play(task: Task) -> Record:
     """Play one game of ``task`` (in a worker process)."""
     if task.clock == "cpu":
         use_cpu_clock()
+    else:
+        use_wall_clock()
     other = _OTHER.get((task.tree, task.clock))
     if other is None:
         other = _OTHER[task.tree, task.clock] = OtherAgent(task.tree, task.clock)

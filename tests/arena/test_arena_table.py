@@ -38,7 +38,7 @@ def test_the_table_fits_80_columns_and_is_plain_off_a_terminal() -> None:
 
 def test_wide_shows_every_column() -> None:
     text = "\n".join(table_lines(arena(*LONG, "--wide")))
-    for head in ("wins", "mean rank (95% CI)", "margin", "s/move", "iter/s"):
+    for head in ("wins", "mean rank (95% CI)", "margin", "s/move", "iter/s", "iter/move"):
         assert head in text
     assert "…" not in text
 

@@ -47,10 +47,11 @@ def test_each_deal_is_played_from_both_sides() -> None:
 
 def test_cpu_budgets_are_not_spent_while_the_process_waits() -> None:
     """With ``--clock cpu`` a time budget counts the process's CPU seconds: a side whose
-    core is taken by something else still gets all of its thinking."""
+    core is taken by something else still gets all of its thinking; ``--clock wall`` counts
+    wall seconds, as every version did before budgets counted CPU time."""
     code = (
         "import sys, time; sys.path.insert(0, 'benchmarks'); import tree_bridge as tb; "
-        "from polis.bots.budget import Budget; "
+        "from polis.bots.budget import Budget; tb.use_wall_clock(); "
         "wall = Budget(seconds=0.2).clock(); wall.tick(); time.sleep(0.3); print(wall.more()); "
         "tb.use_cpu_clock(); cpu = Budget(seconds=0.2).clock(); cpu.tick(); time.sleep(0.3); "
         "print(cpu.more())"

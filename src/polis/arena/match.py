@@ -30,7 +30,8 @@ class Outcome:
     win_shares: tuple[float, ...]
     ranking: tuple[tuple[int, ...], ...]
     moves: int
-    #: Per seat: [moves decided, seconds thinking, search iterations, longest move in s].
+    #: Per seat: [moves decided, seconds thinking, search iterations, longest move in s,
+    #: seconds of CPU time thinking] (a time budget counts CPU time: polis.bots.budget).
     effort: list[list[float]] = field(default_factory=list)
     record_path: str | None = None
 
@@ -50,19 +51,20 @@ def play_table(
     agents: list[Agent] = [
         sp.make(seed) for sp, seed in zip(seat_specs, table.agent_seeds, strict=True)
     ]
-    effort = [[0.0, 0.0, 0.0, 0.0] for _ in range(players)]
+    effort = [[0.0, 0.0, 0.0, 0.0, 0.0] for _ in range(players)]
 
     def timed(seat: int) -> Seat:
         choose = agent_seat(agents[seat], seat_specs[seat].budget, game)
 
         def play(turn: Turn) -> Any:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             move = choose(turn)
             spent = time.perf_counter() - start
             row = effort[seat]
             row[0] += 1
             row[1] += spent
             row[3] = max(row[3], spent)
+            row[4] += time.thread_time() - cpu
             return move
 
         return play

@@ -49,14 +49,16 @@ def summarise(
     specs: Sequence[str], outcomes: Sequence[Outcome], ratings: Sequence[tuple[float, float]]
 ) -> list[dict[str, Any]]:
     """One row per agent spec: games, wins, win share (+CI), mean rank (+CI), score, margin,
-    rating, and effort (seconds per move, search iterations per second)."""
+    rating, and effort: seconds per move (on the wall clock and of CPU time), search
+    iterations per move and per second of CPU time (a time budget counts CPU time, so
+    iterations per move say how much a searcher thought whatever else ran)."""
     rows = []
     for a, spec in enumerate(specs):
         wins = 0.0
         ranks: list[float] = []
         scores: list[float] = []
         margins: list[float] = []
-        moves = seconds = iterations = longest = 0.0
+        moves = seconds = iterations = longest = cpu = 0.0
         for o in outcomes:
             for seat, who in enumerate(o.lineup):
                 if who != a:
@@ -67,11 +69,12 @@ def summarise(
                 best_other = max(s for q, s in enumerate(o.scores) if q != seat)
                 margins.append(o.scores[seat] - best_other)
                 if o.effort:
-                    m, s, it, lg = o.effort[seat]
+                    m, s, it, lg, c = o.effort[seat]
                     moves += m
                     seconds += s
                     iterations += it
                     longest = max(longest, lg)
+                    cpu += c
         n = len(ranks)
         lo, hi = wilson(wins, n)
         rank, rank_lo, rank_hi = mean_ci(ranks)
@@ -100,6 +103,13 @@ def summarise(
                 "max_seconds_per_move": round(longest, 4),
                 "iterations_per_second": round(iterations / seconds, 1)
                 if seconds and iterations
+                else None,
+                "cpu_seconds_per_move": round(cpu / moves, 4) if moves else None,
+                "iterations_per_move": round(iterations / moves, 1)
+                if moves and iterations
+                else None,
+                "iterations_per_cpu_second": round(iterations / cpu, 1)
+                if cpu and iterations
                 else None,
             }
         )

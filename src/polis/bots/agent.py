@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from polis.bots.budget import Budget
+from polis.bots.budget import Budget, Clock
 from polis.core.match import Seat, Turn
 from polis.core.moves import Move
 from polis.core.protocol import Game
@@ -41,14 +41,37 @@ def agent_seat(agent: Agent, budget: Budget, game: Game) -> Seat:
 
 
 class AgentStats:
-    """Counters a searching agent keeps (iterations, seconds), read by the arena."""
+    """Counters a searching agent keeps, read by the arena and the server's bot workers:
+    moves decided, search iterations, seconds of thinking on the wall clock and of the
+    thinking thread's CPU time, and the moves the wall-clock cap cut short."""
 
-    __slots__ = ("iterations", "moves", "seconds")
+    __slots__ = (
+        "capped",
+        "cpu_seconds",
+        "iterations",
+        "moves",
+        "seconds",
+    )
 
     def __init__(self) -> None:
         self.moves = 0
         self.iterations = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
+        self.capped = 0
+
+    def record(self, clock: Clock) -> None:
+        """Count the search of one move, timed by ``clock`` (started with the move)."""
+        self.iterations += clock.done
+        self.seconds += clock.wall_spent()
+        self.cpu_seconds += clock.cpu_spent()
+        self.capped += clock.capped
 
     def as_dict(self) -> dict[str, float]:
-        return {"moves": self.moves, "iterations": self.iterations, "seconds": self.seconds}
+        return {
+            "moves": self.moves,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "capped": self.capped,
+        }

@@ -9,7 +9,7 @@ level     2 players            3 or 4 players        why
 ========  ===================  ====================  ======================================
 easy      ``greedy``           ``greedy``            sensible single moves, no planning
 medium    ``montecarlo:200ms`` ``montecarlo:800ms``  samples the hidden facts, plays to the end
-hard      ``mcts:1.7s``        ``mcts:1.7s``         information-set tree search (< 2 s/move)
+hard      ``mcts:1.7s``        ``mcts:1.7s``         information-set tree search (1.7 s CPU)
 ========  ===================  ====================  ======================================
 
 The budgets are what the ladder (``benchmarks/ladder.py``) needs for each level to beat the
@@ -19,6 +19,10 @@ narrowest steps, 150 ms beat greedy in 70% of the games, 300 ms in 90%, but then
 opponents' moves for each of the agent's own, so the searches need more playouts than with
 2 players for the same clarity (the budget counts from the start of the move, candidate
 selection included).
+
+A time budget is CPU time of the thinking thread, so a level plays as well on a busy server
+as on an idle one; a move ends after at most three times its budget on the wall clock
+(:data:`polis.bots.budget.WALL_CAP`) however starved its thread is.
 """
 
 from __future__ import annotations

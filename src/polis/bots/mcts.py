@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Hashable, Sequence
 
 from polis.bots.agent import AgentStats
@@ -84,7 +83,6 @@ class MctsAgent:
 
     # -- search ---------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
-        start = time.perf_counter()
         clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
             self._knowledge = knowledge_for(game)
@@ -146,8 +144,7 @@ class MctsAgent:
                 if n.player >= 0:
                     n.total += rewards[n.player]
             clock.tick()
-        self.stats.iterations += clock.done
-        self.stats.seconds += time.perf_counter() - start
+        self.stats.record(clock)
         kids = [root.children.get(m) for m in root_moves]
         robust = [
             (k.visits + k.total / k.visits) if k is not None and k.visits else 0.0 for k in kids

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 
 from polis.bots.agent import AgentStats
@@ -51,7 +50,6 @@ class MonteCarloAgent:
         self._knowledge: Knowledge | None = None
 
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
-        start = time.perf_counter()
         clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
             self._knowledge = knowledge_for(game)
@@ -82,8 +80,7 @@ class MonteCarloAgent:
             totals[i] += playout(knowledge, state, self.rng)[player]
             visits[i] += 1
             clock.tick()
-        self.stats.iterations += clock.done
-        self.stats.seconds += time.perf_counter() - start
+        self.stats.record(clock)
         # The most tried move (UCB1 tries the best most); its mean breaks ties.
         robust = [
             visits[k] + (totals[k] / visits[k] if visits[k] else 0.0) for k in range(len(moves))

@@ -59,6 +59,11 @@ COLUMNS: tuple[Column, ...] = (
         "right",
         lambda row: f"{row['iterations_per_second']:.0f}" if row["iterations_per_second"] else "-",
     ),
+    (
+        "iter/move",
+        "right",
+        lambda row: f"{row['iterations_per_move']:.0f}" if row.get("iterations_per_move") else "-",
+    ),
 )
 #: The columns that fit 80 columns with an agent name of 16 characters (``--wide``: all).
 NARROW = ("agent", "games", "win share (95% CI)", "mean score", "rating")

@@ -44,7 +44,7 @@ class BotDriver:
         self.pool = pool
         #: Seconds a bot waits before moving, so people can follow.
         self.delay = delay
-        #: Seconds beyond twice the budget before a decision counts as stuck.
+        #: Seconds beyond a budget's wall-clock cap before a decision counts as stuck.
         self.grace = grace
         self.task: asyncio.Task[None] | None = None
         self._failures = 0
@@ -58,11 +58,12 @@ class BotDriver:
         return make_agent(level, derive_seed(room.id, "bot", seat))
 
     def limit(self, seat: int) -> float:
-        """Seconds the seat's bot may think: twice its longest budget, and some grace."""
+        """Seconds the seat's bot may think: the wall-clock cap of its longest budget (a time
+        budget counts CPU time, :mod:`polis.bots.budget`), and some grace."""
         spec = parse_agent_spec(self.room.stored.seats[seat].bot_level or "medium")
         budgets = spec.level_budgets or (spec.budget,)
-        seconds = max(b.seconds or 0.0 for b in budgets)
-        return 2 * seconds + self.grace
+        seconds = max(b.wall_seconds or 0.0 for b in budgets)
+        return seconds + self.grace
 
     @property
     def thinking(self) -> bool:

@@ -41,7 +41,7 @@ from polis.core.match import Turn
 from polis.core.moves import Move, MoveList
 from polis.core.protocol import Game
 from polis.core.view import View
-from polis.server.bots.worker import Key, ViewTurn
+from polis.server.bots.worker import Effort, Key, ViewTurn, effort
 
 log = logging.getLogger("polis.server")
 
@@ -145,8 +145,18 @@ class WorkerPool:
         self.work_at_once = max(1, size - 1)
         #: Decisions answered, those served away from their home (its worker was busy with
         #: other work), fallbacks (timeouts, failures) and worker restarts: for tests and the
-        #: log.
-        self.stats = {"moves": 0, "elsewhere": 0, "timeouts": 0, "failures": 0, "restarts": 0}
+        #: log; and what the answered decisions cost (:func:`record_effort`): search
+        #: iterations, seconds of CPU time, decisions cut by the wall-clock cap.
+        self.stats: dict[str, float] = {
+            "moves": 0,
+            "elsewhere": 0,
+            "timeouts": 0,
+            "failures": 0,
+            "restarts": 0,
+            "iterations": 0,
+            "cpu_seconds": 0.0,
+            "capped": 0,
+        }
 
     @property
     def working(self) -> int:
@@ -288,6 +298,7 @@ class WorkerPool:
             slot.agents.add(job.key)
             if answer[0] == "move":
                 move: Move = answer[1]
+                record_effort(self.stats, job.key, answer[2] if len(answer) > 2 else None)
                 return move
             slot.agents.discard(job.key)
             if answer[0] == "missing":
@@ -311,14 +322,30 @@ class WorkerPool:
         return answer[1]
 
 
+def record_effort(stats: dict[str, float], key: Key, effort: Effort | None) -> None:
+    """Add a decision's effort (iterations, CPU seconds, cap) to a pool's ``stats`` and log it
+    (debug): how much a bot searched, which its time budget alone does not say."""
+    if effort is None:
+        return
+    for name in ("iterations", "cpu_seconds", "capped"):
+        stats[name] += effort[name]
+    log.debug(
+        "bot %s moved after %d iterations in %.2f s of CPU%s",
+        key,
+        effort["iterations"],
+        effort["cpu_seconds"],
+        " (cut by the wall-clock cap)" if effort["capped"] else "",
+    )
+
+
 # -- worker processes --------------------------------------------------------------------------
 
 
 def _context() -> Any:
-    """Fork from a small server process that has the bots imported (fast restarts, and no
-    copy of the web process's threads and sockets)."""
+    """Fork from a small server process that has the bots imported and the games warmed
+    (fast restarts, and no copy of the web process's threads and sockets)."""
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["polis.server.bots.worker"])
+    ctx.set_forkserver_preload(["polis.server.bots.worker", "polis.server.bots.warm"])
     return ctx
 
 
@@ -452,11 +479,12 @@ class RayWorker:
 def _ray_actor(nice: int) -> Any:
     import ray
 
-    from polis.server.bots.worker import BotHost, calm
+    from polis.server.bots.worker import BotHost, calm, warm
 
     class BotActor:
         def __init__(self, nice: int) -> None:
             calm(nice)
+            warm()
             self.host = BotHost()
 
         def handle(self, request: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -484,13 +512,18 @@ class ThreadPool:
     def __init__(self, executor: Executor) -> None:
         self.executor = executor
         self._seats: dict[Key, Any] = {}
+        self._stats: dict[Key, Any] = {}
+        #: What the decisions cost (as :attr:`WorkerPool.stats`).
+        self.stats: dict[str, float] = {"iterations": 0, "cpu_seconds": 0.0, "capped": 0}
 
     async def decide(self, job: BotJob) -> Move:
         seat = self._seats.get(job.key)
         if seat is None:
             agent, budget = job.make()
             seat = self._seats[job.key] = agent_seat(agent, budget, job.game)
+            self._stats[job.key] = getattr(agent, "stats", None)
         turn: Turn = ViewTurn(job.view, job.legal)
+        before = effort(self._stats.get(job.key), None)
         try:
             move: Move = await self.compute(seat, (turn,), job.limit)
         except BotTimeout:
@@ -498,6 +531,7 @@ class ThreadPool:
         except BotFailed:
             self._seats.pop(job.key, None)  # the agent raised: a fresh one next time
             raise
+        record_effort(self.stats, job.key, effort(self._stats.get(job.key), before))
         return move
 
     async def compute(self, function: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
@@ -513,6 +547,7 @@ class ThreadPool:
 
     def forget(self, key: Key) -> None:
         self._seats.pop(key, None)
+        self._stats.pop(key, None)
 
     async def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

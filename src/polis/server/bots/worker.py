@@ -8,8 +8,10 @@ server sends an agent (pickled, fresh and seeded) the first time a worker needs 
 
 Requests, as tuples (pickled over a pipe, or Ray arguments):
 
-* ``("decide", key, agent or None, game, view, legal)``: answered ``("move", move)``,
-  ``("missing",)`` (no agent for ``key``: send it) or ``("error", text)`` (the agent failed);
+* ``("decide", key, agent or None, game, view, legal)``: answered ``("move", move, effort)``
+  (``effort``: the move's search iterations and seconds of CPU time, see :func:`effort`, or
+  None for an agent that does not count them), ``("missing",)`` (no agent for ``key``: send
+  it) or ``("error", text)`` (the agent failed);
 * ``("forget", key)``: drop the agent (its game is over or gone); no answer;
 * ``("call", function, args)``: other thinking done for the server from a seat's view (a
   hint, a move of a post-game review, :mod:`polis.server.table.hint_search`): answered ``("done",
@@ -53,16 +55,38 @@ class ViewTurn(Turn):
         return move
 
 
+#: What a decision cost: search iterations, seconds of CPU time, and whether the wall-clock
+#: cap cut it short (:class:`polis.bots.AgentStats`).
+Effort = dict[str, float]
+
+
+def effort(stats: Any, before: Effort | None) -> Effort | None:
+    """The counters of an agent's ``stats`` now, less ``before`` (None: no stats kept)."""
+    if stats is None:
+        return None
+    now = {
+        "iterations": float(stats.iterations),
+        "cpu_seconds": float(stats.cpu_seconds),
+        "capped": float(stats.capped),
+    }
+    if before is None:
+        return now
+    return {k: now[k] - before[k] for k in now}
+
+
 class BotHost:
     """The agents of one worker and the handling of one request."""
 
     def __init__(self) -> None:
         self.seats: OrderedDict[Key, Seat] = OrderedDict()
+        #: The counters of each seat's agent (AgentStats), for the effort of its moves.
+        self.stats: dict[Key, Any] = {}
 
     def handle(self, request: tuple[Any, ...]) -> tuple[Any, ...] | None:
         kind = request[0]
         if kind == "forget":
             self.seats.pop(request[1], None)
+            self.stats.pop(request[1], None)
             return None
         if kind == "call":
             _kind, function, args = request
@@ -77,17 +101,40 @@ class BotHost:
             if blob is not None:
                 agent, budget = pickle.loads(blob)
                 self.seats[key] = agent_seat(agent, budget, game)
+                self.stats[key] = getattr(agent, "stats", None)
                 while len(self.seats) > MAX_AGENTS:
-                    self.seats.popitem(last=False)
+                    self.stats.pop(self.seats.popitem(last=False)[0], None)
             seat = self.seats.get(key)
             if seat is None:
                 return ("missing",)
             self.seats.move_to_end(key)
+            before = effort(self.stats.get(key), None)
             move = seat(ViewTurn(view, legal))
         except Exception as exc:  # the agent's failure, reported; the worker goes on
             self.seats.pop(key, None)
+            self.stats.pop(key, None)
             return ("error", f"{type(exc).__name__}: {exc}")
-        return ("move", move)
+        return ("move", move, effort(self.stats.get(key), before))
+
+
+def warm() -> None:
+    """Finish a random game of every installed game and read its result: what a game loads
+    at its first result (a game's compiled scorer from numba's cache, 0.5-1 s) is then loaded
+    before a bot thinks, not inside its first move's budget. Run once in the fork server the
+    worker processes are forked from (:mod:`polis.server.bots.warm`), so that they share it."""
+    import random
+
+    from polis.core.registry import games
+
+    rng = random.Random(0)
+    for game in games().values():
+        try:
+            state = game.new_game(game.modes[0], game.min_players, seed=0)
+            while not state.is_terminal():
+                state.apply(state.random_move(rng))
+            state.result()
+        except Exception:  # a warm-up only: a game that cannot is warmed by its first bot
+            continue
 
 
 def calm(nice: int) -> None:

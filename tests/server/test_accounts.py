@@ -340,6 +340,7 @@ def test_meta_says_accounts_are_served(client: TestClient) -> None:
 
 def test_a_common_password_list_is_built_in() -> None:
     assert "password123" in passwords.common_passwords()
+    assert passwords.password_problem("Quadropolis123", "ann") is not None  # a game's name
     assert passwords.password_problem("Password123", "x") is not None
     assert passwords.password_problem("tulip-orbit-canyon", "ann") is None
 

@@ -15,6 +15,7 @@ from importlib.resources import files
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from polis.core.registry import games
 from polis.server.errors import ServerError
 
 #: Password length bounds (the upper one keeps a hash's input bounded).
@@ -47,9 +48,13 @@ def check_name(name: str) -> str:
 def common_passwords() -> frozenset[str]:
     """A small built-in list of passwords attackers try first (case-folded)."""
     text = files("polis.server.accounts").joinpath("common_passwords.txt").read_text("utf-8")
-    return frozenset(
+    listed = {
         line.strip().casefold() for line in text.splitlines() if line.strip() and line[0] != "#"
-    )
+    }
+    # what a player of this site tries first: the site's and the games' names
+    sites = ["polis", *games()]
+    listed |= {f"{name}{tail}" for name in sites for tail in ("", "1", "12", "123", "1234", name)}
+    return frozenset(listed)
 
 
 def password_problem(password: str, name: str) -> str | None:

@@ -87,7 +87,8 @@ class ServerConfig:
     ray_address: str | None = None
     #: Seconds a bot waits before moving, so people can follow.
     bot_delay: float = 0.4
-    #: Extra seconds a bot gets beyond twice its own budget before it counts as stuck.
+    #: Extra seconds a bot gets beyond its wall-clock cap (3x its CPU budget) before it
+    #: counts as stuck.
     bot_grace: float = 3.0
     #: The searcher behind a table's hints and the sampled games each move is weighed on
     #: (:mod:`polis.server.table.hints`; an iteration budget keeps them reproducible).

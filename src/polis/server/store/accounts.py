@@ -37,7 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from polis.server.store.schema import GAMES, SEATS, Base, now
+from polis.server.store.schema import GAMES, SEATS, Base, now, renew_subscription
 
 if TYPE_CHECKING:
     from polis.server.store.chat_push import Subscription
@@ -559,24 +559,9 @@ def save_account_push(
     """Keep (or renew) one browser's subscription to the turns of every seat bound to the
     account, and at most :data:`PUSH_PER_ACCOUNT` of them."""
     mine = ACCOUNT_PUSH.c.account_id == account_id
+    values = {"account_id": account_id, "endpoint": endpoint, "p256dh": p256dh, "auth": auth}
     with engine.begin() as conn:
-        conn.execute(delete(ACCOUNT_PUSH).where(mine, ACCOUNT_PUSH.c.endpoint == endpoint))
-        conn.execute(
-            insert(ACCOUNT_PUSH).values(
-                account_id=account_id,
-                endpoint=endpoint,
-                p256dh=p256dh,
-                auth=auth,
-                lang=lang,
-                created=now(),
-            )
-        )
-        ids = conn.execute(
-            select(ACCOUNT_PUSH.c.id).where(mine).order_by(ACCOUNT_PUSH.c.id.desc())
-        ).scalars()
-        old = list(ids)[PUSH_PER_ACCOUNT:]
-        if old:
-            conn.execute(delete(ACCOUNT_PUSH).where(ACCOUNT_PUSH.c.id.in_(old)))
+        renew_subscription(conn, ACCOUNT_PUSH, mine, values | {"lang": lang}, PUSH_PER_ACCOUNT)
 
 
 def delete_account_push(engine: Engine, account_id: int, endpoint: str) -> bool:

@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from polis.server.store.games import Base, _now
+from polis.server.store.schema import renew_subscription
 
 
 class ChatRow(Base):
@@ -139,23 +140,9 @@ def save_subscription(
     """Keep (or renew) one browser's subscription for a seat, and at most
     :data:`PUSH_PER_SEAT` per seat."""
     where = (PUSH.c.game_id == game_id) & (PUSH.c.seat == seat)
+    values = {"game_id": game_id, "seat": seat, "endpoint": endpoint, "p256dh": p256dh}
     with engine.begin() as conn:
-        conn.execute(delete(PUSH).where(where, PUSH.c.endpoint == endpoint))
-        conn.execute(
-            insert(PUSH).values(
-                game_id=game_id,
-                seat=seat,
-                endpoint=endpoint,
-                p256dh=p256dh,
-                auth=auth,
-                lang=lang,
-                created=_now(),
-            )
-        )
-        ids = conn.execute(select(PUSH.c.id).where(where).order_by(PUSH.c.id.desc())).scalars()
-        old = list(ids)[PUSH_PER_SEAT:]
-        if old:
-            conn.execute(delete(PUSH).where(PUSH.c.id.in_(old)))
+        renew_subscription(conn, PUSH, where, values | {"auth": auth, "lang": lang}, PUSH_PER_SEAT)
 
 
 def delete_subscription(engine: Engine, game_id: str, seat: int, endpoint: str) -> bool:

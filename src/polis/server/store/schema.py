@@ -10,9 +10,23 @@ not have it.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, Table, Text
+from sqlalchemy import (
+    ColumnElement,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+)
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -129,6 +143,19 @@ class StandInRow(Base):
     #: "time" (the clock ran out), "away" (away past the limit) or "left" (resigned).
     why: Mapped[str] = mapped_column(String(8))
     since: Mapped[float] = mapped_column(Float)
+
+
+def renew_subscription(
+    conn: Connection, table: Table, owner: ColumnElement[bool], values: dict[str, Any], keep: int
+) -> None:
+    """Keep (or renew) one browser's push subscription among those of ``owner`` (a seat, an
+    account) in ``table``, and only the ``keep`` newest of them."""
+    conn.execute(delete(table).where(owner, table.c.endpoint == values["endpoint"]))
+    conn.execute(insert(table).values(created=now(), **values))
+    ids = conn.execute(select(table.c.id).where(owner).order_by(table.c.id.desc())).scalars()
+    old = list(ids)[keep:]
+    if old:
+        conn.execute(delete(table).where(table.c.id.in_(old)))
 
 
 GAMES = cast(Table, GameRow.__table__)

@@ -398,7 +398,7 @@ export function scorePad(ctx, t) {
   const cats = view.mode === "expert" ? CATS : CATS.slice(0, 6);
   const table = h("table", { class: "scorepad", id: "scorepad" });
   table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, [ctx.markerHtml(i), n]))]));
+  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]))]));
   for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.breakdown[c] }))]));
   table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
   table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.built") }), ...reports.map((r) => h("td", { text: r.built }))]));

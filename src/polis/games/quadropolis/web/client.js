@@ -469,7 +469,7 @@ export function controls(ctx, t) {
   const out = [];
   const pool = view.pool ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n])) : null;
   if (!choices) {
-    if (pool) out.push(h("p", { class: "pool" }, [t("pool"), " ", ...Object.entries(pool).map(([k, n]) => h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }))]));
+    if (pool && !view.finished) out.push(h("p", { class: "pool" }, [t("pool"), " ", ...Object.entries(pool).map(([k, n]) => h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }))]));
     return out;
   }
   const { architect, spot } = chosen(ctx);
@@ -554,7 +554,7 @@ export function scorePad(ctx, t) {
   const cats = ctx.view.mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
   const table = h("table", { class: "scorepad", id: "scorepad" });
   table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, [ctx.markerHtml(i), n]))]));
+  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]))]));
   for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.categories[c] }))]));
   table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
   table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.inhabitants") }), ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings }))]));

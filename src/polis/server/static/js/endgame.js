@@ -38,14 +38,14 @@ export function winnerBox(result, names, colours) {
 // env: {gameId, msg, ctx, mod, tg, replay, tokens, goto(n), leaveReplay(), rematch()}
 export function endPanel(env) {
   const { gameId, msg, ctx, mod, tg, replay } = env;
-  const box = h("div", { id: "end", class: "box" });
+  const box = h("div", { id: "end", class: `box${ctx.result && !replay ? " with-winner" : ""}` });
   if (ctx.result && !replay) {
     box.append(winnerBox(ctx.result, ctx.names, ctx.colours));
   }
   if (ctx.result) {
-    box.append(h("h3", { text: t("score.title") }), h("div", { class: "scroll-x" }, mod.scorePad(ctx, tg)));
+    box.append(h("div", { class: "end-pad" }, [h("h3", { text: t("score.title") }), h("div", { class: "scroll-x pad-scroll" }, mod.scorePad(ctx, tg))]));
   }
-  const bar = h("div", { class: "row" });
+  const bar = h("div", { class: "row end-bar" });
   bar.append(h("a", { id: "download", class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`,
     download: `${msg.game}-${gameId}.json`, text: t("end.download") }));
   const total = msg.played ?? msg.position; // moves standing (take-backs: see takebacks.py)

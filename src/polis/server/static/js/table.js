@@ -61,11 +61,14 @@ export function tableScreen(gameId, env) {
   const heldSeatTokens = () => [...new Set(conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token))];
   const pushShown = () => !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
-  dom.side.append(dom.end, dom.info, dom.logBox, chat.element, push.element, dom.links);
-  clear(root).append(h("div", { class: "table", id: "table" }, [
+  dom.side.append(dom.info, dom.logBox, chat.element, push.element, dom.links);
+  // the end of the game (winner, score pad, replay, rematch) spans the table's width under its
+  // head: a 4-player score pad needs more room than the side column has
+  dom.table = h("div", { class: "table", id: "table" }, [
     h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.claim, dom.takeBack, dom.hint]),
-    dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
-  ]));
+    dom.end, dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
+  ]);
+  clear(root).append(dom.table);
 
   // -- connections ---------------------------------------------------------------------------
   function onMessage(conn, msg) {
@@ -185,6 +188,14 @@ export function tableScreen(gameId, env) {
       pending: ui.pending, lang: language(), size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
       marker: (seat, x, y, r, attrs) => markerSvg(seat, x, y, r, colours[seat], attrs),
       markerHtml: (seat) => markerHtml(seat, colours[seat]),
+      // a seat as a narrow column's head (score pads): the marker, the name, a bot's level
+      // on a line of its own
+      seatHead: (seat) => {
+        const s = msg.seats[seat];
+        const bot = s?.kind === "bot" && s.level;
+        return [markerHtml(seat, colours[seat]), h("span", { class: "seat-head-name", text: bot ? s.name : names(msg)[seat] }),
+          bot ? " " : null, bot ? h("span", { class: "seat-head-level", text: `(${t(`level.${s.level}`)})` }) : null];
+      },
       select: (sel, focus) => {
         ui.selection = sel;
         ui.pending = null;
@@ -415,6 +426,7 @@ export function tableScreen(gameId, env) {
     if (ui.drawn.end === key) return;
     ui.drawn.end = key;
     clear(dom.end);
+    dom.table.classList.toggle("ended", !!ctx.msg.finished);
     if (!ctx.msg.finished) return;
     const tokens = [...new Set(Object.values(heldTokens(gameId)))];
     dom.end.append(endPanel({ gameId, msg: ctx.msg, ctx, mod, tg, replay: ui.replay, tokens, goto, leaveReplay, rematch: () => rematch(tokens) }));

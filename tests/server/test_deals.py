@@ -293,9 +293,9 @@ def write_previous_release_db(url: str) -> dict[str, Any]:
     return plan
 
 
-def test_a_store_of_the_previous_release_serves_every_game(db_url: str) -> None:
-    plan = write_previous_release_db(db_url)
-    with TestClient(make_app(db_url)) as client:
+def test_a_store_of_the_previous_release_serves_every_game(empty_db_url: str) -> None:
+    plan = write_previous_release_db(empty_db_url)
+    with TestClient(make_app(empty_db_url)) as client:
         done = client.get("/api/games/oldDone/record").json()
         assert done["seed"] == 1_234_567_890 and done["moves"] == plan["oldDone"][2]
         assert done["seed_chosen"] is False and "result" in done
@@ -312,7 +312,7 @@ def test_a_store_of_the_previous_release_serves_every_game(db_url: str) -> None:
             timeout=30,
         )
         fresh = new_game(client, PEOPLE).json()["id"]
-    store = Store(db_url)
+    store = Store(empty_db_url)
     try:
         assert store.load("oldMiddle").moves == ["1", "2", "3"]  # type: ignore[union-attr]
         assert isinstance(store.load(fresh).seed, str)  # type: ignore[union-attr]
@@ -320,7 +320,7 @@ def test_a_store_of_the_previous_release_serves_every_game(db_url: str) -> None:
     finally:
         store.close()
     # and opening it again changes nothing more
-    Store(db_url).close()
+    Store(empty_db_url).close()
 
 
 def _first_state(ws: Any) -> dict[str, Any]:

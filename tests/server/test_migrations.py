@@ -48,13 +48,13 @@ def load_dump(url: str, dump: Path) -> None:
 
 
 @pytest.fixture
-def release_db(db_url: str) -> str:
+def release_db(empty_db_url: str) -> str:
     """An empty database of the test (see conftest) holding what release 0.1.0 wrote."""
-    if db_url.startswith("sqlite"):
-        shutil.copyfile(FIXTURES / "release-0.1.0.db", db_url.removeprefix("sqlite:///"))
+    if empty_db_url.startswith("sqlite"):
+        shutil.copyfile(FIXTURES / "release-0.1.0.db", empty_db_url.removeprefix("sqlite:///"))
     else:
-        load_dump(db_url, FIXTURES / "release-0.1.0.sql")
-    return db_url
+        load_dump(empty_db_url, FIXTURES / "release-0.1.0.sql")
+    return empty_db_url
 
 
 def revision(url: str) -> str | None:
@@ -179,13 +179,13 @@ FIRST_RELEASE = [
 ]
 
 
-def test_a_first_release_database_gets_the_columns_later_releases_added(db_url: str) -> None:
-    engine = create_engine(normalise_url(db_url))
+def test_a_first_release_database_gets_the_columns_later_releases_added(empty_db_url: str) -> None:
+    engine = create_engine(normalise_url(empty_db_url))
     with engine.begin() as conn:
         for statement in FIRST_RELEASE:
             conn.execute(text(statement))
     engine.dispose()
-    store = Store(db_url)
+    store = Store(empty_db_url)
     try:
         stored = store.load("first")
         assert stored is not None
@@ -199,7 +199,7 @@ def test_a_first_release_database_gets_the_columns_later_releases_added(db_url: 
         assert {"seed_text", "seed_chosen", "bot_turn", "listed"} <= columns
     finally:
         store.close()
-    assert revision(db_url) == migrate.head()
+    assert revision(empty_db_url) == migrate.head()
 
 
 def every_table_class() -> None:
@@ -209,10 +209,10 @@ def every_table_class() -> None:
             importlib.import_module(info.name)
 
 
-def test_migrations_make_exactly_the_schema_tables(db_url: str) -> None:
+def test_migrations_make_exactly_the_schema_tables(empty_db_url: str) -> None:
     every_table_class()
-    migrate.upgrade(normalise_url(db_url))
-    engine = create_engine(normalise_url(db_url))
+    migrate.upgrade(normalise_url(empty_db_url))
+    engine = create_engine(normalise_url(empty_db_url))
     with engine.connect() as conn:
         context = MigrationContext.configure(
             conn, opts={"version_table": migrate.VERSION_TABLE, "compare_type": True}
@@ -222,8 +222,8 @@ def test_migrations_make_exactly_the_schema_tables(db_url: str) -> None:
     assert differences == [], "a table class and the migrations disagree (add a revision)"
 
 
-def test_every_revision_downgrades_and_upgrades_again(db_url: str) -> None:
-    url = normalise_url(db_url)
+def test_every_revision_downgrades_and_upgrades_again(empty_db_url: str) -> None:
+    url = normalise_url(empty_db_url)
     migrate.upgrade(url)
     engine = create_engine(url)
     with engine.begin() as conn:
@@ -235,16 +235,16 @@ def test_every_revision_downgrades_and_upgrades_again(db_url: str) -> None:
         )
     engine.dispose()
     migrate.upgrade(url)
-    assert revision(db_url) == migrate.head()
+    assert revision(empty_db_url) == migrate.head()
 
 
-def test_servers_starting_at_once_migrate_the_database_once(db_url: str) -> None:
+def test_servers_starting_at_once_migrate_the_database_once(empty_db_url: str) -> None:
     stores: list[Store] = []
     failures: list[BaseException] = []
 
     def start() -> None:
         try:
-            stores.append(Store(db_url))
+            stores.append(Store(empty_db_url))
         except BaseException as exc:  # reported below
             failures.append(exc)
 
@@ -256,24 +256,24 @@ def test_servers_starting_at_once_migrate_the_database_once(db_url: str) -> None
     for store in stores:
         store.close()
     assert failures == []
-    engine = create_engine(normalise_url(db_url))
+    engine = create_engine(normalise_url(empty_db_url))
     with engine.connect() as conn:
         rows = conn.execute(text(f"SELECT version_num FROM {migrate.VERSION_TABLE}")).all()
     engine.dispose()
     assert rows == [(migrate.head(),)]
 
 
-def test_the_schema_check_finds_a_column_no_migration_adds(db_url: str) -> None:
+def test_the_schema_check_finds_a_column_no_migration_adds(empty_db_url: str) -> None:
     """The check above can fail: a column on a table class that no revision creates."""
     from sqlalchemy import Column, Integer, MetaData
 
     every_table_class()
-    migrate.upgrade(normalise_url(db_url))
+    migrate.upgrade(normalise_url(empty_db_url))
     extended = MetaData()
     for table in Base.metadata.sorted_tables:
         table.to_metadata(extended)
     extended.tables["polis_games"].append_column(Column("forgotten", Integer, nullable=True))
-    engine = create_engine(normalise_url(db_url))
+    engine = create_engine(normalise_url(empty_db_url))
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"version_table": migrate.VERSION_TABLE})
         differences = compare_metadata(context, extended)

@@ -258,7 +258,14 @@ def test_bot_game_resumes_after_restart(db_url: str) -> None:
     store = Store(db_url)
     store.append_move(gid, 0, "1", None)
     store.close()
-    with TestClient(make_app(db_url)) as client, client.websocket_connect(f"/ws/{gid}") as ws:
+    # the bot is woken by the upkeep's next round: every 0.1 s here, not every 10 s
+    from polis.core.registry import games
+    from polis.server import create_app
+    from polis.server.config import ServerConfig
+
+    config = ServerConfig(bot_delay=0.0, housekeeping_interval=0.1)
+    again = create_app(db_url, games=games().values(), config=config)
+    with TestClient(again) as client, client.websocket_connect(f"/ws/{gid}") as ws:
         state = hello(ws, t0)
         while state["position"] < 2:
             state = next_of(ws, "state")

@@ -141,3 +141,36 @@ def test_every_other_quadropolis_city_is_drawn_alike_at_1366(
     widths = page.evaluate(CITY_WIDTHS)
     assert len(widths) == 4 and max(widths) - min(widths) <= 1, widths
     context.close()
+
+
+# -- the confirm sheet ---------------------------------------------------------------------------
+
+#: A word or two said twice in a row ("takes the takes the", "nimmt nimmt").
+TWICE = re.compile(r"\b(\w+(?:\s+\w+)?)\s+\1\b", re.UNICODE)
+
+
+def test_the_confirm_sheet_says_its_verb_once_in_every_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A touch screen confirms each move: "Architect #1 left of row 1 takes the Tower Block
+    ...", never "takes the takes the" (nor "nimmt nimmt", "bierze bierze", "prende prende")."""
+    seats = [{"name": "Ada", "kind": "human"}, BOTS4[0]]
+    made = create_game(server, "quadropolis", "classic", seats, seed=5)
+    context = open_context(browser, PHONE)
+    page = context.new_page()
+    errors = page_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    page.wait_for_selector("#status.your-turn", timeout=60_000)
+    said = {}
+    for lang in LANGS:
+        set_language(page, lang)
+        page.locator("button.architect").first.tap()
+        page.locator("g.spot.legal").first.tap()
+        page.locator("#my-city g.cell.legal").first.tap()
+        said[lang] = page.inner_text("#confirm .step")
+        page.locator("#confirm-cancel").tap()
+        page.locator("#cancel").tap()
+    assert all(text.count("#1") == 1 for text in said.values()), said
+    assert {lang: text for lang, text in said.items() if TWICE.search(text)} == {}
+    assert errors == []
+    context.close()

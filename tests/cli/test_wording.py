@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -366,4 +367,7 @@ def test_the_browser_words_everything_as_the_terminal_does(tmp_path: Path) -> No
         timeout=120,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "# pass 3" in run.stdout and "# skipped 0" in run.stdout, run.stdout[-2000:]
+    # the three tests of wording.test.mjs ran (none skipped for want of the fixture), beside
+    # the other tests of tests/js
+    passed = re.search(r"^# pass (\d+)$", run.stdout, re.MULTILINE)
+    assert passed and int(passed.group(1)) >= 3 and "# skipped 0" in run.stdout, run.stdout[-2000:]

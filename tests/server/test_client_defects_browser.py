@@ -23,6 +23,7 @@ from .browser_helpers import (
     finished,
     new_context,
     page_errors,
+    small_targets,
 )
 
 pytestmark = BROWSER_TESTS
@@ -63,13 +64,16 @@ def ended(server: ServerProcess) -> dict[str, str]:
 END_PROBLEMS = r"""() => {
   const out = [];
   const doc = document.documentElement;
-  if (doc.scrollWidth > doc.clientWidth) out.push(`the page scrolls: ${doc.scrollWidth} > ${doc.clientWidth}`);
+  if (doc.scrollWidth > doc.clientWidth) {
+    out.push(`the page scrolls: ${doc.scrollWidth} > ${doc.clientWidth}`);
+  }
   const end = document.querySelector('#end');
   for (const el of [end, ...end.querySelectorAll('*')]) {
     if (el.closest('.visually-hidden')) continue;
     const name = `${el.tagName}.${el.getAttribute('class') ?? ''}`;
     const cs = getComputedStyle(el);
-    if (['auto', 'scroll', 'hidden'].includes(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+    const scrolls = ['auto', 'scroll', 'hidden'].includes(cs.overflowX);
+    if (scrolls && el.scrollWidth > el.clientWidth + 1) {
       out.push(`${name} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
     }
     const r = el.getBoundingClientRect();
@@ -78,7 +82,9 @@ END_PROBLEMS = r"""() => {
     }
   }
   const pad = document.querySelector('#scorepad').closest('.scroll-x');
-  if (pad.scrollWidth > pad.clientWidth) out.push(`the pad scrolls: ${pad.scrollWidth} > ${pad.clientWidth}`);
+  if (pad.scrollWidth > pad.clientWidth) {
+    out.push(`the pad scrolls: ${pad.scrollWidth} > ${pad.clientWidth}`);
+  }
   for (const th of document.querySelectorAll('#scorepad th[scope=row]')) {
     const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -172,5 +178,175 @@ def test_the_confirm_sheet_says_its_verb_once_in_every_language(
         page.locator("#cancel").tap()
     assert all(text.count("#1") == 1 for text in said.values()), said
     assert {lang: text for lang, text in said.items() if TWICE.search(text)} == {}
+    assert errors == []
+    context.close()
+
+
+# -- Metropolys's map: labels, markers, built fields, touch ---------------------------------------
+
+#: JavaScript: every district name and field number of the board that another piece covers (a
+#: field's disc, a building, a token, a type badge, a marker, a lake, a statue, another label),
+#: or that the board's edge cuts off.
+LABEL_PROBLEMS = r"""() => {
+  const svg = document.querySelector('#metro-board');
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  const rect = (e) => e.getBoundingClientRect();
+  const name = (e) => {
+    const what = e.textContent || e.closest('[data-field]')?.dataset.field || '';
+    return `${e.getAttribute('class')} ${what}`.trim();
+  };
+  // round things as ellipses (a field's disc with its ring's outer half), the rest as boxes
+  const all = (sel) => [...svg.querySelectorAll(sel)];
+  const round = all('.field-disc, .lake, .field-kind circle, .token > circle').map((e) => {
+    const r = rect(e), edge = (parseFloat(getComputedStyle(e).strokeWidth) || 0) * scale / 2;
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2, rx: r.width / 2 + edge,
+      ry: r.height / 2 + edge, what: name(e) };
+  });
+  const boxes = (sel) => all(sel).map((e) => ({ r: rect(e), what: name(e) }));
+  const square = boxes('.statue, .piece-body, .seat-marker');
+  const labels = boxes('.district-name, .field-id');
+  const out = [];
+  const meets = (a, b) => a.left < b.right - 0.5 && a.right > b.left + 0.5
+    && a.top < b.bottom - 0.5 && a.bottom > b.top + 0.5;
+  for (const [i, l] of labels.entries()) {
+    const r = l.r;
+    const within = r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+      && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    if (!within) {
+      out.push(`${l.what} is cut off by the board's edge`);
+    }
+    for (const o of round) {
+      const dx = (Math.max(r.left, Math.min(o.x, r.right)) - o.x) / o.rx;
+      const dy = (Math.max(r.top, Math.min(o.y, r.bottom)) - o.y) / o.ry;
+      if (dx * dx + dy * dy < 0.98) out.push(`${l.what} lies on ${o.what}`);
+    }
+    for (const o of square) if (meets(r, o.r)) out.push(`${l.what} lies on ${o.what}`);
+    for (const other of labels.slice(i + 1)) {
+      if (meets(r, other.r)) out.push(`${l.what} lies on ${other.what}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1366x900", "390x844"])
+def test_no_map_label_lies_under_a_field_a_lake_or_the_edge(
+    browser: Any, ended: dict[str, str], shots: Path, size: tuple[int, int]
+) -> None:
+    """The labels once hidden ("Center" behind field 9, "East" behind 30, 21 on a lake, "21" and
+    "North" cut off on a phone) now lie where nothing else is drawn, in every language."""
+    context = open_context(browser, size)
+    page = context.new_page()
+    page.goto(ended["metropolys"])
+    page.wait_for_selector("#metro-board .field-id", timeout=60_000)
+    found = {}
+    for lang in LANGS:
+        set_language(page, lang)
+        page.wait_for_selector("#metro-board .district-name")
+        found[lang] = page.evaluate(LABEL_PROBLEMS)
+    page.locator("#metro-board").screenshot(path=shots / f"metro-labels-{size[0]}x{size[1]}.png")
+    assert {lang: problems for lang, problems in found.items() if problems} == {}
+    context.close()
+
+
+#: JavaScript: each seat's marker as drawn on the board and in the seat list, by its outline
+#: ("polygon 12", "rect", "circle"), and the statues' outline.
+MARKER_SHAPES = r"""() => {
+  const outline = (e) => e.tagName === 'polygon' ? `polygon ${e.points.numberOfItems}` : e.tagName;
+  const board = {};
+  for (const m of document.querySelectorAll('#metro-board .piece .seat-marker')) {
+    const seat = m.closest('[data-field]') && m.getAttribute('data-shape');
+    board[seat] = outline(m);
+  }
+  const list = [...document.querySelectorAll('#seats li .dot')].map((d) => {
+    const clip = getComputedStyle(d).clipPath;
+    if (clip.startsWith('polygon')) return `polygon ${clip.split(',').length}`;
+    return `box ${getComputedStyle(d).borderRadius}`;
+  });
+  const statues = [...document.querySelectorAll('#metro-board .statue')].map(outline);
+  return { board, list, statues: [...new Set(statues)] };
+}"""
+
+
+def test_no_metropolys_marker_has_the_statues_shape(browser: Any, ended: dict[str, str]) -> None:
+    """Seat 3's marker was a triangle beside the statues' triangles: every seat's marker has
+    an outline of its own that no statue has, on the board and in the seat list."""
+    context = open_context(browser, LAPTOP)
+    page = context.new_page()
+    page.goto(ended["metropolys"])
+    page.wait_for_selector("#metro-board .piece .seat-marker", timeout=60_000)
+    shapes = page.evaluate(MARKER_SHAPES)
+    assert shapes["statues"] == ["polygon 3"]
+    assert len(set(shapes["board"].values())) == 4, shapes
+    assert "polygon 3" not in shapes["board"].values(), shapes
+    assert len(set(shapes["list"])) == 4 and "polygon 3" not in shapes["list"], shapes
+    context.close()
+
+
+#: JavaScript: per type of neighbourhood, the outline of the badge drawn on each built-on field
+#: of that type, without its colours (what is left under any colour blindness).
+KIND_GLYPHS = r"""() => {
+  const out = { built: 0, missing: [], glyphs: {} };
+  for (const field of document.querySelectorAll('#metro-board .field')) {
+    if (!field.querySelector('.piece.built')) continue;
+    out.built += 1;
+    const badge = field.querySelector('.field-kind');
+    if (!badge) { out.missing.push(field.dataset.field); continue; }
+    const icon = badge.querySelector('g').cloneNode(true);
+    for (const el of [icon, ...icon.querySelectorAll('*')]) {
+      for (const attr of ['fill', 'stroke', 'transform']) el.removeAttribute(attr);
+    }
+    (out.glyphs[badge.dataset.kind] ??= []).push(icon.innerHTML);
+  }
+  return out;
+}"""
+
+
+def test_a_built_on_field_tells_its_type_by_more_than_colour(
+    browser: Any, ended: dict[str, str], shots: Path
+) -> None:
+    """Under deuteranopia malls, lodgings and parks all turned olive: a building hid its
+    field's icon, so the ring's colour was all that told the type. Now each built-on field has
+    a badge whose drawing, colours aside, is its type's own."""
+    context = open_context(browser, LAPTOP)
+    page = context.new_page()
+    page.goto(ended["metropolys"])
+    page.wait_for_selector("#metro-board .piece.built", timeout=60_000)
+    found = page.evaluate(KIND_GLYPHS)
+    assert found["built"] > 10 and found["missing"] == [], found
+    glyphs = {kind: set(drawn) for kind, drawn in found["glyphs"].items()}
+    assert len(glyphs) >= 4, glyphs.keys()
+    assert all(len(drawn) == 1 for drawn in glyphs.values()), glyphs  # one drawing per type
+    assert len({next(iter(drawn)) for drawn in glyphs.values()}) == len(glyphs)  # all differ
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "deuteranopia"})
+    page.locator("#metro-board").screenshot(path=shots / "metro-deuteranopia-1366x900.png")
+    context.close()
+
+
+def test_metropolys_touch_targets_are_44_px_on_a_phone(
+    server: ServerProcess, browser: Any, shots: Path
+) -> None:
+    """Fields were 35x40 px on a phone, the language menu 35 px tall: at 390x844 every field,
+    value, button and the header's menus are at least 44 x 44 CSS px (the board pans sideways
+    in its box when that makes it wider than the screen)."""
+    seats = [{"name": "Ada", "kind": "human"}, *BOTS4[:3]]
+    made = create_game(server, "metropolys", "family", seats, seed=6)
+    context = open_context(browser, PHONE)
+    page = context.new_page()
+    errors = page_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    page.wait_for_selector("#status.your-turn", timeout=60_000)
+    header = "#lang, #settings > summary, header .header-link"
+    assert page.locator("#metro-board .field.legal .hit").count() > 0
+    assert small_targets(page, "#metro-board .field .hit") == []
+    assert small_targets(page, f"{header}, #controls button") == []
+    page.locator("#metro-board .field.legal .field-disc").first.tap()
+    page.wait_for_selector("button.value")
+    assert small_targets(page, "#controls button") == []
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.screenshot(path=shots / "metro-touch-390x844.png")
+    assert axe_problems(page) == []
     assert errors == []
     context.close()

@@ -31,6 +31,12 @@ export function progress(view, t) {
 }
 
 // -- geometry: crop to what is in play, turn upright on a narrow screen --------------------------
+// A field's target is its hit circle, R + 6 across each way: on a narrow screen the board is
+// drawn at least large enough for that to be TOUCH px (44, WCAG's enhanced target size), and
+// pans sideways in its box when the screen is narrower than that.
+const HIT = R + 6;
+const TOUCH = 44;
+
 function frame(ctx) {
   const { board, view } = ctx;
   const inPlay = new Set(view.fields.filter((f) => f.in_play).map((f) => f.id));
@@ -42,11 +48,121 @@ function frame(ctx) {
   const flat = Math.min(w / bw, maxH / bh), upright = Math.min(w / bh, maxH / bw);
   const turn = w < 700 && upright > flat * 1.08;
   const P = turn ? (x, y) => [y1 - y, x - x0] : (x, y) => [x - x0, y - y0];
-  return { P, turn, width: turn ? bh : bw, height: turn ? bw : bh, inPlay };
+  const width = turn ? bh : bw, height = turn ? bw : bh;
+  // the scale the board gets in its box; below the touch size, a fixed scale and a pan
+  const fits = Math.min(w / width, turn ? Infinity : maxH / height);
+  const least = TOUCH / (2 * HIT);
+  const pan = w < 700 && fits < least ? least : null;
+  return { P, turn, width, height, inPlay, pan };
 }
 
 export function layoutKey(size, ctx) {
-  return ctx ? String(frame({ ...ctx, size }).turn) : "";
+  if (!ctx) return "";
+  const fr = frame({ ...ctx, size });
+  return `${fr.turn}|${fr.pan}`;
+}
+
+// -- labels where nothing covers them ------------------------------------------------------------
+// District names and field numbers are placed where no field (with its token and type badges),
+// lake or statue lies under them, nor another label, inside the board's edges. Text is measured
+// with the page's font.
+let measurer = null;
+function textBox(text, size, weight, spacing = 0) {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  measurer.font = `${weight} ${size}px ${getComputedStyle(document.body).fontFamily || "sans-serif"}`;
+  const m = measurer.measureText(String(text));
+  const ascent = m.fontBoundingBoxAscent ?? size * 0.95, descent = m.fontBoundingBoxDescent ?? size * 0.25;
+  return { w: m.width + spacing * size * String(text).length, ascent, descent };
+}
+
+const near = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+
+// Does the box {x0, y0, x1, y1} touch the obstacle (a circle, an ellipse, a box)?
+function hits(box, o) {
+  if (o.kind === "box") return box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0;
+  const rx = o.rx ?? o.r, ry = o.ry ?? o.r;
+  const dx = (near(o.x, box.x0, box.x1) - o.x) / rx, dy = (near(o.y, box.y0, box.y1) - o.y) / ry;
+  return dx * dx + dy * dy < 1;
+}
+
+// Offsets from a district's middle, nearest first (every 4 board pixels up to 160 away).
+const OFFSETS = [];
+for (let dx = -160; dx <= 160; dx += 4) for (let dy = -160; dy <= 160; dy += 4) OFFSETS.push([dx, dy]);
+OFFSETS.sort((a, b) => a[0] * a[0] + a[1] * a[1] - (b[0] * b[0] + b[1] * b[1]));
+
+// The labels of one layout in one language (the same on every move: worked out once).
+const placed = new Map();
+function labelsOf(ctx, fr, t) {
+  const key = `${ctx.lang}|${fr.turn}|${[...fr.inPlay].join(",")}`;
+  if (!placed.has(key)) placed.set(key, placeLabels(ctx, fr, t));
+  return placed.get(key);
+}
+
+function placeLabels(ctx, fr, t) {
+  const pad = 2;
+  const obstacles = [];
+  const fields = ctx.board.fields.filter((f) => fr.inPlay.has(f.id));
+  for (const f of fields) {
+    const [x, y] = fr.P(f.x, f.y);
+    obstacles.push({ x, y, r: R + 5 + pad, field: f.id }, // the disc and its rings
+      { x: x + R - 3, y: y - R + 3, r: 8.5 + pad }, { x: x + R - 4, y: y + R - 4, r: 8 + pad }, // token, type
+      { x: x - 15.5, y: y - 15.5, r: 7 + pad }); // the marker on a large building's corner
+  }
+  for (const lake of ctx.board.lakes) {
+    if (!lake.fields.some((id) => fr.inPlay.has(id))) continue;
+    const [x, y] = fr.P(lake.x, lake.y);
+    obstacles.push({ x, y, rx: (fr.turn ? 16 : 30) + pad, ry: (fr.turn ? 30 : 16) + pad });
+  }
+  for (const st of ctx.board.statues) {
+    if (!st.fields.some((id) => fr.inPlay.has(id))) continue;
+    const [x, y] = fr.P(st.x, st.y);
+    obstacles.push({ kind: "box", x0: x - 8 - pad, y0: y - 9 - pad, x1: x + 8 + pad, y1: y + 7 + pad });
+  }
+  const inside = (b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= fr.width - 1 && b.y1 <= fr.height - 1;
+  // (`except`: a field whose disc may lie under the box, its own number's)
+  const free = (b, except) => inside(b) && !obstacles.some((o) => (o.field === undefined || o.field !== except) && hits(b, o));
+  const boxAt = (m, cx, base) => ({ x0: cx - m.w / 2, x1: cx + m.w / 2, y0: base - m.ascent, y1: base + m.descent });
+  // each field's number: below its disc, else above, beside or at a corner
+  const ids = new Map();
+  for (const f of fields) {
+    const [x, y] = fr.P(f.x, f.y);
+    const m = textBox(f.id, 13, 800);
+    const mid = (m.ascent - m.descent) / 2;
+    const spots = [R + 5, R + 11, R + 17].flatMap((gap) => [[0, gap + m.ascent], [0, -gap - m.descent], [gap + m.w / 2, mid], [-gap - m.w / 2, mid],
+      [gap * 0.8 + m.w / 2, gap * 0.8 + m.ascent], [-gap * 0.8 - m.w / 2, gap * 0.8 + m.ascent],
+      [-gap * 0.8 - m.w / 2, -gap * 0.8 - m.descent], [gap * 0.8 + m.w / 2, -gap * 0.8 - m.descent]].map(([dx, dy]) => [dx, dy, gap]));
+    let chosen = null;
+    for (const [dx, dy, gap] of spots) {
+      const box = boxAt(m, x + dx, y + dy);
+      // not even its own field's disc under it
+      if (free(box, f.id) && !hits(box, { x, y, r: R + 2 })) {
+        chosen = { x: x + dx, y: y + dy, box };
+        // a number set farther off than next to its disc gets a line to it
+        if (gap > R + 5) {
+          const px = near(x, box.x0, box.x1), py = near(y, box.y0, box.y1), d = Math.hypot(px - x, py - y);
+          chosen.leader = [x + ((px - x) / d) * (R + 3), y + ((py - y) / d) * (R + 3), px, py];
+        }
+        break;
+      }
+    }
+    chosen ??= { x, y: y + R + 5 + m.ascent, box: boxAt(m, x, y + R + 5 + m.ascent) };
+    ids.set(f.id, chosen);
+    obstacles.push({ kind: "box", ...chosen.box });
+  }
+  // each district's name: the free place nearest the middle of its fields
+  const names = new Map();
+  for (const name of ctx.board.districts) {
+    const own = fields.filter((f) => f.district === name).map((f) => fr.P(f.x, f.y));
+    if (!own.length) continue;
+    const cx = own.reduce((a, p) => a + p[0], 0) / own.length, cy = own.reduce((a, p) => a + p[1], 0) / own.length;
+    const m = textBox(t(`district.${name}`), 17, 800, 0.05);
+    const found = OFFSETS.find(([dx, dy]) => free(boxAt(m, cx + dx, cy + dy)));
+    const [dx, dy] = found ?? [0, 0];
+    const best = { x: cx + dx, y: cy + dy, box: boxAt(m, cx + dx, cy + dy) };
+    names.set(name, best);
+    obstacles.push({ kind: "box", ...best.box });
+  }
+  return { ids, names };
 }
 
 function fieldXY(ctx, fr, id) {
@@ -86,6 +202,15 @@ function fieldIcon(colour, x, y, size) {
   return place(x, y, size, parts);
 }
 
+// The type of a built-on neighbourhood, beside the building that hides its icon: the ring's
+// colour alone would not tell it (under deuteranopia malls, lodgings and parks look alike).
+function kindBadge(colour, x, y) {
+  return s("g", { class: "field-kind", "aria-hidden": "true", dataset: { kind: colour } }, [
+    s("circle", { cx: x, cy: y, r: 8, fill: "#fff", stroke: FIELD_RING[colour], "stroke-width": 2 }),
+    fieldIcon(colour, x, y, 12),
+  ]);
+}
+
 function tokenBadge(token, x, y, r) {
   const parts = [s("circle", { cx: x, cy: y, r, fill: TOKEN_FILL[token], stroke: "#111", "stroke-width": 1.5 })];
   if (token === "chic") {
@@ -102,7 +227,7 @@ function tokenBadge(token, x, y, r) {
     // an amphora
     parts.push(s("path", { d: `M${x - r * 0.25} ${y - r * 0.6} H${x + r * 0.25} L${x + r * 0.2} ${y - r * 0.35} Q${x + r * 0.65} ${y} ${x + r * 0.2} ${y + r * 0.6} H${x - r * 0.2} Q${x - r * 0.65} ${y} ${x - r * 0.2} ${y - r * 0.35} Z`, fill: "#fff" }));
   }
-  return s("g", { "aria-hidden": "true" }, parts);
+  return s("g", { class: "token", "aria-hidden": "true" }, parts);
 }
 
 // A player's building: its colour, its value, its size (small 1-5, medium 6-9, large 10-13),
@@ -147,8 +272,8 @@ function lastField(ctx) {
 export function render(ctx, t) {
   const { view, board, selection } = ctx;
   const fr = frame(ctx);
-  const svg = s("svg", { viewBox: `0 0 ${fr.width} ${fr.height}`, class: `metro-board${fr.turn ? " upright" : ""}`, id: "metro-board",
-    role: "group", "aria-label": t("boardName") });
+  const svg = s("svg", { viewBox: `0 0 ${fr.width} ${fr.height}`, class: `metro-board${fr.turn ? " upright" : ""}${fr.pan ? " panned" : ""}`, id: "metro-board",
+    role: "group", "aria-label": t("boardName"), width: fr.pan ? Math.ceil(fr.width * fr.pan) : null, height: fr.pan ? Math.ceil(fr.height * fr.pan) : null });
   svg.append(s("rect", { x: 0, y: 0, width: fr.width, height: fr.height, class: "water", rx: 10 }));
   const unused = new Set(view.unused_districts);
   for (const f of board.fields) {
@@ -179,11 +304,11 @@ export function render(ctx, t) {
     const [x, y] = fr.P(st.x, st.y);
     svg.append(s("polygon", { points: `${x},${y - 8} ${x + 7},${y + 6} ${x - 7},${y + 6}`, class: "statue", role: "img", "aria-label": t("statue"), dataset: { tip: t("statue") } }));
   }
+  const labels = labelsOf(ctx, fr, t);
   for (const name of board.districts) {
-    if (unused.has(name)) continue;
-    const pts = board.fields.filter((f) => f.district === name).map((f) => fieldXY(ctx, fr, f.id));
-    const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length, cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
-    svg.append(s("text", { x: cx, y: cy, "text-anchor": "middle", class: "district-name", "aria-hidden": "true", text: t(`district.${name}`) }));
+    const at = labels.names.get(name);
+    if (unused.has(name) || !at) continue;
+    svg.append(s("text", { x: at.x, y: at.y, "text-anchor": "middle", class: "district-name", "aria-hidden": "true", text: t(`district.${name}`) }));
   }
   // the bids of this round, joined in the order they were made
   const chain = s("g", { class: "chain", "aria-hidden": "true" });
@@ -215,9 +340,11 @@ export function render(ctx, t) {
     g.append(s("circle", { cx: x, cy: y, r: R + 5, class: "legal-ring" }));
     g.append(s("circle", { cx: x, cy: y, r: R, fill: FIELD_FILL[f.colour], stroke: FIELD_RING[f.colour], class: "field-disc" }));
     if (!f.building) g.append(fieldIcon(f.colour, x, y - 1, 20));
-    g.append(s("text", { x, y: y + R + 13, "text-anchor": "middle", class: "field-id", text: f.id }));
+    const id = labels.ids.get(f.id);
+    if (id.leader) g.append(s("line", { x1: id.leader[0], y1: id.leader[1], x2: id.leader[2], y2: id.leader[3], class: "id-leader" }));
+    g.append(s("text", { x: id.x, y: id.y, "text-anchor": "middle", class: "field-id", text: f.id }));
     if (f.token) g.append(tokenBadge(f.token, x + R - 3, y - R + 3, 8.5));
-    if (f.building) g.append(buildingPiece(ctx, x, y, f.building, last === f.id));
+    if (f.building) g.append(buildingPiece(ctx, x, y, f.building, last === f.id), kindBadge(f.colour, x + R - 4, y + R - 4));
     g.append(s("circle", { cx: x, cy: y, r: R + 8, class: "focus-ring" }));
     if (entry) {
       g.addEventListener("click", () => ctx.select({ field: f.id }, ".values button.value"));
@@ -233,7 +360,20 @@ export function render(ctx, t) {
   svg.append(layer, chain, fieldsLayer);
   if (selection.field !== undefined) queueMicrotask(() => neighbours(svg, ctx, fr, selection.field));
   roving(svg, ".field");
-  return h("div", { class: "m-wrap" }, svg);
+  const wrap = h("div", { class: `m-wrap${fr.pan ? " pan" : ""}` }, svg);
+  if (fr.pan) keepPan(wrap);
+  return wrap;
+}
+
+// A board wider than the screen pans sideways in its box; where it was panned to stays so
+// when it is drawn again (every move), and a first drawing shows its middle.
+let panX = null;
+function keepPan(wrap) {
+  wrap.addEventListener("scroll", () => (panX = wrap.scrollLeft), { passive: true });
+  requestAnimationFrame(() => {
+    if (!wrap.isConnected) return;
+    wrap.scrollLeft = panX ?? (wrap.scrollWidth - wrap.clientWidth) / 2;
+  });
 }
 
 // Show the neighbours of a field (where the next bid could go after a bid there).

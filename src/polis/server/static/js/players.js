@@ -1,24 +1,32 @@
 // A seat's marker: its colour and a shape of its own, so no seat is told apart by colour
-// alone (colour-blind players, grey-scale screens). Seat i always has shape i.
+// alone (colour-blind players, grey-scale screens). Seat i always has shape i. No board draws
+// a symbol of these shapes at a marker's size (a triangle was Metropolys's statue: seat 3 has
+// a cross).
 import { h, s } from "./dom.js";
 
-export const SHAPES = ["circle", "square", "triangle", "diamond"];
+export const SHAPES = ["circle", "square", "cross", "diamond"];
 
 // The marker as an HTML element (lists, tables, buttons): a coloured shape with a dark edge.
 export function markerHtml(seat, colour) {
-  const dot = h("span", { class: `dot shape-${seat % SHAPES.length}` });
+  const shape = SHAPES[seat % SHAPES.length];
+  const dot = h("span", { class: `dot shape-${seat % SHAPES.length}`, dataset: { shape } });
   dot.style.background = colour; // through the CSSOM: the page's CSP forbids style attributes
   return h("span", { class: "marker", "aria-hidden": "true" }, dot);
 }
 
 // The marker drawn in an SVG board, centred on (x, y), about 2r across.
 export function markerSvg(seat, x, y, r, colour, attrs = {}) {
-  const base = { fill: colour, stroke: "#111", "stroke-width": Math.max(1, r / 4), "stroke-linejoin": "round", ...attrs };
+  const shape = SHAPES[seat % SHAPES.length];
+  const base = { fill: colour, stroke: "#111", "stroke-width": Math.max(1, r / 4), "stroke-linejoin": "round", class: "seat-marker",
+    "data-shape": shape, ...attrs };
   switch (seat % SHAPES.length) {
     case 1:
       return s("rect", { x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, rx: r * 0.2, ...base });
-    case 2:
-      return s("polygon", { points: `${x},${y - r} ${x + r},${y + r * 0.8} ${x - r},${y + r * 0.8}`, ...base });
+    case 2: {
+      const a = r * 0.36; // a cross: arms a third of its width
+      const pts = [[-a, -r], [a, -r], [a, -a], [r, -a], [r, a], [a, a], [a, r], [-a, r], [-a, a], [-r, a], [-r, -a], [-a, -a]];
+      return s("polygon", { points: pts.map(([dx, dy]) => `${x + dx},${y + dy}`).join(" "), ...base });
+    }
     case 3:
       return s("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, ...base });
     default:

@@ -1,6 +1,6 @@
 // A seat's marker: its colour and a shape of its own, so no seat is told apart by colour
 // alone (colour-blind players, grey-scale screens). Seat i always has shape i. No board draws
-// a symbol of these shapes at a marker's size (a triangle was Metropolys's statue: seat 3 has
+// a symbol of these shapes at a marker's size (a triangle was one game's statue: seat 3 has
 // a cross).
 import { h, s } from "./dom.js";
 

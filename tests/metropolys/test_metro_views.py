@@ -73,7 +73,7 @@ def test_render_text_shows_only_own_cards() -> None:
     state.apply_str("3@0")
     text = state.render_text(1)
     # Wording is the terminal's; the facts are not: the bid, the unused district, own cards.
-    assert re.search(r"\bbids?\b.*\b3 on (field )?0\b", text, re.IGNORECASE)
+    assert re.search(r"\bbids?\b.*\b(3 on (field )?0|A 3@0)\b", text, re.IGNORECASE)
     assert re.search(r"\bwest\b:? +not (in play|used)", text, re.IGNORECASE)
     # own cards in the catalogue's words: Lakes, the gray (industry) neighbourhood
     assert "lakes" in text.lower() and "industry" in text.lower()

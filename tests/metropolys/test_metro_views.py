@@ -79,7 +79,7 @@ def test_render_text_shows_only_own_cards() -> None:
     assert "lakes" in text.lower() and "industry" in text.lower()
     assert "chains" not in text.lower() and "bridges" not in text.lower()
     spectator = state.render_text(None).lower()
-    assert re.search(r"\bbids?\b.*\b3 on (field )?0\b", spectator, re.IGNORECASE)
+    assert re.search(r"\bbids?\b.*\b(3 on (field )?0|A 3@0)\b", spectator, re.IGNORECASE)
     assert not any(card in spectator for card in ("chains", "lakes", "bridges", "industry"))
     assert "objective" not in spectator and "secret" not in spectator
 

@@ -35,6 +35,21 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
 
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashes() -> Iterator[None]:
+    """argon2id with the lowest cost in this process's tests (the server's own parameters
+    cost ~0.2 s of CPU a hash, a third of the account tests' time); a test of the real
+    parameters asks for them (test_accounts). Servers started as processes keep theirs."""
+    from argon2 import PasswordHasher
+
+    from polis.server.accounts import passwords
+
+    real = passwords.HASHER
+    passwords.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    yield
+    passwords.HASHER = real
+
+
 @pytest.fixture(autouse=True)
 def wire_kept() -> Iterator[None]:
     """Fail the test when a server in this process sent, published or heard a message that

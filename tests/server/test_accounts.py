@@ -103,6 +103,17 @@ def test_sign_up_signs_in_with_a_server_side_httponly_session(client: TestClient
     assert hashes[0].startswith("$argon2id$")
 
 
+def test_the_server_hashes_with_argon2id_at_rfc_9106_low_memory_cost() -> None:
+    from argon2 import PasswordHasher, Type, extract_parameters
+
+    # the tests hash cheaply (conftest); the server's parameters are these
+    assert passwords.PARAMETERS.type is Type.ID
+    assert passwords.PARAMETERS.memory_cost >= 64 * 1024 and passwords.PARAMETERS.time_cost >= 3
+    hashed = PasswordHasher.from_parameters(passwords.PARAMETERS).hash("a password to look at")
+    assert hashed.startswith("$argon2id$")
+    assert extract_parameters(hashed) == passwords.PARAMETERS
+
+
 @pytest.mark.parametrize(
     ("name", "password", "why"),
     [

@@ -12,7 +12,7 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from polis.core.registry import games
@@ -26,9 +26,11 @@ NAME = re.compile(r"[^\W\d_][\w-]{2,19}")
 #: Names nobody may take (they would read as the server speaking).
 RESERVED = frozenset({"admin", "administrator", "polis", "server", "system", "moderator", "bot"})
 
-HASHER = PasswordHasher()  # argon2id
-#: Checked against when the name has no account (equal timing).
-_DUMMY = HASHER.hash("not a password anyone has: equal timing")
+#: argon2id with RFC 9106's second recommended option (t=3, 64 MiB, p=4).
+PARAMETERS = profiles.RFC_9106_LOW_MEMORY
+HASHER = PasswordHasher.from_parameters(PARAMETERS)
+#: What an unknown name's password is checked against (equal timing).
+DUMMY_PASSWORD = "not a password anyone has: equal timing"
 
 
 def check_name(name: str) -> str:
@@ -89,9 +91,14 @@ def verify(stored: str | None, password: str) -> bool:
     if len(password) > MAX_PASSWORD:
         return False
     try:
-        return HASHER.verify(stored or _DUMMY, password) and stored is not None
+        return HASHER.verify(stored or dummy_hash(), password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+@cache
+def dummy_hash() -> str:
+    return HASHER.hash(DUMMY_PASSWORD)
 
 
 def needs_rehash(stored: str) -> bool:

@@ -350,3 +350,122 @@ def test_metropolys_touch_targets_are_44_px_on_a_phone(
     assert axe_problems(page) == []
     assert errors == []
     context.close()
+
+
+# -- hot-seat secrets ------------------------------------------------------------------------------
+
+#: JavaScript: make the shown seat's move by clicks (a bid on the first field offered, else a
+#: pass) and say, in the same moment, what of its secrets is still on the screen.
+MOVE_AND_LOOK = """() => {
+  const field = document.querySelector('#metro-board .field.legal');
+  if (field) {
+    field.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    document.querySelector('button.value').click();
+  } else {
+    document.querySelector('#pass').click();
+  }
+  return {
+    cards: !!document.querySelector('#my-cards'),
+    log: document.querySelectorAll('#log li').length,
+    covered: !!document.querySelector('#handover-wait, #handover'),
+  };
+}"""
+
+
+def test_a_hot_seat_players_secrets_leave_the_screen_with_their_move(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Two people on one device and a bot: the cards of the person who just moved stayed on
+    screen while the bot thought, until the next person's cover came. Now they go with the
+    move, before the server has even answered."""
+    seats = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}, BOTS4[0]]
+    made = create_game(server, "metropolys", "family", seats)
+    context = open_context(browser, LAPTOP)
+    page = context.new_page()
+    errors = page_errors(page)
+    for seat in (0, 1):  # both seats held on this device
+        page.goto(made["seats"][seat]["invite"])
+        page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge")
+    for _ in range(3):
+        page.wait_for_selector("#handover-ok", timeout=60_000)
+        page.click("#handover-ok")
+        page.wait_for_selector("#my-cards")
+        before = int(page.evaluate("Number(document.querySelector('#log').dataset.position)"))
+        seen = page.evaluate(MOVE_AND_LOOK)
+        assert seen == {"cards": False, "log": 0, "covered": True}
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#log').dataset.position) > {before}"
+        )
+        assert page.query_selector("#my-cards") is None  # nor once the move is made
+    assert errors == []
+    context.close()
+
+
+# -- stand-ins explained ------------------------------------------------------------------------
+
+
+def log_notes(page: Any) -> list[tuple[str, str]]:
+    """The log's stand-in notes: (their key, their text)."""
+    notes: list[list[str]] = page.evaluate(
+        "[...document.querySelectorAll('#log li.stand-in-note')]"
+        ".map((li) => [li.dataset.key, li.textContent])"
+    )
+    return [(key, text) for key, text in notes]
+
+
+def test_away_leaving_and_coming_back_are_counted_down_told_and_logged(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A person away on their turn: the others see the time left before a bot plays for them;
+    the bot's taking over, the person's return and their leaving are in the log; and the
+    person, opening the table again, is told what the bot did meanwhile."""
+    people = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
+    body = {"game": "quadropolis", "mode": "classic", "seats": people}
+    made = server.api("/api/games", {**body, "away_limit": 6, "stand_in": "easy"})
+    gid = made["id"]
+    away = server.api(f"/api/games/{gid}")["current_player"]
+    stays = 1 - away
+    name = people[away]["name"]
+    context = open_context(browser, LAPTOP)
+    page = context.new_page()
+    errors = page_errors(page)
+    page.goto(made["seats"][stays]["invite"])
+    # the seat to move has nobody at it: its countdown
+    banner = page.wait_for_selector(f"#away-{away}", timeout=30_000)
+    assert banner is not None
+    text = banner.text_content() or ""
+    assert name in text and "bot (easy)" in text and "at most" in text, text
+    left = re.search(r"(\d+):(\d\d)", text)
+    assert left and 0 < int(left.group(1)) * 60 + int(left.group(2)) <= 6, text
+    assert page.get_attribute(f"#away-{away} .away-time", "role") == "timer"
+    assert axe_problems(page) == []
+    # ... a bot takes over and plays: the log says why, before the bot's move
+    page.wait_for_selector(f"#stand-in-{away}", timeout=30_000)
+    page.wait_for_selector("#log li.stand-in-note[data-key='stand_in'] + li.move-start")
+    assert page.query_selector(f"#away-{away}") is None
+    notes = log_notes(page)
+    assert notes[0][0] == "stand_in" and f"{name} is away too long" in notes[0][1], notes
+    # ... the person comes back through their link: told what the bot did for them
+    back_context = open_context(browser, LAPTOP)
+    back = back_context.new_page()
+    back_errors = page_errors(back)
+    back.goto(made["seats"][away]["invite"])
+    told = back.wait_for_selector(f"#while-away-{away}", timeout=30_000)
+    assert told is not None
+    assert "made 1 move for you" in (told.text_content() or ""), told.text_content()
+    assert axe_problems(back) == []
+    back.click(f"#while-away-{away} button.seen")
+    assert back.query_selector(f"#while-away-{away}") is None
+    # ... the others' log says they are back
+    page.wait_for_selector("#log li.stand-in-note[data-key='seat_back']")
+    assert f"{name} is back" in log_notes(page)[-1][1]
+    # ... then leaves for good: the log says so
+    back.click("#resign-button")
+    back.click("#resign-ok")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#log li.stand-in-note')]"
+        f".some((li) => li.textContent.includes('{name} leaves the game'))"
+    )
+    assert errors == [] and back_errors == []
+    back_context.close()
+    context.close()

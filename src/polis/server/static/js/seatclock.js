@@ -147,3 +147,82 @@ export function rulesBody(form) {
   const clock = CLOCKS.find((c) => c.key === form.clock)?.clock ?? null;
   return { clock, stand_in: form.standIn, away_limit: clock ? null : form.away };
 }
+
+// -- stand-ins told: who moved, the countdown before the away limit, the log's notes ----------
+const byBot = (author) => typeof author === "string" && author.startsWith("bot:");
+
+// Who made each move (entry index -> seat): the player of the move's first event (every
+// game's first event of a move names who moved).
+export function movers(log) {
+  const out = new Map();
+  for (const e of log) if (e.move !== null && e.move !== undefined && !out.has(e.move)) out.set(e.move, e.params?.player);
+  return out;
+}
+
+// Where bots stood in for people, from the authors of the moves: per move, the note that goes
+// before it ({kind: "standIn" | "back", seat, level, prev: the seat's move before}); per
+// person's seat, the author of its last move, its moves since it last moved itself (a bot's,
+// trailing), and where its latest bot run began; per move, the index of its first event.
+export function standInRuns(log, authors, seats) {
+  const who = movers(log);
+  const first = new Map();
+  log.forEach((e, i) => e.move !== null && e.move !== undefined && !first.has(e.move) && first.set(e.move, i));
+  const notes = new Map();
+  const last = {}; // seat -> author of its last move
+  const lastMove = {}; // seat -> its last move
+  const trailing = {}; // seat -> {count, level, move}: bot moves since its person last moved
+  const runStart = {}; // seat -> the move where its latest bot run began
+  for (const [move, seat] of [...who.entries()].sort((a, b) => a[0] - b[0])) {
+    if (seats[seat]?.kind !== "human") continue;
+    const author = authors[move];
+    if (byBot(author) && !byBot(last[seat])) {
+      notes.set(move, { kind: "standIn", seat, level: author.slice(4), prev: lastMove[seat] });
+      runStart[seat] = move;
+    } else if (!byBot(author) && byBot(last[seat])) {
+      notes.set(move, { kind: "back", seat, prev: lastMove[seat] });
+    }
+    trailing[seat] = byBot(author) ? { count: (trailing[seat]?.count ?? 0) + 1, level: author.slice(4), move } : null;
+    last[seat] = author;
+    lastMove[seat] = move;
+  }
+  return { notes, last, trailing, runStart, first };
+}
+
+// The note of the log for a bot standing in for a seat from here (`why`: "left", "time",
+// "away", or null when not known), or for its person being back.
+export function standInNote(note, names, why) {
+  const text = note.kind === "back" ? t("log.back", { name: names[note.seat] ?? "" })
+    : t("log.standIn", { name: names[note.seat] ?? "", level: t(`level.${note.level}`), why: why ?? "unknown" });
+  return h("li", { class: `stand-in-note ${note.kind === "back" ? "note-back" : "note-stand-in"}`, dataset: { key: note.kind === "back" ? "seat_back" : "stand_in", seat: note.seat }, text });
+}
+
+export { byBot };
+
+// A person away on their turn at a table with an away limit: how long until a bot plays for
+// them (counted from when this page saw them go: at most that long).
+export function awayBanner(seat, name, level, deadline) {
+  const el = h("p", { class: "banner warn away", id: `away-${seat}`, dataset: { deadline, name, level } });
+  drawAway(el);
+  return el;
+}
+
+function drawAway(el) {
+  const left = Math.max(0, (Number(el.dataset.deadline) - Date.now()) / 1000);
+  const mark = "\u0000";
+  const [before, after] = t("standin.awayCountdown", { name: el.dataset.name, level: t(`level.${el.dataset.level}`), time: mark }).split(mark);
+  el.replaceChildren(before ?? "", h("span", { class: "away-time", role: "timer", text: formatTime(left) }), after ?? "");
+}
+
+// Count every away banner down (once a second).
+export function tickAway(root) {
+  for (const el of root.querySelectorAll(".banner.away")) drawAway(el);
+}
+
+// A person back at their seat after a bot played for them: what happened meanwhile, until they
+// say they have seen it (`seen()`) or move themselves.
+export function whileAwayBanner(seat, name, run, seen) {
+  return h("div", { class: "banner stand-in while-away", id: `while-away-${seat}`, role: "status" }, [
+    h("span", { text: t("standin.while", { name, level: t(`level.${run.level}`), n: run.count }) }), " ",
+    h("button", { class: "seen", text: t("standin.seen"), on: { click: seen } }),
+  ]);
+}

@@ -13,7 +13,8 @@ import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
 import { hideTip } from "./tooltip.js";
-import { serverTime, seatClock, tick, standInBadge, standInBanners, resignButton, authorNote } from "./seatclock.js";
+import { serverTime, seatClock, tick, standInBadge, standInBanners, resignButton, authorNote, standInRuns, standInNote, awayBanner,
+  tickAway, whileAwayBanner, byBot } from "./seatclock.js";
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
 import { takeBackBox } from "./takeback.js";
@@ -34,8 +35,14 @@ export function tableScreen(gameId, env) {
   const conns = [];
   const ui = {
     selection: {}, replay: null, lastError: null, pending: null, focusNext: null, revealed: null,
-    drawn: {}, log: { key: null, count: 0 }, announcedPosition: null, wasMyTurn: false, refused: false,
+    drawn: {}, log: { key: null, count: 0, live: new Set() }, announcedPosition: null, wasMyTurn: false, refused: false,
     takeBack: { confirming: null, answered: new Set() }, hint: { answers: {}, asking: null },
+    // stand-ins: since when (this device's ms) each person has been seen away, why a bot stood
+    // in for each seat (as last told), the bot moves a person has said they saw
+    awaySince: {}, why: {}, seenWhileAway: {},
+    // the log's notes of changes of hands this page saw happen ({at: the log's length then,
+    // note}), and each person's seat's stand-in as last seen (null: played by its person)
+    liveNotes: [], standIn: {},
   };
   const dom = {
     title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
@@ -71,7 +78,33 @@ export function tableScreen(gameId, env) {
   clear(root).append(dom.table);
 
   // -- connections ---------------------------------------------------------------------------
+  // Who is away, and changes of hands: a bot standing in for a person, or the person back, is
+  // a note of the log where this page saw it (where it first sees a table, a change its moves
+  // do not show yet: a bot standing in that has not moved, a person back who has not).
+  function noteSeats(conn, seats) {
+    const now = Date.now();
+    const state = conn.state;
+    let runs = null;
+    seats.forEach((s, i) => {
+      if (s.stand_in) ui.why[i] = s.stand_in_why || "left";
+      if (s.kind === "human" && !s.vacant && !s.connected && !s.stand_in) ui.awaySince[i] ??= now;
+      else delete ui.awaySince[i];
+      if (s.kind !== "human" || !state) return;
+      const was = ui.standIn[i], is = s.stand_in ?? null;
+      ui.standIn[i] = is;
+      let changed = was !== undefined && (was === null) !== (is === null);
+      if (was === undefined) {
+        runs ??= standInRuns(state.log, state.authors ?? [], seats);
+        changed = (is !== null) !== byBot(runs.last[i]);
+      }
+      if (!changed || state.finished) return;
+      const note = is ? { kind: "standIn", seat: i, level: is } : { kind: "back", seat: i };
+      ui.liveNotes.push({ at: state.log.length, note, why: is ? ui.why[i] : null });
+    });
+  }
+
   function onMessage(conn, msg) {
+    if (msg.type === "state" || msg.type === "seats") noteSeats(conn, msg.seats);
     if (msg.type === "state") {
       if (msg.position !== ui.drawn.position) {
         ui.selection = {};
@@ -95,7 +128,11 @@ export function tableScreen(gameId, env) {
       if (conn.state) conn.state.seats = msg.seats;
       drawSeats();
       const ctx = context();
-      if (ctx) drawClaim(ctx);
+      if (ctx) {
+        drawClaim(ctx);
+        drawBanners(); // someone away on their turn, or back
+        drawLog(ctx, handover(ctx));
+      }
       chat.people();
     } else if (msg.type === "error") {
       if (!conn.state) return; // a refused hello: see refused()
@@ -217,6 +254,13 @@ export function tableScreen(gameId, env) {
     ui.selection = {};
     ui.pending = null;
     ui.focusNext = "#status";
+    if (mod.PRIVATE_VIEWS && heldSeats().length > 1) {
+      // a hot-seat move: its player's secrets leave the screen now, not when the next
+      // person's turn comes
+      ui.revealed = null;
+      ui.movedAt = conn.state.position;
+      ui.drawn = {};
+    }
     if (!conn.move(text)) toast(t("error.offline"));
     ui.drawn.board = null;
     update();
@@ -289,9 +333,38 @@ export function tableScreen(gameId, env) {
     if (!ctx.heldSeats.length && !ctx.replaying) {
       dom.banners.append(h("p", { class: "banner", id: "spectator", text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator") }));
     }
-    if (!ctx.replaying) dom.banners.append(...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim));
+    if (!ctx.replaying) {
+      dom.banners.append(...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim), ...awayBanners(ctx), ...whileAwayBanners(ctx));
+    }
     const vacant = ctx.msg.seats.filter((s) => s.vacant).length;
     if (vacant && !ctx.replaying) dom.banners.append(h("p", { class: "banner", id: "vacant", role: "status", text: t("status.vacant", { n: vacant }) }));
+  }
+
+  // A person away on their turn where the table has an away limit: the time left before a bot
+  // plays for them (from when this page saw them go; the server counts from when it did).
+  function awayBanners(ctx) {
+    const msg = ctx.msg, limit = msg.rules?.away_limit;
+    if (!limit || msg.clock || msg.finished || msg.seats.some((s) => s.vacant)) return [];
+    const seat = msg.current_player;
+    const since = ui.awaySince[seat];
+    if (since === undefined || ctx.heldSeats.includes(seat)) return [];
+    return [awayBanner(seat, ctx.names[seat], msg.rules.stand_in ?? "medium", since + limit * 1000)];
+  }
+
+  // Back at a seat a bot played meanwhile: what it did, until the person says they saw it or
+  // moves.
+  function whileAwayBanners(ctx) {
+    const { trailing } = standInRuns(ctx.msg.log, ctx.msg.authors ?? [], ctx.msg.seats);
+    return ctx.heldSeats.flatMap((seat) => {
+      const run = trailing[seat];
+      if (!run || ctx.msg.seats[seat]?.stand_in || ui.seenWhileAway[seat] === run.move) return [];
+      return [whileAwayBanner(seat, ctx.names[seat], run, () => {
+        ui.seenWhileAway[seat] = run.move;
+        ui.focusNext = "#status";
+        drawBanners();
+        restoreFocus(null);
+      })];
+    });
   }
 
   // "Keep in My games": a signed-in person playing a seat by its link, the seat bound to no
@@ -367,13 +440,23 @@ export function tableScreen(gameId, env) {
     conn?.ws?.close(); // the connection opens again at once and says hello with the token
   }
 
-  // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on.
+  // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on;
+  // once its person has moved they are hidden at once (see send()), and stay hidden while no
+  // seat of this device is to move (a bot thinking, the move on its way).
   function handover(ctx) {
     if (!mod.PRIVATE_VIEWS || ctx.replaying || ctx.msg.finished) return null;
     const humans = ctx.heldSeats;
     if (humans.length < 2) return null;
     const seat = ctx.msg.seat;
-    if (seat === ui.revealed) return null;
+    const toMove = ctx.msg.current_player === seat && ctx.msg.position !== ui.movedAt;
+    if (seat === ui.revealed && toMove) return null;
+    if (!toMove) {
+      const who = ctx.names[ctx.msg.current_player] ?? "";
+      return h("div", { class: "box handover", id: "handover-wait", role: "status" }, [
+        h("p", { text: t("handover.hidden") }),
+        h("p", { class: "hint", text: t("status.waiting", { name: who }) }),
+      ]);
+    }
     return h("div", { class: "box handover", id: "handover" }, [
       h("p", { text: t("handover.pass", { name: ctx.names[seat] }) }),
       h("p", { class: "hint", text: t("handover.hint", { name: ctx.names[seat] }) }),
@@ -462,7 +545,7 @@ export function tableScreen(gameId, env) {
     const events = ctx.log;
     let fresh = [];
     if (ui.log.key !== key || events.length < ui.log.count || covered) {
-      ui.log = { key, count: 0 };
+      ui.log = { key, count: 0, live: new Set() };
       clear(dom.logBox).append(h("h3", { id: "log-title", text: t("log.title") }), dom.log);
       dom.log.setAttribute("aria-labelledby", "log-title");
       clear(dom.log);
@@ -473,13 +556,31 @@ export function tableScreen(gameId, env) {
     }
     let previous = ui.log.count ? events[ui.log.count - 1].move : undefined;
     const authors = (ctx.replaying ? ui.replay.authors : ctx.msg.authors) ?? [];
-    for (const event of events.slice(ui.log.count)) {
+    // where a bot stood in for a person, and where they came back: as this page saw it
+    // happen, else from the moves' authors (why known for the latest run only)
+    const runs = standInRuns(events, authors, ctx.msg.seats);
+    const why = (seat, move) => (runs.runStart[seat] === move ? ui.why[seat] : null);
+    const live = ctx.replaying ? [] : ui.liveNotes;
+    const seenLive = (note, move) => live.some((l) => l.note.seat === note.seat && l.note.kind === note.kind
+      && l.at > (note.prev === undefined ? -1 : runs.first.get(note.prev)) && l.at <= runs.first.get(move));
+    const liveUpTo = (i) => {
+      for (const l of live) {
+        if (l.at > i || ui.log.live.has(l)) continue;
+        ui.log.live.add(l);
+        dom.log.append(standInNote(l.note, ctx.names, l.why));
+      }
+    };
+    events.slice(ui.log.count).forEach((event, k) => {
+      liveUpTo(ui.log.count + k);
       const first = event.move !== previous;
       previous = event.move;
+      const note = first ? runs.notes.get(event.move) : null;
+      if (note && !seenLive(note, event.move)) dom.log.append(standInNote(note, ctx.names, why(note.seat, event.move)));
       const kind = mod.eventKind?.(event) ?? "";
       dom.log.append(h("li", { class: `${first ? "move-start" : ""} ${kind}`, dataset: { move: event.move ?? "setup", key: event.key } },
         [mod.describe(event, ctx, tg), first && event.move !== null ? authorNote(authors[event.move]) : null]));
-    }
+    });
+    liveUpTo(Infinity); // changes seen since the last event
     ui.log.count = events.length;
     dom.log.dataset.position = ctx.position;
     for (const li of dom.log.querySelectorAll("li.last")) li.classList.remove("last");
@@ -591,7 +692,10 @@ export function tableScreen(gameId, env) {
     resizeTimer = setTimeout(() => mod.layoutKey && update(), 120);
   });
   observer.observe(dom.board);
-  const ticker = setInterval(() => tick(dom.seats), 1000); // the running clock counts down
+  const ticker = setInterval(() => { // the running clock and the time before an away limit count down
+    tick(dom.seats);
+    tickAway(dom.banners);
+  }, 1000);
   const unsubscribe = onPrefs(() => {
     ui.drawn.board = null;
     update();

@@ -469,3 +469,31 @@ def test_away_leaving_and_coming_back_are_counted_down_told_and_logged(
     assert errors == [] and back_errors == []
     back_context.close()
     context.close()
+
+
+# -- Quadropolis: face-down tiles, the rematch's address ---------------------------------------
+
+
+def test_face_down_tiles_are_not_labelled_like_architects(
+    server: ServerProcess, browser: Any, shots: Path
+) -> None:
+    """A face-down tile showed its back's "#1", the notation of Architect #1: it is drawn
+    hatched, named "face-down" to screen readers and tooltips, with no number (legend too)."""
+    seats = [{"name": "Ada", "kind": "human"}, BOTS4[0]]
+    made = create_game(server, "quadropolis", "classic", seats, seed=7)
+    context = open_context(browser, LAPTOP)
+    page = context.new_page()
+    page.goto(made["seats"][0]["invite"])
+    page.wait_for_selector("#site .sq")
+    down = page.locator("#site .sq[aria-label*='face-down']")
+    assert down.count() > 0  # two players: some of the site is face down
+    for i in range(down.count()):
+        square = down.nth(i)
+        assert not re.search(r"#\d", square.text_content() or ""), square.text_content()
+        assert square.locator(".face-down-tile line").count() > 2  # hatched
+    assert not re.search(r"#\d", page.text_content("#site") or "")
+    page.locator("#site").screenshot(path=shots / "quadropolis-face-down-1366x900.png")
+    page.click("#legend-button")
+    legend = page.wait_for_selector("#dialog-legend .legend-item:has(.face-down-tile)")
+    assert legend is not None and not re.search(r"#\d", legend.text_content() or "")
+    context.close()

@@ -216,6 +216,17 @@ export function tileGroup(tile, x, y, w) {
   return g;
 }
 
+// A face-down tile: a dark back, hatched (it is out of play). Its back's printed round ("#1")
+// is not drawn: it read as Architect #1.
+function faceDown(x, y, size) {
+  const g = s("g", { class: "face-down-tile", "aria-hidden": "true" }, [s("rect", { x, y, width: size, height: size, rx: 7, class: "face-down" })]);
+  for (let d = size / 5; d < 1.75 * size; d += size / 5) {
+    g.append(s("line", { x1: x + Math.max(0, d - size) + 2, y1: y + Math.min(d, size) - 2, x2: x + Math.min(d, size) - 2, y2: y + Math.max(0, d - size) + 2,
+      class: "face-down-hatch" }));
+  }
+  return g;
+}
+
 // -- the construction site --------------------------------------------------------------------
 function siteSquareLabel(sq, t) {
   const where = squareWords(sq.square, t);
@@ -248,10 +259,7 @@ function siteSvg(ctx, t) {
       dataset: { square: sq.square, tile: sq.tile?.id ?? "", focusKey: `site-${sq.square}`, tip: sq.state === "face-up" ? tileTip(sq.tile, t) : siteSquareLabel(sq, t) } });
     g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "sq-bg" }));
     if (sq.state === "face-up") g.append(tileGroup(sq.tile, x, y, CELL));
-    else if (sq.state === "face-down") {
-      g.append(s("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 7, class: "face-down" }));
-      g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "back", text: sq.back.split(" ")[0] }));
-    }
+    else if (sq.state === "face-down") g.append(faceDown(x + 5, y + 5, CELL - 10));
     g.append(s("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: "focus-ring" }));
     g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 7, class: "mark-ring" }));
     svg.append(g);
@@ -579,7 +587,7 @@ export function legend(ctx, t) {
     item([star(24, 24, 18, { fill: "#ffd400", stroke: INK }), s("text", { x: 24, y: 29, "text-anchor": "middle", class: "vp-n", text: "2" })], t("legend.vp"), t("help.vp")),
     item(crown(24, 24, 36), t("mayor"), t("help.mayor")),
     item(urbanistPiece(24, 26), t("urbanist"), t("help.urbanist")),
-    item([s("rect", { x: 6, y: 6, width: 36, height: 36, rx: 6, class: "face-down" }), s("text", { x: 24, y: 29, "text-anchor": "middle", class: "back", text: "#2" })], t("faceDownTitle"), t("help.faceDown")),
+    item(faceDown(6, 6, 36), t("faceDownTitle"), t("help.faceDown")),
     item([s("rect", { x: 9, y: 9, width: 30, height: 30, rx: 7, fill: ctx.colours[0], stroke: "#111", "stroke-width": 2 }),
       s("text", { x: 24, y: 30, "text-anchor": "middle", class: "arch-num", fill: inkOn(ctx.colours[0]), text: "3" })], t("architects"), t("help.architect")),
   );

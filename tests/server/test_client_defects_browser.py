@@ -497,3 +497,46 @@ def test_face_down_tiles_are_not_labelled_like_architects(
     legend = page.wait_for_selector("#dialog-legend .legend-item:has(.face-down-tile)")
     assert legend is not None and not re.search(r"#\d", legend.text_content() or "")
     context.close()
+
+
+def game_in_address(page: Any) -> str:
+    match = re.search(r"#/game/([^/]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def test_a_rematch_has_its_own_address_for_who_asks_and_who_joins(
+    server: ServerProcess, browser: Any
+) -> None:
+    """After a rematch the address bar kept the old game's id: the one who asks for it and the
+    one who joins it both come to the new game's address, and its links name it."""
+    people = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
+    made = create_game(server, "metropolys", "family", people)
+    gid = made["id"]
+    pages = []
+    for seat in (0, 1):
+        context = open_context(browser, LAPTOP)
+        page = context.new_page()
+        page.goto(made["seats"][seat]["invite"])
+        page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge")
+        pages.append((context, page, page_errors(page)))
+    for seat in (0, 1):  # both leave: bots finish the game for them
+        token = made["seats"][seat]["invite"].rsplit("/", 1)[-1]
+        server.api(f"/api/games/{gid}/resign", {"token": token})
+    finished(server, gid)
+    (_, ada, ada_errors), (_, lin, lin_errors) = pages
+    for page in (ada, lin):
+        page.wait_for_selector("#rematch", timeout=60_000)
+    ada.click("#rematch")
+    ada.wait_for_function(f"() => !location.hash.includes('{gid}')")
+    new = game_in_address(ada)
+    lin.wait_for_selector("#rematch:has-text('Join')")
+    lin.click("#rematch")
+    lin.wait_for_function(f"() => !location.hash.includes('{gid}')")
+    assert game_in_address(lin) == new != gid
+    for page in (ada, lin):
+        page.wait_for_selector("#metro-board")
+        assert page.input_value("#links .watch-link").endswith(f"#/game/{new}")
+    assert ada_errors == [] and lin_errors == []
+    for context, _, _ in pages:
+        context.close()

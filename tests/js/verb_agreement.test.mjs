@@ -51,3 +51,15 @@ test("a call won says 'takes back' of one player and 'take back' of two, in ever
     assert.match(many, verbs.many, `${lang}: ${many}`);
   }
 });
+
+// The end screen counts points with the language's plural rules ("1 points" was said).
+const ONE_POINT = { en: "Ada wins with 1 point!", de: "Ada gewinnt mit 1 Punkt!", pl: "Wygrywa Ada z 1 punktem!", it: "Vince Ada con 1 punto!" };
+const POINTS = { en: "Ada wins with 5 points!", de: "Ada gewinnt mit 5 Punkten!", pl: "Wygrywa Ada z 5 punktami!", it: "Vince Ada con 5 punti!" };
+
+test("the winner's points agree with their number in every language", () => {
+  for (const lang of Object.keys(ONE_POINT)) {
+    const wins = catalogue(`src/polis/server/static/i18n/${lang}.json`)["end.wins"];
+    assert.equal(format(wins, { name: "Ada", score: 1 }, lang), ONE_POINT[lang]);
+    assert.equal(format(wins, { name: "Ada", score: 5 }, lang), POINTS[lang]);
+  }
+});

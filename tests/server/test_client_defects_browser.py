@@ -393,6 +393,7 @@ def test_a_hot_seat_players_secrets_leave_the_screen_with_their_move(
         before = int(page.evaluate("Number(document.querySelector('#log').dataset.position)"))
         seen = page.evaluate(MOVE_AND_LOOK)
         assert seen == {"cards": False, "log": 0, "covered": True}
+        assert axe_problems(page) == []  # the cover, whichever is up now
         page.wait_for_function(
             f"() => Number(document.querySelector('#log').dataset.position) > {before}"
         )

@@ -5,7 +5,7 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-TEST_EXTRAS := dev,server,cluster,push,arena,rl,openspiel,rl-train
+TEST_EXTRAS := dev,server,cluster,push,client,arena,rl,openspiel,rl-train
 PLAY_EXTRAS := server
 # Every install takes its versions from here (`make constraints` writes it anew).
 CONSTRAINTS := constraints.txt

@@ -332,6 +332,9 @@ def main() -> None:
     cpu = time.process_time() - cpu_start
     if args.save:
         model.save(args.save)
+        env = model.get_env()
+        if isinstance(env, VecNormalize):  # the statistics the policy's inputs go through
+            env.save(args.save.removesuffix(".zip") + ".normalize.pkl")  # examples/bot_connect.py
     report: dict[str, Any] = {
         "game": args.game,
         "mode": mode,

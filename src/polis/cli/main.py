@@ -59,9 +59,9 @@ def _main(
 
 def _mount() -> None:
     """Register every command; each lives in its own module under polis.cli."""
-    from polis.cli import admin, arena, play, replay, review, score, serve, simulate
+    from polis.cli import admin, arena, bot, play, replay, review, score, serve, simulate
 
-    for module in (score, replay, review, play, simulate, arena, serve, admin):
+    for module in (score, replay, review, play, simulate, arena, serve, admin, bot):
         module.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):  # leave a command's own class alone

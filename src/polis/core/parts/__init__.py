@@ -22,7 +22,9 @@ web lives here, in the core, so a game implements all of them importing nothing 
 * ``REVEALS``, for the server's take-backs: :class:`Reveals`, ``(before, move) -> bool``;
 * ``TEXT``, for terminals: :class:`TextParts`, a module drawing the game as text;
 * ``WIRE``, for the server's wire contract: :class:`WireTypes`, a module naming the types
-  (``TypedDict`` classes) of the JSON the view's ``to_json`` and the ``choices`` part write.
+  (``TypedDict`` classes) of the JSON the view's ``to_json`` and the ``choices`` part write;
+* ``READ_VIEW``, for programs playing through the server's bot API (:mod:`polis.client`):
+  :class:`ReadView`, ``(json) -> View``, the view back from what its ``to_json`` wrote.
 
 Importing this package loads no part and no third-party library: the interfaces' own
 modules are imported only for type checking here.
@@ -147,6 +149,14 @@ class WireTypes(Protocol):
     CHOICES: Any
 
 
+class ReadView(Protocol):
+    """A game's ``read_view`` part: the view whose ``to_json`` wrote ``data``, equal to it at
+    every position in play (InputError for JSON no view of the game writes). A program that
+    gets a seat's view as JSON only (the server's bot API) rebuilds it for its agents."""
+
+    def __call__(self, data: Mapping[str, Any], /) -> View: ...
+
+
 KNOWLEDGE: PluginKey[KnowledgeFactory] = PluginKey("knowledge")
 OBSERVATION: PluginKey[ObservationFactory] = PluginKey("observation")
 CHANCE: PluginKey[ChanceModel] = PluginKey("chance")
@@ -154,10 +164,12 @@ CHOICES: PluginKey[Choices] = PluginKey("choices")
 REVEALS: PluginKey[Reveals] = PluginKey("reveals")
 TEXT: PluginKey[TextParts] = PluginKey("text")
 WIRE: PluginKey[WireTypes] = PluginKey("wire")
+READ_VIEW: PluginKey[ReadView] = PluginKey("read_view")
 
 #: Every part a game may offer, by name.
 PARTS: Mapping[str, PluginKey[object]] = {
-    key.name: key for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE)
+    key.name: key
+    for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE, READ_VIEW)
 }
 
 __all__ = [
@@ -166,6 +178,7 @@ __all__ = [
     "KNOWLEDGE",
     "OBSERVATION",
     "PARTS",
+    "READ_VIEW",
     "REVEALS",
     "TEXT",
     "WIRE",
@@ -173,6 +186,7 @@ __all__ = [
     "KnowledgeFactory",
     "ObservationFactory",
     "PluginKey",
+    "ReadView",
     "Reveals",
     "TextParts",
     "WireTypes",

@@ -55,6 +55,7 @@ class MetropolysGame(Game):
         "text": "polis.games.metropolys.render",
         "reveals": "polis.games.metropolys.reveals:reveals",
         "wire": "polis.games.metropolys.view_json",
+        "read_view": "polis.games.metropolys.view_read:read_view",
     }
 
     def new_game(

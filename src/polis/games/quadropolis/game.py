@@ -57,6 +57,7 @@ class QuadropolisGame(Game):
         "text": "polis.games.quadropolis.render",
         "reveals": "polis.games.quadropolis.reveals:reveals",
         "wire": "polis.games.quadropolis.view_json",
+        "read_view": "polis.games.quadropolis.view_read:read_view",
     }
 
     def new_game(

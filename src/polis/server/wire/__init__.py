@@ -10,6 +10,8 @@ as types.
 * :mod:`~polis.server.wire.bus`: what server processes tell each other (``change``,
   ``seats``, ``takeback``, ``chat``, ``rematch``, ``bye``);
 * :mod:`~polis.server.wire.http`: the HTTP request bodies by route;
+* :mod:`~polis.server.wire.bot`: the bot API's event stream lines and answers (its game
+  stream's lines are ``state`` messages);
 * each game's view and choices JSON: the game's ``wire`` part (:data:`polis.core.parts.WIRE`).
 
 The types are ``TypedDict`` classes: every place that builds a message builds it as its type

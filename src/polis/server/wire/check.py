@@ -26,6 +26,8 @@ from pydantic import TypeAdapter, ValidationError
 from polis.core.protocol import Game
 from polis.server.live.jsontext import dumps, loads
 from polis.server.wire.schema import (
+    bot_answer_adapter,
+    bot_event_adapter,
     bus_adapter,
     error_body_adapter,
     from_client_adapter,
@@ -114,6 +116,14 @@ class WireCheck:
     def push(self, payload: Mapping[str, Any]) -> None:
         """The payload of a turn notification."""
         self._validate(push_adapter(), "a push payload", dumps(payload))
+
+    def bot_event(self, text: str) -> None:
+        """A line of a bot's event stream (:mod:`polis.server.wire.bot`), as sent."""
+        self._validate(bot_event_adapter(), "a bot event", text)
+
+    def bot_answer(self, kind: Any, body: Mapping[str, Any]) -> None:
+        """The body of a bot API answer, against its type ``kind``."""
+        self._validate(bot_answer_adapter(kind), "a bot API answer", dumps(body))
 
     def _validate(self, adapter: TypeAdapter[Any], what: str, text: str | bytes) -> None:
         try:

@@ -30,6 +30,7 @@ from typing_extensions import is_typeddict
 from polis.core.errors import InputError
 from polis.core.parts import WIRE
 from polis.core.protocol import Game
+from polis.server.wire.bot import BotAnswer, BotEvent
 from polis.server.wire.bus import BusBye, BusChange, BusChat, BusRematch, BusSeats, BusTakeback
 from polis.server.wire.from_client import (
     ClientChat,
@@ -125,6 +126,8 @@ FROM_CLIENT = tagged(
     [ClientHello, ClientMove, ClientTakeback, ClientTakebackAnswer, ClientChat, ClientPing], "type"
 )
 BUS = tagged([BusChange, BusSeats, BusTakeback, BusChat, BusRematch, BusBye], "t")
+#: A line of the bot API's event stream (:mod:`polis.server.wire.bot`).
+BOT_EVENT = tagged(get_args(BotEvent), "type")
 
 
 def adapter(kind: Any) -> TypeAdapter[Any]:
@@ -149,6 +152,17 @@ def from_client_adapter() -> TypeAdapter[Any]:
 @functools.cache
 def bus_adapter() -> TypeAdapter[Any]:
     return adapter(BUS)
+
+
+@functools.cache
+def bot_event_adapter() -> TypeAdapter[Any]:
+    return adapter(BOT_EVENT)
+
+
+@functools.cache
+def bot_answer_adapter(kind: Any) -> TypeAdapter[Any]:
+    """The adapter of one of the bot API's answers (:data:`~polis.server.wire.bot.BotAnswer`)."""
+    return adapter(kind)
 
 
 @functools.cache
@@ -185,6 +199,8 @@ def roots(games: Iterable[Game]) -> list[tuple[str, Any, str]]:
         ("BusMessage", BUS, "A message between server processes (Redis)."),
         ("ErrorBody", ErrorBody, "The body of every HTTP answer other than 2xx."),
         ("TurnPush", TurnPush, "The payload of a turn notification (Web Push)."),
+        ("BotEvent", BOT_EVENT, "A line of the bot API's event stream (`GET /api/bot/stream`)."),
+        ("BotAnswer", BotAnswer, "The body of a 2xx answer of the bot API and the token routes."),
     ]
 
 
@@ -238,9 +254,9 @@ def _described(
 ) -> None:
     """Give every field the docstring its TypedDict, or a TypedDict it extends, writes under it
     (pydantic reads only the class's own)."""
-    from polis.server.wire import bus, from_client, to_client
+    from polis.server.wire import bot, bus, from_client, to_client
 
-    modules: list[Any] = [to_client, from_client, bus]
+    modules: list[Any] = [to_client, from_client, bus, bot]
     for game in games:
         with contextlib.suppress(InputError):
             modules.append(game.plugin(WIRE))

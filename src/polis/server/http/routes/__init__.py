@@ -1,11 +1,12 @@
 """The server's routers: pages and client files, the HTTP API, accounts and their passkeys,
-open tables, the live WebSocket, turn notifications, hints and reviews."""
+the bot API, open tables, the live WebSocket, turn notifications, hints and reviews."""
 
 from __future__ import annotations
 
 from polis.server.http.routes import (
     accounts,
     api,
+    bots,
     challenges,
     hints,
     live,
@@ -23,6 +24,7 @@ ROUTERS = (
     api.router,
     accounts.router,
     challenges.router,
+    bots.router,
     people.router,
     passkeys.router,
     players.router,

@@ -24,6 +24,7 @@ from polis.server.http.routes.standins import TableRulesIn
 from polis.server.http.webfiles import LANGUAGES
 from polis.server.live.history import line_of, replay, taken_back
 from polis.server.live.room import Room
+from polis.server.store.api_tokens import allow_bots, bots_allowed
 from polis.server.table.deals import chosen_seed_refusal
 from polis.server.table.hints import default_hints
 from polis.server.table.standins import standing_authors
@@ -71,6 +72,9 @@ class NewGame(TableRulesIn):  # with the clock and rules for leavers it may choo
     #: A rated game (:mod:`polis.server.accounts.ratings`): the creator signed in, every other
     #: seat open for signed-in people; no bots, hot-seat, chosen seed, hints or take-backs.
     rated: bool = False
+    #: Bot accounts may take the open seats (through the bot API, :mod:`polis.server.http
+    #: .routes.bots`), as well as people; a rated table too.
+    bots: bool = False
 
     @field_validator("game", "mode")
     @classmethod
@@ -122,6 +126,8 @@ async def meta(hub: HubDep, clients: ClientsDep) -> dict[str, Any]:
         "languages": list(LANGUAGES),
         # optional accounts, ratings, profiles, challenges (:mod:`polis.server.accounts`)
         "accounts": True,
+        # bot accounts and their API (:mod:`polis.server.http.routes.bots`)
+        "bot_api": True,
     }
 
 
@@ -148,12 +154,19 @@ async def create(
     body: NewGame, request: Request, hub: HubDep, signed: MaybeSignedIn
 ) -> dict[str, Any]:
     hub.guards.create(request.client.host if request.client else "unknown")
+    if signed is not None and signed.account.bot:
+        raise ServerError(
+            "forbidden",
+            "a bot account plays through the bot API: accept a challenge or take an open seat",
+        )
     game = hub.game(body.game)
     game.check_table(body.mode, len(body.seats))  # InputError names the rule
     for seat in body.seats:
         if seat.kind == "bot" and seat.level is not None and seat.level not in LEVELS:
             raise ServerError("bad_request", f"unknown bot level {seat.level!r}")
     kinds = [s.kind for s in body.seats]
+    if body.bots and "open" not in kinds:
+        raise ServerError("bad_request", "bots may take open seats: this table leaves none open")
     if body.seed is not None:
         refusal = chosen_seed_refusal(kinds, body.hot_seat, body.listed is True)
         if refusal:
@@ -194,6 +207,9 @@ async def create(
         rated=body.rated,
         creator_id=None if signed is None else signed.account.id,
     )
+    if body.bots:  # before the answer: nobody knows the table yet
+        engine = hub.store.engine
+        await hub.write(lambda: allow_bots(engine, room.id), "a table for bots")
     base = public_base(request.scope, hub.config.public_url)
     gid = room.id
     out: list[dict[str, Any]] = []
@@ -207,8 +223,10 @@ async def create(
 
 
 @router.get("/games/{game_id}")
-async def summary(room: RoomDep) -> dict[str, Any]:
+async def summary(room: RoomDep, hub: HubDep) -> dict[str, Any]:
     stored = room.stored
+    engine = hub.store.engine
+    bots = await hub.patiently(lambda: bots_allowed(engine, [room.id]), "a table")
     return {
         "id": stored.id,
         "game": stored.game,
@@ -226,6 +244,8 @@ async def summary(room: RoomDep) -> dict[str, Any]:
         "chat_spectators": stored.chat_spectators,
         "hints": room.hints.enabled,
         "rated": stored.rated,
+        # bot accounts may take its open seats (``"bots"`` when it was made)
+        "bots": bool(bots),
     }
 
 

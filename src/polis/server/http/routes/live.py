@@ -23,6 +23,9 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from polis.core.errors import PolisError
+from polis.core.moves import Move
+from polis.server.accounts.bots import bot_api
 from polis.server.errors import ServerError
 from polis.server.http.deps import HubDep
 from polis.server.live.hub import Hub
@@ -94,10 +97,35 @@ async def _greet(ws: WebSocket, hub: Hub, room: Room, timeout: float) -> int | N
     if token is None:
         return None
     try:
-        return await room.seat_for(token)
+        seat = await room.seat_for(token)
     except ServerError as exc:
         code = 4403 if exc.code == "bad_token" else 1013
         raise Refused(exc.to_message(), code) from None
+    refusal = await bot_api(ws).refuse_socket(room, seat)  # a bot plays through its API
+    if refusal is not None:
+        raise Refused(refusal.to_message(), 4403)
+    return seat
+
+
+async def client_move(room: Room, seat: int | None, move: str | int, position: int) -> None:
+    """A move a client sends for its seat, made the one way every client's is: a person's
+    from the table's WebSocket and a bot account's from the bot API
+    (:mod:`polis.server.http.routes.bots`) alike become a :class:`Play` committed to the
+    room's pipeline, checked there against the table (turn, position, clock) and the rules.
+    An action id (the bot API's other way to name a move) is the move of that id in the
+    game's action space. Shielded: a move under way is stored and announced even if its
+    client goes meanwhile. ServerError when refused (nothing changed)."""
+    chosen: str | Move = move if isinstance(move, str) else move_of_id(room, move)
+    await asyncio.shield(room.commit(Play(seat, chosen, position)))
+
+
+def move_of_id(room: Room, action: int) -> Move:
+    """The move of action id ``action`` in the room's game and mode (``illegal`` outside
+    its action space)."""
+    try:
+        return room.game.action_space(room.stored.mode).move(action)
+    except PolisError as exc:
+        raise ServerError("illegal", exc.message, exc.rule) from None
 
 
 def cut(ws: WebSocket) -> bool:
@@ -255,9 +283,7 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
                 conn.put(dumps(exc.to_message()))
         elif msg["type"] == "move":
             try:
-                # shielded: a move under way is stored and announced even if this connection
-                # is cut meanwhile
-                await asyncio.shield(room.commit(Play(seat, msg["move"], msg["position"])))
+                await client_move(room, seat, msg["move"], msg["position"])
             except ServerError as exc:
                 conn.put(dumps(exc.to_message()))
                 conn.put(room.snapshot_text(seat), state=True)

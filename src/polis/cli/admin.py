@@ -1,5 +1,6 @@
 """``polis admin``: what the operator of a server does about people: read the chat lines
-reported, mark them handled, suspend an account or lift its suspension.
+reported, mark them handled, suspend an account or lift its suspension; and schedule an
+event (a tournament) that starts by itself.
 
 The commands work on the store itself (the database ``polis serve`` keeps its games in, found
 the same way: ``--db``, else ``$POLIS_DB``, else the SQLite file in the user data directory),
@@ -23,7 +24,7 @@ from polis.core.errors import InputError
 admin = typer.Typer(
     name="admin",
     cls=Group,
-    help="Moderate a server: reported chat lines and suspended accounts.",
+    help="Run a server: reported chat lines, suspended accounts, scheduled events.",
     no_args_is_help=True,
 )
 
@@ -178,6 +179,92 @@ def suspend(
         typer.echo(f"{account.name}: suspension lifted (it may sign in again)")
     else:
         typer.echo(f"{account.name}: suspended and signed out everywhere")
+
+
+@admin.command("event", cls=Command)
+def event(
+    name: Annotated[str, typer.Argument(help="The event's name, as its page shows it.")],
+    game: Annotated[str, typer.Option(help="A game the server serves.")],
+    starts: Annotated[
+        str, typer.Option(help="When it starts by itself: ISO 8601 with its time zone.")
+    ],
+    mode: Annotated[str | None, typer.Option(help="The game's mode (default: its first).")] = None,
+    players: Annotated[int, typer.Option(help="Players per table, 2 to 4.")] = 2,
+    format: Annotated[
+        str, typer.Option("--format", help="swiss, or round_robin (everyone meets everyone).")
+    ] = "swiss",
+    rounds: Annotated[
+        int | None, typer.Option(help="A Swiss event's rounds, 1 to 20 (default 3).")
+    ] = None,
+    rated: Annotated[bool, typer.Option("--rated", help="Its games are rated.")] = False,
+    away_limit: Annotated[
+        float | None,
+        typer.Option(help="Seconds a player may be away on their turn (default 300)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Schedule an event (a tournament) that anyone signed in may join until it starts by
+    itself; it prints the event's id (its page is #/event/ID). Rounds are paired by the
+    server; tables have no clock, and a bot replaces a player away past the limit.
+
+    Example: polis admin event "Winter cup" --game quadropolis --starts 2026-12-01T18:00Z
+    """
+    import time
+    from datetime import datetime
+
+    from polis.core.registry import load_game
+    from polis.server.errors import ServerError
+    from polis.server.events import runner
+    from polis.server.http.routes.standins import LONGEST, TableRulesIn
+    from polis.server.store import events as rows
+
+    with user_errors():
+        found = load_game(game)
+        name = name.strip()
+        if not 0 < len(name) <= 60:
+            raise InputError("an event's name has 1 to 60 characters")
+        try:
+            when = datetime.fromisoformat(starts)
+        except ValueError:
+            raise InputError(f"--starts {starts!r}: not an ISO 8601 time") from None
+        if when.tzinfo is None:
+            raise InputError(f"--starts {starts!r}: give its time zone (for example Z)")
+        if format == "swiss" and rounds is None:
+            rounds = 3
+        if away_limit is not None and not 1 <= away_limit <= LONGEST:
+            raise InputError(f"--away-limit is 1 to {LONGEST:.0f} seconds")
+        rules = TableRulesIn(away_limit=away_limit)
+        try:
+            mode_, seats = runner.checked(
+                found,
+                mode or found.modes[0],
+                players,
+                rules,
+                format,
+                rounds,
+                when.timestamp(),
+                time.time(),
+            )
+        except ServerError as exc:
+            raise InputError(exc.message) from None
+        values = runner.row_values(
+            name=name,
+            game=found.name,
+            mode=mode_,
+            players=seats,
+            rules=rules,
+            rated=rated,
+            format=format,
+            starts=when.timestamp(),
+            rounds=rounds,
+            creator_id=None,
+        )
+        engine = open_store(db)
+    try:
+        rows.add_event(engine, **values)
+    finally:
+        engine.dispose()
+    typer.echo(values["id"])
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,8 @@ not grow with every game ever opened.
 * Games whose clock ran out while no process held them are loaded, so a bot takes over.
 * Finished games with players' accounts that were never settled (the process that stored the
   last move stopped first) are settled: their results and ratings are written.
+* Events start at their time, and their rounds follow one another
+  (:func:`polis.server.events.runner.run`, a loop of its own).
 """
 
 from __future__ import annotations
@@ -177,7 +179,10 @@ def sync_interval(hub: Hub) -> float:
 
 async def upkeep(hub: Hub) -> None:
     """The background rounds of :mod:`upkeep`, until the server stops."""
+    from polis.server.events import runner
+
     hub.spawn(_sync_loop(hub))
+    hub.spawn(runner.run(hub))
     quiet_for = 0.0  # the first rounds after start-up resume every waiting bot
     last_repeat = time.monotonic()
     last_settle: float | None = None  # the first round settles what a stopped process left

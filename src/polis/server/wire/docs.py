@@ -7,7 +7,8 @@ Run ``make api-docs`` (``python -m polis.server.wire.docs``) after changing a ty
 contract or the prose; ``--check`` writes nothing and fails when a committed file differs
 (a test does the same). In the template, a line ``<!-- wire: NAME -->`` is replaced by:
 
-* ``ToClient``, ``FromClient``, ``BusMessage``, ``BotEvent``, ``BotAnswer``: a table per
+* ``ToClient``, ``FromClient``, ``BusMessage``, ``BotEvent``, ``BotAnswer``, ``EventAnswer``: a
+  table per
   message of that root;
 * ``ErrorBody``, ``TurnPush``: the table of that type;
 * ``http``: the request body of every route that takes one;
@@ -39,6 +40,7 @@ KNOWN = (
     "TurnPush",
     "BotEvent",
     "BotAnswer",
+    "EventAnswer",
     "http",
     "types",
 )

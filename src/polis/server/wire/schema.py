@@ -32,6 +32,7 @@ from polis.core.parts import WIRE
 from polis.core.protocol import Game
 from polis.server.wire.bot import BotAnswer, BotEvent
 from polis.server.wire.bus import BusBye, BusChange, BusChat, BusRematch, BusSeats, BusTakeback
+from polis.server.wire.events import EventAnswer
 from polis.server.wire.from_client import (
     ClientChat,
     ClientHello,
@@ -201,6 +202,7 @@ def roots(games: Iterable[Game]) -> list[tuple[str, Any, str]]:
         ("TurnPush", TurnPush, "The payload of a turn notification (Web Push)."),
         ("BotEvent", BOT_EVENT, "A line of the bot API's event stream (`GET /api/bot/stream`)."),
         ("BotAnswer", BotAnswer, "The body of a 2xx answer of the bot API and the token routes."),
+        ("EventAnswer", EventAnswer, "The body of a 2xx answer of the event routes."),
     ]
 
 
@@ -254,9 +256,9 @@ def _described(
 ) -> None:
     """Give every field the docstring its TypedDict, or a TypedDict it extends, writes under it
     (pydantic reads only the class's own)."""
-    from polis.server.wire import bot, bus, from_client, to_client
+    from polis.server.wire import bot, bus, events, from_client, to_client
 
-    modules: list[Any] = [to_client, from_client, bus, bot]
+    modules: list[Any] = [to_client, from_client, bus, bot, events]
     for game in games:
         with contextlib.suppress(InputError):
             modules.append(game.plugin(WIRE))

@@ -1,5 +1,5 @@
 """The server's routers: pages and client files, the HTTP API, accounts and their passkeys,
-the bot API, open tables, the live WebSocket, turn notifications, hints and reviews."""
+the bot API, events, open tables, the live WebSocket, turn notifications, hints and reviews."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from polis.server.http.routes import (
     api,
     bots,
     challenges,
+    events,
     hints,
     live,
     pages,
@@ -25,6 +26,7 @@ ROUTERS = (
     accounts.router,
     challenges.router,
     bots.router,
+    events.router,
     people.router,
     passkeys.router,
     players.router,

@@ -128,6 +128,8 @@ async def meta(hub: HubDep, clients: ClientsDep) -> dict[str, Any]:
         "accounts": True,
         # bot accounts and their API (:mod:`polis.server.http.routes.bots`)
         "bot_api": True,
+        # events: Swiss and round-robin tournaments (:mod:`polis.server.events`)
+        "tournaments": True,
     }
 
 

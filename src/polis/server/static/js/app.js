@@ -40,6 +40,7 @@ import { myGamesPage } from "./mygames.js";
 import { profilePage } from "./profile.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { challengePage } from "./challenge.js";
+import { eventsPage, eventPage } from "./events.js";
 
 const main = () => document.getElementById("main");
 let page = null; // the current screen: {render(), destroy()}
@@ -106,6 +107,9 @@ const ACCOUNT_PAGES = {
   player: profilePage,
   leaderboard: leaderboardPage,
   challenge: challengePage,
+  // events (tournaments): the list and form, and one event (events.js)
+  events: eventsPage,
+  event: eventPage,
 };
 
 async function route() {

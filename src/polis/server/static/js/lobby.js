@@ -39,6 +39,7 @@ export function lobby(env) {
         turns ? h("span", { class: "badge turn-count", id: "my-games-count", text: t("my.turnBadge", { n: turns }) }) : ""]));
     }
     accountBar.append(h("a", { class: "button", id: "leaderboard-link", href: "#/leaderboard", text: t("board.title") }));
+    accountBar.append(h("a", { class: "button", id: "events-link", href: "#/events", text: t("event.title") }));
     if (!me() && session().loaded) {
       accountBar.append(h("p", { class: "hint" }, [t("lobby.accountHint"), " ",
         h("a", { id: "lobby-sign-in", href: "#/signin", text: t("lobby.accountLink") })]));

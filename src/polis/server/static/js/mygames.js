@@ -185,7 +185,10 @@ export function myGamesPage(env) {
     const had = document.activeElement?.id;
     const head = h("div", { class: "page-head" }, [
       h("h1", { class: "page-title", id: "my-title", text: t("my.title") }),
-      h("a", { class: "button", id: "challenge-link", href: "#/challenge", text: t("challenge.title") }),
+      h("div", { class: "row" }, [
+        h("a", { class: "button", id: "challenge-link", href: "#/challenge", text: t("challenge.title") }),
+        h("a", { class: "button", id: "my-events-link", href: "#/events", text: t("event.title") }),
+      ]),
     ]);
     if (!games) {
       clear(root).append(head, failed ? h("p", { class: "error", role: "alert", text: failed }) : h("p", { class: "muted", text: "…" }));

@@ -12,7 +12,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from polis.cli.common import example_game, game_help, mode_default, mode_help, user_errors
+from polis.cli.common import (
+    example_game,
+    game_help,
+    games_bar,
+    mode_default,
+    mode_help,
+    user_errors,
+)
 from polis.cli.extras import OPENSKILL, RAY, require
 
 #: Exit code after Ctrl-C (128 + SIGINT), as shells report it.
@@ -122,28 +129,9 @@ def line_progress(err: Console, specs: tuple[str, ...]) -> Callable[[Any, int, i
 
 
 def _bar(stack: ExitStack, err: Console, games: int) -> Callable[[Any, int, int], None]:
-    """A Rich progress bar on the terminal (closed with ``stack``)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = stack.enter_context(
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        )
-    )
-    task = bar.add_task("games", total=games)
-    return lambda outcome, finished, total: bar.update(task, completed=finished)
+    """A progress bar of the games on the terminal (closed with ``stack``)."""
+    done = games_bar(stack, err, games)
+    return lambda outcome, finished, total: done(finished)
 
 
 def _fairness_note(specs: tuple[str, ...], players: int, games: int, seed: int) -> str | None:

@@ -8,12 +8,13 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich.console import Console
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from polis.core.errors import InputError, PolisError
@@ -250,3 +251,29 @@ class Group(TyperGroup):
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _tidy_help(self.get_params(ctx))
         super().format_help(ctx, formatter)
+
+
+def games_bar(stack: ExitStack, err: Console, games: int) -> Callable[[int], None]:
+    """A Rich progress bar of ``games`` on the terminal (closed with ``stack``, and gone once
+    closed); answers the function that sets how many are finished."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = stack.enter_context(
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+    )
+    task = bar.add_task("games", total=games)
+    return lambda finished: bar.update(task, completed=finished)

@@ -20,6 +20,7 @@ from polis.cli.common import (
     echo_json,
     example_game,
     game_help,
+    games_bar,
     mode_default,
     mode_help,
     user_errors,
@@ -108,28 +109,9 @@ def run_random_games(
 
 
 def _bar(stack: ExitStack, err: Console, games: int) -> Progress:
-    """A Rich progress bar on the terminal, closed with ``stack`` (gone once the run ends)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = stack.enter_context(
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        )
-    )
-    task = bar.add_task("games", total=games)
-    return lambda finished, total: bar.update(task, completed=finished)
+    """A progress bar of the games on the terminal (closed with ``stack``)."""
+    done = games_bar(stack, err, games)
+    return lambda finished, total: done(finished)
 
 
 def simulate(

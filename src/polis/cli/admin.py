@@ -207,7 +207,7 @@ def event(
     itself; it prints the event's id (its page is #/event/ID). Rounds are paired by the
     server; tables have no clock, and a bot replaces a player away past the limit.
 
-    Example: polis admin event "Winter cup" --game quadropolis --starts 2026-12-01T18:00Z
+    Example: polis admin event "Winter cup" --game GAME --starts 2026-12-01T18:00Z
     """
     import time
     from datetime import datetime

@@ -371,3 +371,22 @@ def test_the_cookie_is_secure_where_people_reach_the_server_over_https(db_url: s
     with TestClient(make_app(db_url)) as c:  # plain http (no public address): not Secure
         r = c.post("/api/account/login", json={"name": "Secure", "password": PASSWORD})
         assert "secure" not in r.headers["set-cookie"].lower().split(";", 1)[1]
+
+
+def test_sessions_past_their_idle_time_are_forgotten_by_the_upkeep(client: TestClient) -> None:
+    """A browser that never comes back never reads its session again to end it: the upkeep
+    forgets it, and the seat keys it was given with it."""
+    from polis.server.live.upkeep import forget_stale_sessions
+
+    signup(client, "Stale")
+    game = game_against_bot(client, csrf(client))
+    client.post(f"/api/account/games/{game['id']}/key", headers=csrf(client))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert client.portal.call(forget_stale_sessions, hub) == 0  # a fresh one stays
+    with hub.store.engine.begin() as conn:
+        conn.execute(text("UPDATE polis_sessions SET seen = seen - 15 * 24 * 3600"))
+    assert client.portal.call(forget_stale_sessions, hub) == 1
+    with hub.store.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM polis_sessions")).scalar() == 0
+        assert conn.execute(text("SELECT count(*) FROM polis_seat_keys")).scalar() == 0
+    assert client.get("/api/account").json()["account"] is None

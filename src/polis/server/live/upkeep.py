@@ -22,8 +22,9 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from polis.server.accounts import sessions
 from polis.server.live.bus import PRESENCE_TTL
-from polis.server.store import clock_rows, standings
+from polis.server.store import accounts, clock_rows, standings
 from polis.server.store.faults import transient
 
 if TYPE_CHECKING:
@@ -117,6 +118,26 @@ async def settle_missed(hub: Hub, grace: float | None = None, limit: int = SETTL
     return settled
 
 
+async def forget_stale_sessions(hub: Hub) -> int:
+    """Forget the sessions past their idle time or lifetime
+    (:mod:`polis.server.accounts.sessions`) that no browser came back to end; how many."""
+    now = time.time()
+    try:
+        return int(
+            await hub.write(
+                lambda: accounts.drop_stale_sessions(
+                    hub.store.engine, now - sessions.IDLE, now - sessions.LIFETIME
+                ),
+                "forgetting stale sessions",
+            )
+        )
+    except Exception as exc:
+        if not transient(exc):
+            raise
+        hub.health.failed(exc)
+        return 0
+
+
 def evict_idle(hub: Hub) -> int:
     """Drop rooms idle for ``room_idle`` seconds; returns how many."""
     cutoff = time.monotonic() - hub.config.room_idle
@@ -195,6 +216,7 @@ async def upkeep(hub: Hub) -> None:
             if last_settle is None or time.monotonic() - last_settle >= SETTLE_EVERY:
                 last_settle = time.monotonic()
                 await settle_missed(hub)
+                await forget_stale_sessions(hub)
             evict_idle(hub)
             wake_bots(hub)
             repeat = time.monotonic() - last_repeat > PRESENCE_TTL / 3

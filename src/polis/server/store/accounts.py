@@ -375,8 +375,14 @@ def touch_session(engine: Engine, id_hash: str, at: float) -> None:
 def end_session(engine: Engine, id_hash: str) -> None:
     """Sign one browser out (and forget the seat keys it was given)."""
     with engine.begin() as conn:
-        conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash == id_hash))
-        conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash == id_hash))
+        _end(conn, [id_hash])
+
+
+def _end(conn: Connection, ids: list[str]) -> None:
+    """End the sessions ``ids`` with the seat keys they were given."""
+    if ids:
+        conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash.in_(ids)))
+        conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash.in_(ids)))
 
 
 def end_sessions(conn: Connection, account_id: int, keep: str | None = None) -> None:
@@ -384,10 +390,7 @@ def end_sessions(conn: Connection, account_id: int, keep: str | None = None) -> 
     query = select(SESSIONS.c.id_hash).where(SESSIONS.c.account_id == account_id)
     if keep is not None:
         query = query.where(SESSIONS.c.id_hash != keep)
-    ended = [r[0] for r in conn.execute(query)]
-    if ended:
-        conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash.in_(ended)))
-        conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash.in_(ended)))
+    _end(conn, [r[0] for r in conn.execute(query)])
 
 
 def end_other_sessions(engine: Engine, account_id: int, keep: str) -> None:
@@ -395,22 +398,13 @@ def end_other_sessions(engine: Engine, account_id: int, keep: str) -> None:
         end_sessions(conn, account_id, keep)
 
 
-def sessions_of(engine: Engine, account_id: int) -> int:
-    with engine.connect() as conn:
-        return int(
-            conn.execute(select(func.count()).where(SESSIONS.c.account_id == account_id)).scalar()
-            or 0
-        )
-
-
 def drop_stale_sessions(engine: Engine, idle_before: float, created_before: float) -> int:
-    """Forget sessions idle or old past their limits; how many."""
+    """Forget sessions idle or old past their limits (a browser that never came back: its
+    session is never read again to end it); how many."""
     with engine.begin() as conn:
         stale = or_(SESSIONS.c.seen < idle_before, SESSIONS.c.created < created_before)
         ended = [r[0] for r in conn.execute(select(SESSIONS.c.id_hash).where(stale))]
-        if ended:
-            conn.execute(delete(SEAT_KEYS).where(SEAT_KEYS.c.session_hash.in_(ended)))
-            conn.execute(delete(SESSIONS).where(SESSIONS.c.id_hash.in_(ended)))
+        _end(conn, ended)
         return len(ended)
 
 
@@ -474,28 +468,6 @@ def seat_of_key(engine: Engine, game_id: str, token_hash: str) -> int | None:
             )
         ).scalar()
     return None if found is None else int(found)
-
-
-def account_names(engine: Engine, game_id: str) -> dict[int, str]:
-    """Seat -> the name of the live account bound to it."""
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(SEATS.c.seat, ACCOUNTS.c.name)
-            .join(ACCOUNTS, ACCOUNTS.c.id == SEATS.c.account_id)
-            .where(SEATS.c.game_id == game_id, ACCOUNTS.c.deleted == 0)
-        )
-        return {r[0]: r[1] for r in rows}
-
-
-def account_ids(engine: Engine, game_id: str) -> dict[int, int]:
-    """Seat -> the id of the account bound to it."""
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(SEATS.c.seat, SEATS.c.account_id).where(
-                SEATS.c.game_id == game_id, SEATS.c.account_id.is_not(None)
-            )
-        )
-        return {r[0]: r[1] for r in rows}
 
 
 def games_of(engine: Engine, account_id: int, limit: int = 200) -> list[dict[str, Any]]:

@@ -560,10 +560,3 @@ def results(engine: Engine, event_id: str) -> list[dict[str, Any]]:
             .order_by(RESULTS.c.round, RESULTS.c.board, RESULTS.c.seat)
         ).mappings()
         return [dict(r) for r in rows]
-
-
-def events_of_game(engine: Engine, game_id: str) -> str | None:
-    """The event a game is a table of (None: none)."""
-    with engine.connect() as conn:
-        found = conn.execute(select(TABLES.c.event_id).where(TABLES.c.game_id == game_id)).scalar()
-    return None if found is None else str(found)

@@ -392,14 +392,6 @@ def recent(engine: Engine, account_id: int, limit: int = 20) -> list[dict[str, A
     return games
 
 
-def count_results(engine: Engine, account_id: int) -> int:
-    with engine.connect() as conn:
-        return int(
-            conn.execute(select(func.count()).where(RESULTS.c.account_id == account_id)).scalar()
-            or 0
-        )
-
-
 def settle_cutoff(seconds: float) -> datetime:
     """The time ``seconds`` ago, as :func:`unsettled` compares it."""
     return now() - timedelta(seconds=seconds)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from polis.core.errors import PolisError
-from polis.core.protocol import Game
+from polis.core.protocol import Game, GameState
 from polis.server.accounts.ratings import forfeited, places
 from polis.server.errors import ServerError
 from polis.server.events import pairing
@@ -458,8 +458,9 @@ async def make_tables(hub: Hub, event_id: str) -> int:
     return made
 
 
-def no_shows(hub: Hub, stored: StoredGame) -> set[int]:
-    """The people's seats whose first move was a bot's (standing in: they did not come)."""
+def played_out(hub: Hub, stored: StoredGame) -> tuple[GameState, set[int]]:
+    """The finished game replayed once: its final state, and the people's seats whose first
+    move was a bot's (standing in: they did not come)."""
     game = hub.game(stored.game)
     state = game.new_game(
         stored.mode,
@@ -473,11 +474,12 @@ def no_shows(hub: Hub, stored: StoredGame) -> set[int]:
     for (_index, text), author in zip(line_of(stored.moves), authors, strict=True):
         first.setdefault(state.current_player(), author)
         state.apply(state.parse_move(text))
-    return {
+    missing = {
         seat
         for seat, author in first.items()
         if author is not None and author.startswith("bot:") and stored.seats[seat].kind == "human"
     }
+    return state, missing
 
 
 async def record_over(hub: Hub, event: dict[str, Any]) -> int:
@@ -505,19 +507,8 @@ async def record_over(hub: Hub, event: dict[str, Any]) -> int:
 
 def _placed(hub: Hub, stored: StoredGame, rated: bool) -> list[tuple[int, int, float, float, bool]]:
     """(account, place, points, score, no-show) of each entrant at a finished table."""
-    from polis.server.live.history import replay
-
-    state, _log = replay(
-        hub.game(stored.game),
-        stored.mode,
-        stored.players,
-        seed=stored.seed,
-        setup=stored.setup,
-        options=stored.options,
-        moves=stored.moves,
-    )
+    state, missing = played_out(hub, stored)
     result = state.result()
-    missing = no_shows(hub, stored)
     seats = stored.seats
     out = missing | (forfeited(seats) if rated else set())
     rank = places(result, out)

@@ -34,7 +34,8 @@ from polis.server.accounts import challenges
 from polis.server.accounts.bots import BotApi, Caller, bot_api
 from polis.server.errors import ServerError
 from polis.server.http.deps import HubDep, SignedInDep
-from polis.server.http.inputs import Body, check_name, is_token
+from polis.server.http.inputs import Body, check_name
+from polis.server.http.routes.challenges import checked_id
 from polis.server.http.routes.live import client_move
 from polis.server.live.bot_streams import event_lines, game_lines
 from polis.server.live.hub import Hub
@@ -138,12 +139,6 @@ async def bot_seat(room: Room, account: Account) -> int:
     return seat
 
 
-def checked_id(challenge_id: str) -> str:
-    if not is_token(challenge_id) or len(challenge_id) > 32:
-        raise ServerError("not_found", "you have no such challenge")
-    return challenge_id
-
-
 # -- the account's side (its session) -----------------------------------------------------------
 @router.post("/api/account/bot")
 async def make_bot(signed: SignedInDep, api: ApiDep, hub: HubDep) -> Any:
@@ -216,7 +211,9 @@ async def accept(
     """Accept a challenge to the bot: the table is made (the challenger at seat 0, the bot
     at seat 1)."""
     hub.guards.create(address(request))
-    room, seat, _token = await challenges.accept(hub, caller.account, checked_id(challenge_id))
+    room, seat, _token = await challenges.accept(
+        hub, caller.account, checked_id(challenge_id)
+    )
     api.wake(caller.account.id)
     return answer(hub, BotSeated, BotSeated(game_id=room.id, seat=seat))
 

@@ -46,7 +46,8 @@ def private(data: dict[str, Any]) -> JSONResponse:
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
-def _checked(challenge_id: str) -> str:
+def checked_id(challenge_id: str) -> str:
+    """A challenge id from a path (404 for one that cannot be an id: no store lookup)."""
     if not is_token(challenge_id) or len(challenge_id) > 32:
         raise ServerError("not_found", "you have no such challenge")
     return challenge_id
@@ -81,7 +82,7 @@ async def accept(challenge_id: str, request: Request, signed: SignedInDep, hub: 
     the accepter at seat 1, both bound to their accounts, other seats open); the answer holds
     the accepter's seat token."""
     hub.guards.create(request.client.host if request.client else "unknown")
-    room, seat, token = await challenges.accept(hub, signed.account, _checked(challenge_id))
+    room, seat, token = await challenges.accept(hub, signed.account, checked_id(challenge_id))
     base = public_base(request.scope, hub.config.public_url)
     return private(
         {
@@ -96,10 +97,10 @@ async def accept(challenge_id: str, request: Request, signed: SignedInDep, hub: 
 @router.post("/{challenge_id}/decline")
 async def decline(challenge_id: str, signed: SignedInDep, hub: HubDep) -> Any:
     """Decline a challenge made to the account."""
-    return private(await challenges.decline(hub, signed.account, _checked(challenge_id)))
+    return private(await challenges.decline(hub, signed.account, checked_id(challenge_id)))
 
 
 @router.post("/{challenge_id}/withdraw")
 async def withdraw(challenge_id: str, signed: SignedInDep, hub: HubDep) -> Any:
     """Withdraw a challenge the account made."""
-    return private(await challenges.withdraw(hub, signed.account, _checked(challenge_id)))
+    return private(await challenges.withdraw(hub, signed.account, checked_id(challenge_id)))

@@ -34,29 +34,12 @@ from polis.server.live.room import Room
 from polis.server.store.games import normalise_url
 from waiting import eventually
 
-PASSWORD = "correct horse battery"
+from .browsers import Browser
+
 TOY = {"game": "counting", "mode": "basic"}
 
 
 # -- helpers for the TestClient ------------------------------------------------------------------
-class Browser:
-    """A browser of its own (its cookies) on the test's app: a TestClient without its own
-    lifespan (the test's client started the app)."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = TestClient(client.app)
-        self.name = name
-        r = self.client.post("/api/account/signup", json={"name": name, "password": PASSWORD})
-        assert r.status_code == 200, r.text
-        self.csrf = {"X-CSRF-Token": self.client.get("/api/account").json()["csrf"]}
-
-    def post(self, path: str, body: Any = None, csrf: bool = True) -> Any:
-        return self.client.post(path, json=body, headers=self.csrf if csrf else {})
-
-    def get(self, path: str) -> Any:
-        return self.client.get(path)
-
-
 def make_bot(client: TestClient, name: str = "Robo") -> tuple[Browser, str]:
     owner = Browser(client, name)
     assert owner.post("/api/account/bot").status_code == 200

@@ -34,9 +34,9 @@ from polis.server.store import events as event_rows
 from polis.server.wire.events import EventJSON, EventListJSON
 from waiting import eventually
 
+from .browsers import Browser
 from .seat_client import Seat, seated
 
-PASSWORD = "correct horse battery"
 TOY = {"game": "counting", "mode": "basic"}
 START = 1_800_000_000.0
 
@@ -177,23 +177,6 @@ class Wall:
 
     def __call__(self) -> float:
         return self.t
-
-
-class Browser:
-    """A person's browser (its own cookies) on the test's app."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = TestClient(client.app)
-        self.name = name
-        r = self.client.post("/api/account/signup", json={"name": name, "password": PASSWORD})
-        assert r.status_code == 200, r.text
-        self.csrf = {"X-CSRF-Token": self.client.get("/api/account").json()["csrf"]}
-
-    def post(self, path: str, body: Any = None) -> Any:
-        return self.client.post(path, json=body, headers=self.csrf)
-
-    def get(self, path: str) -> Any:
-        return self.client.get(path)
 
 
 class Bot:

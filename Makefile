@@ -24,7 +24,7 @@ $(VENV)/.installed-%: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 play: $(VENV)/.installed-$(PLAY_EXTRAS)
 	$(BIN)/polis serve
 
-test: $(VENV)/.installed-$(TEST_EXTRAS)
+test: $(VENV)/.installed-$(TEST_EXTRAS) web-lint
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
@@ -32,14 +32,27 @@ test: $(VENV)/.installed-$(TEST_EXTRAS)
 # The quick tier, before every commit: lint, then every test not marked browser, cluster or
 # slow (CONTRIBUTING.md, "Running the tests"), in at most two minutes on two cores.
 .PHONY: check
-check: $(VENV)/.installed-$(TEST_EXTRAS)
+check: $(VENV)/.installed-$(TEST_EXTRAS) web-lint
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -m "not browser and not cluster and not slow"
 
-lint: $(VENV)/.installed-$(TEST_EXTRAS)
+lint: $(VENV)/.installed-$(TEST_EXTRAS) web-lint
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# The web client's checks (Node and npm): layout (prettier), lint (eslint) and the types of the
+# modules marked // @ts-check (the TypeScript compiler reads their JSDoc; nothing is built).
+# Its unit tests run with the Python tests (tests/cli/test_wording.py runs node --test).
+.PHONY: web-lint
+web-lint: node_modules/.installed
+	npx --no-install prettier --check --log-level warn .
+	npx --no-install eslint .
+	npx --no-install tsc -p .
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel error
+	touch $@
 
 bench: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/python benchmarks/engines.py

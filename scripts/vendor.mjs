@@ -28,7 +28,11 @@ const header = [
 ].join("\n\n");
 
 const result = await build({
-  stdin: { contents: 'export { IntlMessageFormat } from "intl-messageformat";', resolveDir: ".", loader: "js" },
+  stdin: {
+    contents: 'export { IntlMessageFormat } from "intl-messageformat";',
+    resolveDir: ".",
+    loader: "js",
+  },
   bundle: true,
   format: "esm",
   target: "es2020",
@@ -37,6 +41,9 @@ const result = await build({
   write: false,
 });
 const code = result.outputFiles[0].text;
-const comment = `/*!\n${header.split("\n").map((l) => ` * ${l}`.trimEnd()).join("\n")}\n */\n`;
+const comment = `/*!\n${header
+  .split("\n")
+  .map((l) => ` * ${l}`.trimEnd())
+  .join("\n")}\n */\n`;
 writeFileSync(OUT, comment + code);
 console.log(`${OUT}: ${(comment + code).length} bytes`);

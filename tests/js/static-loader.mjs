@@ -3,7 +3,10 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const STATIC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/polis/server/static");
+const STATIC = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../src/polis/server/static",
+);
 
 export async function resolve(specifier, context, next) {
   if (specifier.startsWith("/static/")) {

@@ -16,7 +16,10 @@ function catalogue(file) {
 }
 
 function translatorOf(game, lang) {
-  const chain = [catalogue(`src/polis/games/${game}/web/i18n/${lang}.json`), catalogue(`src/polis/server/static/i18n/${lang}.json`)];
+  const chain = [
+    catalogue(`src/polis/games/${game}/web/i18n/${lang}.json`),
+    catalogue(`src/polis/server/static/i18n/${lang}.json`),
+  ];
   const say = (key, params) => format(chain.find((c) => key in c)?.[key] ?? key, params, lang);
   say.list = (items) => formatList(items, lang);
   return say;
@@ -25,23 +28,51 @@ function translatorOf(game, lang) {
 const NAMES = ["Ada", "Bot 2 (easy)", "Cy"];
 
 function won(returned) {
-  return { move: 7, key: "bid_won", params: { player: 0, value: 5, field: 3, reason: "all_passed", returned } };
+  return {
+    move: 7,
+    key: "bid_won",
+    params: { player: 0, value: 5, field: 3, reason: "all_passed", returned },
+  };
 }
 
 // one player takes back two bids; two players take back one bid each
-const ONE = won([{ player: 1, value: 3, field: 4 }, { player: 1, value: 4, field: 6 }]);
-const TWO = won([{ player: 1, value: 3, field: 4 }, { player: 2, value: 4, field: 6 }]);
+const ONE = won([
+  { player: 1, value: 3, field: 4 },
+  { player: 1, value: 4, field: 6 },
+]);
+const TWO = won([
+  { player: 1, value: 3, field: 4 },
+  { player: 2, value: 4, field: 6 },
+]);
 
 // the verb for one player, the verb for several (and what must not be said of one)
 const VERBS = {
-  en: { one: /Bot 2 \(easy\) takes back their other bids\./, many: /Bot 2 \(easy\) and Cy take back/, wrongOne: /\btake back/ },
-  de: { one: /Bot 2 \(easy\) nimmt die anderen Gebote zurück\./, many: /Bot 2 \(easy\) und Cy nehmen/, wrongOne: /\bnehmen\b/ },
-  pl: { one: /Bot 2 \(easy\) odbiera pozostałe oferty\./, many: /Bot 2 \(easy\) i Cy odbierają/, wrongOne: /\bodbierają\b/ },
-  it: { one: /Bot 2 \(easy\) riprende le altre offerte\./, many: /Bot 2 \(easy\) e Cy riprendono/, wrongOne: /\briprendono\b/ },
+  en: {
+    one: /Bot 2 \(easy\) takes back their other bids\./,
+    many: /Bot 2 \(easy\) and Cy take back/,
+    wrongOne: /\btake back/,
+  },
+  de: {
+    one: /Bot 2 \(easy\) nimmt die anderen Gebote zurück\./,
+    many: /Bot 2 \(easy\) und Cy nehmen/,
+    wrongOne: /\bnehmen\b/,
+  },
+  pl: {
+    one: /Bot 2 \(easy\) odbiera pozostałe oferty\./,
+    many: /Bot 2 \(easy\) i Cy odbierają/,
+    wrongOne: /\bodbierają\b/,
+  },
+  it: {
+    one: /Bot 2 \(easy\) riprende le altre offerte\./,
+    many: /Bot 2 \(easy\) e Cy riprendono/,
+    wrongOne: /\briprendono\b/,
+  },
 };
 
 test("a call won says 'takes back' of one player and 'take back' of two, in every language", async () => {
-  const client = await import(pathToFileURL(path.join(ROOT, "src/polis/games/metropolys/web/client.js")).href);
+  const client = await import(
+    pathToFileURL(path.join(ROOT, "src/polis/games/metropolys/web/client.js")).href
+  );
   for (const [lang, verbs] of Object.entries(VERBS)) {
     const t = translatorOf("metropolys", lang);
     const one = client.describe(ONE, { names: NAMES, view: {} }, t);
@@ -53,8 +84,18 @@ test("a call won says 'takes back' of one player and 'take back' of two, in ever
 });
 
 // The end screen counts points with the language's plural rules ("1 points" was said).
-const ONE_POINT = { en: "Ada wins with 1 point!", de: "Ada gewinnt mit 1 Punkt!", pl: "Wygrywa Ada z 1 punktem!", it: "Vince Ada con 1 punto!" };
-const POINTS = { en: "Ada wins with 5 points!", de: "Ada gewinnt mit 5 Punkten!", pl: "Wygrywa Ada z 5 punktami!", it: "Vince Ada con 5 punti!" };
+const ONE_POINT = {
+  en: "Ada wins with 1 point!",
+  de: "Ada gewinnt mit 1 Punkt!",
+  pl: "Wygrywa Ada z 1 punktem!",
+  it: "Vince Ada con 1 punto!",
+};
+const POINTS = {
+  en: "Ada wins with 5 points!",
+  de: "Ada gewinnt mit 5 Punkten!",
+  pl: "Wygrywa Ada z 5 punktami!",
+  it: "Vince Ada con 5 punti!",
+};
 
 test("the winner's points agree with their number in every language", () => {
   for (const lang of Object.keys(ONE_POINT)) {

@@ -23,7 +23,8 @@ test("every catalogue message formats to Python's text", { skip: !fixture }, () 
 });
 
 test("names are listed as Python lists them", { skip: !fixture }, () => {
-  for (const { lang, names, expected } of fixture.lists) assert.equal(formatList(names, lang), expected);
+  for (const { lang, names, expected } of fixture.lists)
+    assert.equal(formatList(names, lang), expected);
 });
 
 function catalogue(file) {
@@ -49,7 +50,9 @@ test("every sample event is told as the terminal tells it", { skip: !fixture }, 
   const clients = {};
   let told = 0;
   for (const { game, lang, names, view, event, expected } of fixture.events) {
-    clients[game] ??= await import(pathToFileURL(path.join(ROOT, `src/polis/games/${game}/web/client.js`)).href);
+    clients[game] ??= await import(
+      pathToFileURL(path.join(ROOT, `src/polis/games/${game}/web/client.js`)).href
+    );
     const got = clients[game].describe(event, { names, view }, translatorOf(game, lang));
     assert.equal(got, expected, `${game} ${lang} ${event.key}`);
     told += 1;

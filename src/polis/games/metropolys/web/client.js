@@ -16,9 +16,27 @@ export const PRIVATE_VIEWS = true;
 
 // Field colours: a strong ring and a pale fill, and an icon per type, so no field is told by
 // its colour alone and the players' pieces stand out against every field.
-const FIELD_RING = { gray: "#6f6f6f", orange: "#d97a00", green: "#2f8f3a", red: "#c0392b", blue: "#2f5fb3" };
-const FIELD_FILL = { gray: "#e6e6e6", orange: "#fde3c0", green: "#d6f0d2", red: "#f8d7d3", blue: "#d7e3f7" };
-const DISTRICT_TINTS = { center: "#f3ead7", north: "#e4efe0", east: "#e2eaf4", south: "#f4e4e4", west: "#efe6f4" };
+const FIELD_RING = {
+  gray: "#6f6f6f",
+  orange: "#d97a00",
+  green: "#2f8f3a",
+  red: "#c0392b",
+  blue: "#2f5fb3",
+};
+const FIELD_FILL = {
+  gray: "#e6e6e6",
+  orange: "#fde3c0",
+  green: "#d6f0d2",
+  red: "#f8d7d3",
+  blue: "#d7e3f7",
+};
+const DISTRICT_TINTS = {
+  center: "#f3ead7",
+  north: "#e4efe0",
+  east: "#e2eaf4",
+  south: "#f4e4e4",
+  west: "#efe6f4",
+};
 const TOKEN_FILL = { chic: "#f2c200", metro: "#1b3b8a", archaeology: "#8a5a2b" };
 const CARD_NAMES = { metro: "metroCard", archaeology: "archaeologyCard" };
 const R = 19; // a neighbourhood's radius, in board pixels (the closest two are 41 apart)
@@ -41,14 +59,20 @@ function frame(ctx) {
   const { board, view } = ctx;
   const inPlay = new Set(view.fields.filter((f) => f.in_play).map((f) => f.id));
   const pts = board.fields.filter((f) => inPlay.has(f.id));
-  const x0 = Math.min(...pts.map((f) => f.x)) - MARGIN, x1 = Math.max(...pts.map((f) => f.x)) + MARGIN;
-  const y0 = Math.min(...pts.map((f) => f.y)) - MARGIN, y1 = Math.max(...pts.map((f) => f.y)) + MARGIN;
-  const bw = x1 - x0, bh = y1 - y0;
-  const w = ctx.size?.w ?? 800, maxH = (ctx.size?.h ?? 800) * 0.7;
-  const flat = Math.min(w / bw, maxH / bh), upright = Math.min(w / bh, maxH / bw);
+  const x0 = Math.min(...pts.map((f) => f.x)) - MARGIN,
+    x1 = Math.max(...pts.map((f) => f.x)) + MARGIN;
+  const y0 = Math.min(...pts.map((f) => f.y)) - MARGIN,
+    y1 = Math.max(...pts.map((f) => f.y)) + MARGIN;
+  const bw = x1 - x0,
+    bh = y1 - y0;
+  const w = ctx.size?.w ?? 800,
+    maxH = (ctx.size?.h ?? 800) * 0.7;
+  const flat = Math.min(w / bw, maxH / bh),
+    upright = Math.min(w / bh, maxH / bw);
   const turn = w < 700 && upright > flat * 1.08;
   const P = turn ? (x, y) => [y1 - y, x - x0] : (x, y) => [x - x0, y - y0];
-  const width = turn ? bh : bw, height = turn ? bw : bh;
+  const width = turn ? bh : bw,
+    height = turn ? bw : bh;
   // the scale the board gets in its box; below the touch size, a fixed scale and a pan
   const fits = Math.min(w / width, turn ? Infinity : maxH / height);
   const least = TOUCH / (2 * HIT);
@@ -71,7 +95,8 @@ function textBox(text, size, weight, spacing = 0) {
   measurer ??= document.createElement("canvas").getContext("2d");
   measurer.font = `${weight} ${size}px ${getComputedStyle(document.body).fontFamily || "sans-serif"}`;
   const m = measurer.measureText(String(text));
-  const ascent = m.fontBoundingBoxAscent ?? size * 0.95, descent = m.fontBoundingBoxDescent ?? size * 0.25;
+  const ascent = m.fontBoundingBoxAscent ?? size * 0.95,
+    descent = m.fontBoundingBoxDescent ?? size * 0.25;
   return { w: m.width + spacing * size * String(text).length, ascent, descent };
 }
 
@@ -80,14 +105,17 @@ const near = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 // Does the box {x0, y0, x1, y1} touch the obstacle (a circle, an ellipse, a box)?
 function hits(box, o) {
   if (o.kind === "box") return box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0;
-  const rx = o.rx ?? o.r, ry = o.ry ?? o.r;
-  const dx = (near(o.x, box.x0, box.x1) - o.x) / rx, dy = (near(o.y, box.y0, box.y1) - o.y) / ry;
+  const rx = o.rx ?? o.r,
+    ry = o.ry ?? o.r;
+  const dx = (near(o.x, box.x0, box.x1) - o.x) / rx,
+    dy = (near(o.y, box.y0, box.y1) - o.y) / ry;
   return dx * dx + dy * dy < 1;
 }
 
 // Offsets from a district's middle, nearest first (every 4 board pixels up to 160 away).
 const OFFSETS = [];
-for (let dx = -160; dx <= 160; dx += 4) for (let dy = -160; dy <= 160; dy += 4) OFFSETS.push([dx, dy]);
+for (let dx = -160; dx <= 160; dx += 4)
+  for (let dy = -160; dy <= 160; dy += 4) OFFSETS.push([dx, dy]);
 OFFSETS.sort((a, b) => a[0] * a[0] + a[1] * a[1] - (b[0] * b[0] + b[1] * b[1]));
 
 // The labels of one layout in one language (the same on every move: worked out once).
@@ -104,9 +132,12 @@ function placeLabels(ctx, fr, t) {
   const fields = ctx.board.fields.filter((f) => fr.inPlay.has(f.id));
   for (const f of fields) {
     const [x, y] = fr.P(f.x, f.y);
-    obstacles.push({ x, y, r: R + 5 + pad, field: f.id }, // the disc and its rings
-      { x: x + R - 3, y: y - R + 3, r: 8.5 + pad }, { x: x + R - 4, y: y + R - 4, r: 8 + pad }, // token, type
-      { x: x - 15.5, y: y - 15.5, r: 7 + pad }); // the marker on a large building's corner
+    obstacles.push(
+      { x, y, r: R + 5 + pad, field: f.id }, // the disc and its rings
+      { x: x + R - 3, y: y - R + 3, r: 8.5 + pad },
+      { x: x + R - 4, y: y + R - 4, r: 8 + pad }, // token, type
+      { x: x - 15.5, y: y - 15.5, r: 7 + pad },
+    ); // the marker on a large building's corner
   }
   for (const lake of ctx.board.lakes) {
     if (!lake.fields.some((id) => fr.inPlay.has(id))) continue;
@@ -116,21 +147,43 @@ function placeLabels(ctx, fr, t) {
   for (const st of ctx.board.statues) {
     if (!st.fields.some((id) => fr.inPlay.has(id))) continue;
     const [x, y] = fr.P(st.x, st.y);
-    obstacles.push({ kind: "box", x0: x - 8 - pad, y0: y - 9 - pad, x1: x + 8 + pad, y1: y + 7 + pad });
+    obstacles.push({
+      kind: "box",
+      x0: x - 8 - pad,
+      y0: y - 9 - pad,
+      x1: x + 8 + pad,
+      y1: y + 7 + pad,
+    });
   }
   const inside = (b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= fr.width - 1 && b.y1 <= fr.height - 1;
   // (`except`: a field whose disc may lie under the box, its own number's)
-  const free = (b, except) => inside(b) && !obstacles.some((o) => (o.field === undefined || o.field !== except) && hits(b, o));
-  const boxAt = (m, cx, base) => ({ x0: cx - m.w / 2, x1: cx + m.w / 2, y0: base - m.ascent, y1: base + m.descent });
+  const free = (b, except) =>
+    inside(b) &&
+    !obstacles.some((o) => (o.field === undefined || o.field !== except) && hits(b, o));
+  const boxAt = (m, cx, base) => ({
+    x0: cx - m.w / 2,
+    x1: cx + m.w / 2,
+    y0: base - m.ascent,
+    y1: base + m.descent,
+  });
   // each field's number: below its disc, else above, beside or at a corner
   const ids = new Map();
   for (const f of fields) {
     const [x, y] = fr.P(f.x, f.y);
     const m = textBox(f.id, 13, 800);
     const mid = (m.ascent - m.descent) / 2;
-    const spots = [R + 5, R + 11, R + 17].flatMap((gap) => [[0, gap + m.ascent], [0, -gap - m.descent], [gap + m.w / 2, mid], [-gap - m.w / 2, mid],
-      [gap * 0.8 + m.w / 2, gap * 0.8 + m.ascent], [-gap * 0.8 - m.w / 2, gap * 0.8 + m.ascent],
-      [-gap * 0.8 - m.w / 2, -gap * 0.8 - m.descent], [gap * 0.8 + m.w / 2, -gap * 0.8 - m.descent]].map(([dx, dy]) => [dx, dy, gap]));
+    const spots = [R + 5, R + 11, R + 17].flatMap((gap) =>
+      [
+        [0, gap + m.ascent],
+        [0, -gap - m.descent],
+        [gap + m.w / 2, mid],
+        [-gap - m.w / 2, mid],
+        [gap * 0.8 + m.w / 2, gap * 0.8 + m.ascent],
+        [-gap * 0.8 - m.w / 2, gap * 0.8 + m.ascent],
+        [-gap * 0.8 - m.w / 2, -gap * 0.8 - m.descent],
+        [gap * 0.8 + m.w / 2, -gap * 0.8 - m.descent],
+      ].map(([dx, dy]) => [dx, dy, gap]),
+    );
     let chosen = null;
     for (const [dx, dy, gap] of spots) {
       const box = boxAt(m, x + dx, y + dy);
@@ -139,7 +192,9 @@ function placeLabels(ctx, fr, t) {
         chosen = { x: x + dx, y: y + dy, box };
         // a number set farther off than next to its disc gets a line to it
         if (gap > R + 5) {
-          const px = near(x, box.x0, box.x1), py = near(y, box.y0, box.y1), d = Math.hypot(px - x, py - y);
+          const px = near(x, box.x0, box.x1),
+            py = near(y, box.y0, box.y1),
+            d = Math.hypot(px - x, py - y);
           chosen.leader = [x + ((px - x) / d) * (R + 3), y + ((py - y) / d) * (R + 3), px, py];
         }
         break;
@@ -154,7 +209,8 @@ function placeLabels(ctx, fr, t) {
   for (const name of ctx.board.districts) {
     const own = fields.filter((f) => f.district === name).map((f) => fr.P(f.x, f.y));
     if (!own.length) continue;
-    const cx = own.reduce((a, p) => a + p[0], 0) / own.length, cy = own.reduce((a, p) => a + p[1], 0) / own.length;
+    const cx = own.reduce((a, p) => a + p[0], 0) / own.length,
+      cy = own.reduce((a, p) => a + p[1], 0) / own.length;
     const m = textBox(t(`district.${name}`), 17, 800, 0.05);
     const found = OFFSETS.find(([dx, dy]) => free(boxAt(m, cx + dx, cy + dy)));
     const [dx, dy] = found ?? [0, 0];
@@ -172,7 +228,14 @@ function fieldXY(ctx, fr, id) {
 
 // -- pictures -----------------------------------------------------------------------------------
 function place(x, y, size, children) {
-  return s("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`, "aria-hidden": "true" }, children);
+  return s(
+    "g",
+    {
+      transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`,
+      "aria-hidden": "true",
+    },
+    children,
+  );
 }
 
 // The type of a neighbourhood: industry (gear), park (tree), lodgings (house), mall (bag),
@@ -182,22 +245,50 @@ function fieldIcon(colour, x, y, size) {
   let parts;
   switch (colour) {
     case "gray":
-      parts = [s("circle", { cx: 12, cy: 12, r: 7, fill: "none", stroke: FIELD_RING.gray, "stroke-width": 4, "stroke-dasharray": "3.2 2.3" }),
-        s("circle", { cx: 12, cy: 12, r: 3, ...ink })];
+      parts = [
+        s("circle", {
+          cx: 12,
+          cy: 12,
+          r: 7,
+          fill: "none",
+          stroke: FIELD_RING.gray,
+          "stroke-width": 4,
+          "stroke-dasharray": "3.2 2.3",
+        }),
+        s("circle", { cx: 12, cy: 12, r: 3, ...ink }),
+      ];
       break;
     case "orange":
-      parts = [s("circle", { cx: 12, cy: 9, r: 6.5, ...ink }), s("rect", { x: 10.8, y: 13, width: 2.4, height: 8, ...ink })];
+      parts = [
+        s("circle", { cx: 12, cy: 9, r: 6.5, ...ink }),
+        s("rect", { x: 10.8, y: 13, width: 2.4, height: 8, ...ink }),
+      ];
       break;
     case "green":
-      parts = [s("path", { d: "M3 12 L12 4 L21 12 Z", ...ink }), s("rect", { x: 6, y: 12, width: 12, height: 9, ...ink })];
+      parts = [
+        s("path", { d: "M3 12 L12 4 L21 12 Z", ...ink }),
+        s("rect", { x: 6, y: 12, width: 12, height: 9, ...ink }),
+      ];
       break;
     case "red":
-      parts = [s("path", { d: "M5 9 H19 L18 21 H6 Z", ...ink }), s("path", { d: "M9 9 V7 Q12 2 15 7 V9", fill: "none", stroke: FIELD_RING.red, "stroke-width": 2 })];
+      parts = [
+        s("path", { d: "M5 9 H19 L18 21 H6 Z", ...ink }),
+        s("path", {
+          d: "M9 9 V7 Q12 2 15 7 V9",
+          fill: "none",
+          stroke: FIELD_RING.red,
+          "stroke-width": 2,
+        }),
+      ];
       break;
     default:
-      parts = [s("path", { d: "M3 8 L12 3 L21 8 Z", ...ink }), s("rect", { x: 5, y: 9, width: 2.5, height: 9, ...ink }),
-        s("rect", { x: 10.75, y: 9, width: 2.5, height: 9, ...ink }), s("rect", { x: 16.5, y: 9, width: 2.5, height: 9, ...ink }),
-        s("rect", { x: 3, y: 18.5, width: 18, height: 2.5, ...ink })];
+      parts = [
+        s("path", { d: "M3 8 L12 3 L21 8 Z", ...ink }),
+        s("rect", { x: 5, y: 9, width: 2.5, height: 9, ...ink }),
+        s("rect", { x: 10.75, y: 9, width: 2.5, height: 9, ...ink }),
+        s("rect", { x: 16.5, y: 9, width: 2.5, height: 9, ...ink }),
+        s("rect", { x: 3, y: 18.5, width: 18, height: 2.5, ...ink }),
+      ];
   }
   return place(x, y, size, parts);
 }
@@ -206,26 +297,48 @@ function fieldIcon(colour, x, y, size) {
 // colour alone would not tell it (under deuteranopia malls, lodgings and parks look alike).
 function kindBadge(colour, x, y) {
   return s("g", { class: "field-kind", "aria-hidden": "true", dataset: { kind: colour } }, [
-    s("circle", { cx: x, cy: y, r: 8, fill: "#fff", stroke: FIELD_RING[colour], "stroke-width": 2 }),
+    s("circle", {
+      cx: x,
+      cy: y,
+      r: 8,
+      fill: "#fff",
+      stroke: FIELD_RING[colour],
+      "stroke-width": 2,
+    }),
     fieldIcon(colour, x, y, 12),
   ]);
 }
 
 function tokenBadge(token, x, y, r) {
-  const parts = [s("circle", { cx: x, cy: y, r, fill: TOKEN_FILL[token], stroke: "#111", "stroke-width": 1.5 })];
+  const parts = [
+    s("circle", { cx: x, cy: y, r, fill: TOKEN_FILL[token], stroke: "#111", "stroke-width": 1.5 }),
+  ];
   if (token === "chic") {
     const pts = [];
     for (let i = 0; i < 10; i++) {
-      const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.38 : r * 0.8;
+      const a = -Math.PI / 2 + (i * Math.PI) / 5,
+        rr = i % 2 ? r * 0.38 : r * 0.8;
       pts.push(`${(x + rr * Math.cos(a)).toFixed(1)},${(y + rr * Math.sin(a)).toFixed(1)}`);
     }
     parts.push(s("polygon", { points: pts.join(" "), fill: "#fff" }));
   } else if (token === "metro") {
-    parts.push(s("path", { d: `M${x - r * 0.55} ${y + r * 0.5} V${y - r * 0.5} L${x} ${y + r * 0.1} L${x + r * 0.55} ${y - r * 0.5} V${y + r * 0.5}`,
-      fill: "none", stroke: "#fff", "stroke-width": r * 0.28, "stroke-linejoin": "round" }));
+    parts.push(
+      s("path", {
+        d: `M${x - r * 0.55} ${y + r * 0.5} V${y - r * 0.5} L${x} ${y + r * 0.1} L${x + r * 0.55} ${y - r * 0.5} V${y + r * 0.5}`,
+        fill: "none",
+        stroke: "#fff",
+        "stroke-width": r * 0.28,
+        "stroke-linejoin": "round",
+      }),
+    );
   } else {
     // an amphora
-    parts.push(s("path", { d: `M${x - r * 0.25} ${y - r * 0.6} H${x + r * 0.25} L${x + r * 0.2} ${y - r * 0.35} Q${x + r * 0.65} ${y} ${x + r * 0.2} ${y + r * 0.6} H${x - r * 0.2} Q${x - r * 0.65} ${y} ${x - r * 0.2} ${y - r * 0.35} Z`, fill: "#fff" }));
+    parts.push(
+      s("path", {
+        d: `M${x - r * 0.25} ${y - r * 0.6} H${x + r * 0.25} L${x + r * 0.2} ${y - r * 0.35} Q${x + r * 0.65} ${y} ${x + r * 0.2} ${y + r * 0.6} H${x - r * 0.2} Q${x - r * 0.65} ${y} ${x - r * 0.2} ${y - r * 0.35} Z`,
+        fill: "#fff",
+      }),
+    );
   }
   return s("g", { class: "token", "aria-hidden": "true" }, parts);
 }
@@ -235,11 +348,30 @@ function tokenBadge(token, x, y, r) {
 function buildingPiece(ctx, x, y, b, isLast) {
   const half = b.value <= 5 ? 11 : b.value <= 9 ? 13 : 15.5;
   const colour = ctx.colours[b.player];
-  return s("g", { class: `piece${b.built ? " built" : " bid"}${isLast ? " last" : ""}`, "aria-hidden": "true" }, [
-    s("rect", { x: x - half, y: y - half, width: 2 * half, height: 2 * half, rx: b.built ? 3 : 8, fill: colour, class: "piece-body" }),
-    s("text", { x, y: y + 5, "text-anchor": "middle", class: "piece-value", fill: inkOn(colour), text: b.value }),
-    ctx.marker(b.player, x - half, y - half, 5.5),
-  ]);
+  return s(
+    "g",
+    { class: `piece${b.built ? " built" : " bid"}${isLast ? " last" : ""}`, "aria-hidden": "true" },
+    [
+      s("rect", {
+        x: x - half,
+        y: y - half,
+        width: 2 * half,
+        height: 2 * half,
+        rx: b.built ? 3 : 8,
+        fill: colour,
+        class: "piece-body",
+      }),
+      s("text", {
+        x,
+        y: y + 5,
+        "text-anchor": "middle",
+        class: "piece-value",
+        fill: inkOn(colour),
+        text: b.value,
+      }),
+      ctx.marker(b.player, x - half, y - half, 5.5),
+    ],
+  );
 }
 
 // -- words ----------------------------------------------------------------------------------------
@@ -265,59 +397,120 @@ function chosenField(ctx) {
 }
 
 function lastField(ctx) {
-  for (const e of [...ctx.lastEvents].reverse()) if (e.params.field !== undefined) return e.params.field;
+  for (const e of [...ctx.lastEvents].reverse())
+    if (e.params.field !== undefined) return e.params.field;
   return null;
 }
 
 export function render(ctx, t) {
   const { view, board, selection } = ctx;
   const fr = frame(ctx);
-  const svg = s("svg", { viewBox: `0 0 ${fr.width} ${fr.height}`, class: `metro-board${fr.turn ? " upright" : ""}${fr.pan ? " panned" : ""}`, id: "metro-board",
-    role: "group", "aria-label": t("boardName"), width: fr.pan ? Math.ceil(fr.width * fr.pan) : null, height: fr.pan ? Math.ceil(fr.height * fr.pan) : null });
+  const svg = s("svg", {
+    viewBox: `0 0 ${fr.width} ${fr.height}`,
+    class: `metro-board${fr.turn ? " upright" : ""}${fr.pan ? " panned" : ""}`,
+    id: "metro-board",
+    role: "group",
+    "aria-label": t("boardName"),
+    width: fr.pan ? Math.ceil(fr.width * fr.pan) : null,
+    height: fr.pan ? Math.ceil(fr.height * fr.pan) : null,
+  });
   svg.append(s("rect", { x: 0, y: 0, width: fr.width, height: fr.height, class: "water", rx: 10 }));
   const unused = new Set(view.unused_districts);
   for (const f of board.fields) {
     if (!fr.inPlay.has(f.id)) continue;
     const [x, y] = fieldXY(ctx, fr, f.id);
-    svg.append(s("circle", { cx: x, cy: y, r: 44, fill: DISTRICT_TINTS[f.district], class: "district-bg" }));
+    svg.append(
+      s("circle", { cx: x, cy: y, r: 44, fill: DISTRICT_TINTS[f.district], class: "district-bg" }),
+    );
   }
   for (const lake of board.lakes) {
     if (!lake.fields.some((id) => fr.inPlay.has(id))) continue;
     const [x, y] = fr.P(lake.x, lake.y);
-    svg.append(s("ellipse", { cx: x, cy: y, rx: fr.turn ? 16 : 30, ry: fr.turn ? 30 : 16, class: "lake", role: "img", "aria-label": t("lake"), dataset: { tip: `${t("lake")}` } }));
+    svg.append(
+      s("ellipse", {
+        cx: x,
+        cy: y,
+        rx: fr.turn ? 16 : 30,
+        ry: fr.turn ? 30 : 16,
+        class: "lake",
+        role: "img",
+        "aria-label": t("lake"),
+        dataset: { tip: `${t("lake")}` },
+      }),
+    );
   }
   const bridged = new Set(board.bridges.map((b) => [...b.fields].sort((a, c) => a - c).join(" ")));
   for (const f of board.fields) {
     for (const n of f.adjacent) {
-      if (n < f.id || bridged.has(`${f.id} ${n}`) || !fr.inPlay.has(f.id) || !fr.inPlay.has(n)) continue;
-      const [x1, y1] = fieldXY(ctx, fr, f.id), [x2, y2] = fieldXY(ctx, fr, n);
+      if (n < f.id || bridged.has(`${f.id} ${n}`) || !fr.inPlay.has(f.id) || !fr.inPlay.has(n))
+        continue;
+      const [x1, y1] = fieldXY(ctx, fr, f.id),
+        [x2, y2] = fieldXY(ctx, fr, n);
       svg.append(s("line", { x1, y1, x2, y2, class: "street" }));
     }
   }
   for (const b of board.bridges) {
     if (!b.fields.every((id) => fr.inPlay.has(id))) continue;
-    const [x1, y1] = fieldXY(ctx, fr, b.fields[0]), [x2, y2] = fieldXY(ctx, fr, b.fields[1]);
-    svg.append(s("line", { x1, y1, x2, y2, class: "bridge", role: "img", "aria-label": t("bridge"), dataset: { tip: t("bridge") } }));
+    const [x1, y1] = fieldXY(ctx, fr, b.fields[0]),
+      [x2, y2] = fieldXY(ctx, fr, b.fields[1]);
+    svg.append(
+      s("line", {
+        x1,
+        y1,
+        x2,
+        y2,
+        class: "bridge",
+        role: "img",
+        "aria-label": t("bridge"),
+        dataset: { tip: t("bridge") },
+      }),
+    );
   }
   for (const st of board.statues) {
     if (!st.fields.some((id) => fr.inPlay.has(id))) continue;
     const [x, y] = fr.P(st.x, st.y);
-    svg.append(s("polygon", { points: `${x},${y - 8} ${x + 7},${y + 6} ${x - 7},${y + 6}`, class: "statue", role: "img", "aria-label": t("statue"), dataset: { tip: t("statue") } }));
+    svg.append(
+      s("polygon", {
+        points: `${x},${y - 8} ${x + 7},${y + 6} ${x - 7},${y + 6}`,
+        class: "statue",
+        role: "img",
+        "aria-label": t("statue"),
+        dataset: { tip: t("statue") },
+      }),
+    );
   }
   const labels = labelsOf(ctx, fr, t);
   for (const name of board.districts) {
     const at = labels.names.get(name);
     if (unused.has(name) || !at) continue;
-    svg.append(s("text", { x: at.x, y: at.y, "text-anchor": "middle", class: "district-name", "aria-hidden": "true", text: t(`district.${name}`) }));
+    svg.append(
+      s("text", {
+        x: at.x,
+        y: at.y,
+        "text-anchor": "middle",
+        class: "district-name",
+        "aria-hidden": "true",
+        text: t(`district.${name}`),
+      }),
+    );
   }
   // the bids of this round, joined in the order they were made
   const chain = s("g", { class: "chain", "aria-hidden": "true" });
   for (let i = 1; i < view.bids.length; i++) {
-    const [x1, y1] = fieldXY(ctx, fr, view.bids[i - 1].field), [x2, y2] = fieldXY(ctx, fr, view.bids[i].field);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const ax = x2 - ux * (R + 4), ay = y2 - uy * (R + 4);
-    chain.append(s("line", { x1: x1 + ux * R, y1: y1 + uy * R, x2: ax, y2: ay, class: "chain-line" }),
-      s("polygon", { points: `${ax + ux * 2},${ay + uy * 2} ${ax - ux * 10 - uy * 6},${ay - uy * 10 + ux * 6} ${ax - ux * 10 + uy * 6},${ay - uy * 10 - ux * 6}`, class: "chain-head" }));
+    const [x1, y1] = fieldXY(ctx, fr, view.bids[i - 1].field),
+      [x2, y2] = fieldXY(ctx, fr, view.bids[i].field);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1,
+      ux = (x2 - x1) / len,
+      uy = (y2 - y1) / len;
+    const ax = x2 - ux * (R + 4),
+      ay = y2 - uy * (R + 4);
+    chain.append(
+      s("line", { x1: x1 + ux * R, y1: y1 + uy * R, x2: ax, y2: ay, class: "chain-line" }),
+      s("polygon", {
+        points: `${ax + ux * 2},${ay + uy * 2} ${ax - ux * 10 - uy * 6},${ay - uy * 10 + ux * 6} ${ax - ux * 10 + uy * 6},${ay - uy * 10 - ux * 6}`,
+        class: "chain-head",
+      }),
+    );
   }
   const layer = s("g", { id: "neighbours-layer", "aria-hidden": "true" });
   const offered = new Map((ctx.choices?.fields ?? []).map((f) => [f.field, f]));
@@ -330,21 +523,61 @@ export function render(ctx, t) {
     const entry = offered.get(f.id);
     const picked = selection.field === f.id;
     const g = s("g", {
-      class: ["field", entry ? "legal" : "", picked ? "chosen" : "", last === f.id ? "last" : "", entry && hinted === f.id ? "hinted" : ""].filter(Boolean).join(" "),
+      class: [
+        "field",
+        entry ? "legal" : "",
+        picked ? "chosen" : "",
+        last === f.id ? "last" : "",
+        entry && hinted === f.id ? "hinted" : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
       role: entry ? "button" : "img",
-      "aria-label": fieldWords(ctx, f, t) + (entry ? ` — ${t("canBid")}` : "") + (entry && hinted === f.id ? ` — ${t("hint.title")}` : ""),
+      "aria-label":
+        fieldWords(ctx, f, t) +
+        (entry ? ` — ${t("canBid")}` : "") +
+        (entry && hinted === f.id ? ` — ${t("hint.title")}` : ""),
       "aria-pressed": entry ? String(picked) : null,
-      dataset: { field: f.id, focusKey: `field-${f.id}`, preferred: entry && (picked || selection.field === undefined) ? "" : null, tip: fieldWords(ctx, f, t) },
+      dataset: {
+        field: f.id,
+        focusKey: `field-${f.id}`,
+        preferred: entry && (picked || selection.field === undefined) ? "" : null,
+        tip: fieldWords(ctx, f, t),
+      },
     });
     g.append(s("circle", { cx: x, cy: y, r: R + 6, class: "hit" }));
     g.append(s("circle", { cx: x, cy: y, r: R + 5, class: "legal-ring" }));
-    g.append(s("circle", { cx: x, cy: y, r: R, fill: FIELD_FILL[f.colour], stroke: FIELD_RING[f.colour], class: "field-disc" }));
+    g.append(
+      s("circle", {
+        cx: x,
+        cy: y,
+        r: R,
+        fill: FIELD_FILL[f.colour],
+        stroke: FIELD_RING[f.colour],
+        class: "field-disc",
+      }),
+    );
     if (!f.building) g.append(fieldIcon(f.colour, x, y - 1, 20));
     const id = labels.ids.get(f.id);
-    if (id.leader) g.append(s("line", { x1: id.leader[0], y1: id.leader[1], x2: id.leader[2], y2: id.leader[3], class: "id-leader" }));
-    g.append(s("text", { x: id.x, y: id.y, "text-anchor": "middle", class: "field-id", text: f.id }));
+    if (id.leader)
+      g.append(
+        s("line", {
+          x1: id.leader[0],
+          y1: id.leader[1],
+          x2: id.leader[2],
+          y2: id.leader[3],
+          class: "id-leader",
+        }),
+      );
+    g.append(
+      s("text", { x: id.x, y: id.y, "text-anchor": "middle", class: "field-id", text: f.id }),
+    );
     if (f.token) g.append(tokenBadge(f.token, x + R - 3, y - R + 3, 8.5));
-    if (f.building) g.append(buildingPiece(ctx, x, y, f.building, last === f.id), kindBadge(f.colour, x + R - 4, y + R - 4));
+    if (f.building)
+      g.append(
+        buildingPiece(ctx, x, y, f.building, last === f.id),
+        kindBadge(f.colour, x + R - 4, y + R - 4),
+      );
     g.append(s("circle", { cx: x, cy: y, r: R + 8, class: "focus-ring" }));
     if (entry) {
       g.addEventListener("click", () => ctx.select({ field: f.id }, ".values button.value"));
@@ -358,7 +591,8 @@ export function render(ctx, t) {
     fieldsLayer.append(g);
   }
   svg.append(layer, chain, fieldsLayer);
-  if (selection.field !== undefined) queueMicrotask(() => neighbours(svg, ctx, fr, selection.field));
+  if (selection.field !== undefined)
+    queueMicrotask(() => neighbours(svg, ctx, fr, selection.field));
   roving(svg, ".field");
   const wrap = h("div", { class: `m-wrap${fr.pan ? " pan" : ""}` }, svg);
   if (fr.pan) keepPan(wrap);
@@ -395,14 +629,24 @@ function neighbours(svg, ctx, fr, id) {
 // -- the action bar ------------------------------------------------------------------------------
 function cardBox(kind, card, mode, t, extra) {
   return h("div", { class: `card ${kind}`, dataset: { tip: cardText(kind, card, mode, t) } }, [
-    h("strong", { text: kind === "area" ? t(`area.${card}`) : t("neighbourhood", { colour: t(`colour.${card}`) }) }),
-    h("span", { class: "hint", text: kind === "area" ? t(`help.area.${mode}.${card}`) : t("help.neighbourhood") }),
+    h("strong", {
+      text:
+        kind === "area" ? t(`area.${card}`) : t("neighbourhood", { colour: t(`colour.${card}`) }),
+    }),
+    h("span", {
+      class: "hint",
+      text: kind === "area" ? t(`help.area.${mode}.${card}`) : t("help.neighbourhood"),
+    }),
     extra ?? "",
   ]);
 }
 
 function tokenIcon(token, size = 20) {
-  return s("svg", { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" }, tokenBadge(token, 12, 12, 10));
+  return s(
+    "svg",
+    { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" },
+    tokenBadge(token, 12, 12, 10),
+  );
 }
 
 // Beside the board: this seat's secret cards and every player's supply, tokens and cards.
@@ -410,9 +654,17 @@ export function info(ctx, t) {
   const { view } = ctx;
   const out = [];
   if (view.area_card) {
-    out.push(h("div", { class: "secret", id: "my-cards" }, [h("h3", { text: t("yourCards") }), h("div", { class: "cards" }, [
-      cardBox("area", view.area_card, view.mode, t),
-      view.neighbourhood_card ? cardBox("neighbourhood", view.neighbourhood_card, view.mode, t) : ""])]));
+    out.push(
+      h("div", { class: "secret", id: "my-cards" }, [
+        h("h3", { text: t("yourCards") }),
+        h("div", { class: "cards" }, [
+          cardBox("area", view.area_card, view.mode, t),
+          view.neighbourhood_card
+            ? cardBox("neighbourhood", view.neighbourhood_card, view.mode, t)
+            : "",
+        ]),
+      ]),
+    );
   }
   out.push(suppliesTable(ctx, t));
   return out;
@@ -423,37 +675,103 @@ export function controls(ctx, t) {
   const out = [];
   if (view.area_card && choices) {
     const goals = [t(`area.${view.area_card}`)];
-    if (view.neighbourhood_card) goals.push(t("neighbourhood", { colour: t(`colour.${view.neighbourhood_card}`) }));
-    out.push(h("p", { class: "my-goal", dataset: { tip: cardText("area", view.area_card, view.mode, t) } }, [t("yourGoal"), " ", h("strong", { text: goals.join(" · ") })]));
+    if (view.neighbourhood_card)
+      goals.push(t("neighbourhood", { colour: t(`colour.${view.neighbourhood_card}`) }));
+    out.push(
+      h(
+        "p",
+        { class: "my-goal", dataset: { tip: cardText("area", view.area_card, view.mode, t) } },
+        [t("yourGoal"), " ", h("strong", { text: goals.join(" · ") })],
+      ),
+    );
   }
   if (view.bid) {
-    out.push(h("p", { id: "current-bid" }, [ctx.markerHtml(view.bid.player),
-      t("currentBid", { name: names[view.bid.player], value: view.bid.value, field: view.bid.field })]));
+    out.push(
+      h("p", { id: "current-bid" }, [
+        ctx.markerHtml(view.bid.player),
+        t("currentBid", {
+          name: names[view.bid.player],
+          value: view.bid.value,
+          field: view.bid.field,
+        }),
+      ]),
+    );
     if (view.bids.length > 1) {
-      out.push(h("p", { class: "hint", id: "bid-chain", text: `${t("chain")}: ${view.bids.map((b) => `${b.value} (${names[b.player]}, ${t("fieldShort", { n: b.field })})`).join(" → ")}` }));
+      out.push(
+        h("p", {
+          class: "hint",
+          id: "bid-chain",
+          text: `${t("chain")}: ${view.bids.map((b) => `${b.value} (${names[b.player]}, ${t("fieldShort", { n: b.field })})`).join(" → ")}`,
+        }),
+      );
     }
   }
   if (!choices) return out;
   const field = chosenField(ctx);
-  let step = view.bid ? t("chooseRaise", { value: view.bid.value, field: view.bid.field }) : t("chooseOpen");
+  let step = view.bid
+    ? t("chooseRaise", { value: view.bid.value, field: view.bid.field })
+    : t("chooseOpen");
   if (!choices.fields.length) step = t("mustPass");
   if (field) step = t("chooseValue", { n: field.field });
   out.push(h("p", { class: "step", id: "prompt", text: step }));
   if (field) {
-    out.push(h("div", { class: "values", role: "group", "aria-label": t("valueFor", { n: field.field }) },
-      field.values.map((v) => h("button", { class: "value", dataset: { value: v.value, focusKey: `value-${v.value}` },
-        "aria-label": t("valueLabel", { value: v.value, n: field.field }),
-        on: { click: () => ctx.move(v.move, t("label.bid", { value: v.value, n: field.field })) }, text: v.value }))));
+    out.push(
+      h(
+        "div",
+        { class: "values", role: "group", "aria-label": t("valueFor", { n: field.field }) },
+        field.values.map((v) =>
+          h("button", {
+            class: "value",
+            dataset: { value: v.value, focusKey: `value-${v.value}` },
+            "aria-label": t("valueLabel", { value: v.value, n: field.field }),
+            on: {
+              click: () => ctx.move(v.move, t("label.bid", { value: v.value, n: field.field })),
+            },
+            text: v.value,
+          }),
+        ),
+      ),
+    );
   } else if (choices.fields.length && choices.fields.length <= 6) {
-    out.push(h("div", { class: "field-list", role: "group", "aria-label": t("fieldsOffered") }, choices.fields.map((f) => {
-      const where = view.fields[f.field];
-      return h("button", { class: "field-choice", dataset: { field: f.field, focusKey: `fc-${f.field}` }, on: { click: () => ctx.select({ field: f.field }, ".values button.value") } },
-        [h("strong", { text: f.field }), ` ${t(`district.${where.district}`)} · ${t(`colour.${where.colour}`)}`]);
-    })));
+    out.push(
+      h(
+        "div",
+        { class: "field-list", role: "group", "aria-label": t("fieldsOffered") },
+        choices.fields.map((f) => {
+          const where = view.fields[f.field];
+          return h(
+            "button",
+            {
+              class: "field-choice",
+              dataset: { field: f.field, focusKey: `fc-${f.field}` },
+              on: { click: () => ctx.select({ field: f.field }, ".values button.value") },
+            },
+            [
+              h("strong", { text: f.field }),
+              ` ${t(`district.${where.district}`)} · ${t(`colour.${where.colour}`)}`,
+            ],
+          );
+        }),
+      ),
+    );
   }
   const bar = h("div", { class: "row" });
-  if (choices.pass) bar.append(h("button", { id: "pass", text: t("pass"), on: { click: () => ctx.move(choices.pass, t("label.pass")) } }));
-  if (selection.field !== undefined) bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}, "#metro-board .field.legal") } }));
+  if (choices.pass)
+    bar.append(
+      h("button", {
+        id: "pass",
+        text: t("pass"),
+        on: { click: () => ctx.move(choices.pass, t("label.pass")) },
+      }),
+    );
+  if (selection.field !== undefined)
+    bar.append(
+      h("button", {
+        id: "cancel",
+        text: t("ui.cancel"),
+        on: { click: () => ctx.select({}, "#metro-board .field.legal") },
+      }),
+    );
   out.push(bar);
   return out;
 }
@@ -462,20 +780,57 @@ function suppliesTable(ctx, t) {
   const { view, names } = ctx;
   const table = h("table", { class: "supplies" }, [
     h("caption", { class: "visually-hidden", text: t("supplies") }),
-    h("tr", {}, [h("th", { scope: "col", text: t("player") }), h("th", { scope: "col", text: t("supply") }), h("th", { scope: "col", text: t("tokens") })])]);
+    h("tr", {}, [
+      h("th", { scope: "col", text: t("player") }),
+      h("th", { scope: "col", text: t("supply") }),
+      h("th", { scope: "col", text: t("tokens") }),
+    ]),
+  ]);
   view.supplies.forEach((sup, p) => {
     const tok = view.tokens_collected[p];
     const passed = view.passed.includes(p);
-    table.append(h("tr", { class: passed ? "passed" : "", dataset: { seat: p } }, [
-      h("th", { scope: "row" }, [ctx.markerHtml(p), names[p], passed ? h("span", { class: "badge", text: t("passed") }) : ""]),
-      h("td", { class: "supply" }, sup.map((v) => h("span", { class: "chip", text: v }))),
-      h("td", { class: "tokens-cell" }, [
-        ...["chic", "metro", "archaeology"].map((k) => h("span", { class: "tok", role: "img", "aria-label": `${t(`token.${k}`)}: ${tok[k]}`, dataset: { tip: `${t(`token.${k}`)}: ${tok[k]}` } },
-          [tokenIcon(k, 18), h("span", { text: tok[k] })])),
-        view.metro_card === p ? h("span", { class: "card small", dataset: { tip: t("help.metroCard") }, text: t("metroCard") }) : "",
-        view.archaeology_card === p ? h("span", { class: "card small", dataset: { tip: t("help.archaeologyCard") }, text: t("archaeologyCard") }) : "",
+    table.append(
+      h("tr", { class: passed ? "passed" : "", dataset: { seat: p } }, [
+        h("th", { scope: "row" }, [
+          ctx.markerHtml(p),
+          names[p],
+          passed ? h("span", { class: "badge", text: t("passed") }) : "",
+        ]),
+        h(
+          "td",
+          { class: "supply" },
+          sup.map((v) => h("span", { class: "chip", text: v })),
+        ),
+        h("td", { class: "tokens-cell" }, [
+          ...["chic", "metro", "archaeology"].map((k) =>
+            h(
+              "span",
+              {
+                class: "tok",
+                role: "img",
+                "aria-label": `${t(`token.${k}`)}: ${tok[k]}`,
+                dataset: { tip: `${t(`token.${k}`)}: ${tok[k]}` },
+              },
+              [tokenIcon(k, 18), h("span", { text: tok[k] })],
+            ),
+          ),
+          view.metro_card === p
+            ? h("span", {
+                class: "card small",
+                dataset: { tip: t("help.metroCard") },
+                text: t("metroCard"),
+              })
+            : "",
+          view.archaeology_card === p
+            ? h("span", {
+                class: "card small",
+                dataset: { tip: t("help.archaeologyCard") },
+                text: t("archaeologyCard"),
+              })
+            : "",
+        ]),
       ]),
-    ]));
+    );
   });
   return h("div", { class: "scroll-x" }, table);
 }
@@ -502,26 +857,60 @@ export function describe(event, ctx, t) {
   const name = ctx.names[p.player] ?? "?";
   switch (event.key) {
     case "game_started":
-      return t("event.game_started", { mode: t(`mode.${p.mode}`), players: p.players, name: ctx.names[p.first_player] ?? "?" });
+      return t("event.game_started", {
+        mode: t(`mode.${p.mode}`),
+        players: p.players,
+        name: ctx.names[p.first_player] ?? "?",
+      });
     case "cards_dealt":
-      return t("event.cards_dealt", { name, cards: cardsText(p.area_card, p.neighbourhood_card, t) });
+      return t("event.cards_dealt", {
+        name,
+        cards: cardsText(p.area_card, p.neighbourhood_card, t),
+      });
     case "bid_raised":
-      return t("event.bid_raised", { name, value: p.value, field: p.field, over: p.over_value, overField: p.over_field });
+      return t("event.bid_raised", {
+        name,
+        value: p.value,
+        field: p.field,
+        over: p.over_value,
+        overField: p.over_field,
+      });
     case "bid_won": {
-      let line = t("event.bid_won", { name, value: p.value, field: p.field, reason: t(`reason.${p.reason}`) });
+      let line = t("event.bid_won", {
+        name,
+        value: p.value,
+        field: p.field,
+        reason: t(`reason.${p.reason}`),
+      });
       const back = [...new Set(p.returned.map((r) => ctx.names[r.player] ?? "?"))];
-      if (back.length) line += ` ${t("returned", { names: listNames(back, t), count: back.length, bids: p.returned.length })}`;
+      if (back.length)
+        line += ` ${t("returned", { names: listNames(back, t), count: back.length, bids: p.returned.length })}`;
       return line;
     }
     case "token_collected":
       return t("event.token_collected", { name, token: t(`token.${p.token}`) });
     case "card_changed_hands":
-      return t(p.from === null || p.from === undefined ? "event.card_changed_hands" : "event.card_taken_from",
-        { name, card: t(CARD_NAMES[p.card] ?? p.card), from: ctx.names[p.from] ?? "" });
+      return t(
+        p.from === null || p.from === undefined
+          ? "event.card_changed_hands"
+          : "event.card_taken_from",
+        { name, card: t(CARD_NAMES[p.card] ?? p.card), from: ctx.names[p.from] ?? "" },
+      );
     case "game_ended": {
       const best = p.ranking[0];
-      const cards = (p.cards ?? []).map((c) => `${ctx.names[c.player] ?? "?"}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`).join("; ");
-      const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: listNames(best.map((q) => ctx.names[q] ?? "?"), t), score: p.scores[best[0]] });
+      const cards = (p.cards ?? [])
+        .map(
+          (c) =>
+            `${ctx.names[c.player] ?? "?"}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`,
+        )
+        .join("; ");
+      const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", {
+        names: listNames(
+          best.map((q) => ctx.names[q] ?? "?"),
+          t,
+        ),
+        score: p.scores[best[0]],
+      });
       return cards ? `${head} ${t("cardsRevealed", { cards })}` : head;
     }
     default: // round_started, player_passed, bid_placed, round_ended
@@ -530,7 +919,16 @@ export function describe(event, ctx, t) {
 }
 
 // -- the end ---------------------------------------------------------------------------------------
-const CATS = ["chic", "metro", "metro_card", "archaeology", "archaeology_card", "area", "neighbourhood", "highest"];
+const CATS = [
+  "chic",
+  "metro",
+  "metro_card",
+  "archaeology",
+  "archaeology_card",
+  "area",
+  "neighbourhood",
+  "highest",
+];
 
 export function scorePad(ctx, t) {
   const { result, names, view } = ctx;
@@ -538,20 +936,66 @@ export function scorePad(ctx, t) {
   const cats = view.mode === "expert" ? CATS : CATS.slice(0, 6);
   const table = h("table", { class: "scorepad", id: "scorepad" });
   table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]))]));
-  for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.breakdown[c] }))]));
-  table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
-  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.built") }), ...reports.map((r) => h("td", { text: r.built }))]));
+  table.append(
+    h("tr", {}, [
+      h("th", { scope: "col", text: t("category") }),
+      ...names.map((n, i) =>
+        h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
+      ),
+    ]),
+  );
+  for (const c of cats)
+    table.append(
+      h("tr", {}, [
+        h("th", { scope: "row", text: t(`cat.${c}`) }),
+        ...reports.map((r) => h("td", { text: r.breakdown[c] })),
+      ]),
+    );
+  table.append(
+    h("tr", { class: "total" }, [
+      h("th", { scope: "row", text: t("score.total") }),
+      ...reports.map((r) => h("td", { text: r.total })),
+    ]),
+  );
+  table.append(
+    h("tr", { class: "tie" }, [
+      h("th", { scope: "row", text: t("tie.built") }),
+      ...reports.map((r) => h("td", { text: r.built })),
+    ]),
+  );
   const out = [table];
   // every secret card, revealed beside the points it gave
   if (view.cards) {
     const list = h("ul", { class: "revealed", id: "revealed-cards" });
     view.cards.forEach((c, p) => {
       const breakdown = reports[p].breakdown;
-      list.append(h("li", { dataset: { seat: p } }, [ctx.markerHtml(p), h("strong", { text: names[p] }), h("div", { class: "cards" }, [
-        cardBox("area", c.area_card, view.mode, t, h("span", { class: "card-score", text: t("cardScored", { n: breakdown.area }) })),
-        c.neighbourhood_card ? cardBox("neighbourhood", c.neighbourhood_card, view.mode, t, h("span", { class: "card-score", text: t("cardScored", { n: breakdown.neighbourhood }) })) : "",
-      ])]));
+      list.append(
+        h("li", { dataset: { seat: p } }, [
+          ctx.markerHtml(p),
+          h("strong", { text: names[p] }),
+          h("div", { class: "cards" }, [
+            cardBox(
+              "area",
+              c.area_card,
+              view.mode,
+              t,
+              h("span", { class: "card-score", text: t("cardScored", { n: breakdown.area }) }),
+            ),
+            c.neighbourhood_card
+              ? cardBox(
+                  "neighbourhood",
+                  c.neighbourhood_card,
+                  view.mode,
+                  t,
+                  h("span", {
+                    class: "card-score",
+                    text: t("cardScored", { n: breakdown.neighbourhood }),
+                  }),
+                )
+              : "",
+          ]),
+        ]),
+      );
     });
     out.push(h("h3", { text: t("cardsTitle") }), list);
   }
@@ -560,19 +1004,85 @@ export function scorePad(ctx, t) {
 
 // -- help --------------------------------------------------------------------------------------------
 export function legend(ctx, t) {
-  const item = (pic, title, text) => h("div", { class: "legend-item" }, [
-    s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
-    h("div", {}, [h("strong", { text: title }), text ? h("br") : "", text ? h("span", { class: "hint", text }) : ""])]);
-  const rows = ["gray", "orange", "green", "red", "blue"].map((c) => item([
-    s("circle", { cx: 24, cy: 24, r: 19, fill: FIELD_FILL[c], stroke: FIELD_RING[c], "stroke-width": 4 }), fieldIcon(c, 24, 23, 22)], t(`colour.${c}`), t("help.fieldType")));
+  const item = (pic, title, text) =>
+    h("div", { class: "legend-item" }, [
+      s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
+      h("div", {}, [
+        h("strong", { text: title }),
+        text ? h("br") : "",
+        text ? h("span", { class: "hint", text }) : "",
+      ]),
+    ]);
+  const rows = ["gray", "orange", "green", "red", "blue"].map((c) =>
+    item(
+      [
+        s("circle", {
+          cx: 24,
+          cy: 24,
+          r: 19,
+          fill: FIELD_FILL[c],
+          stroke: FIELD_RING[c],
+          "stroke-width": 4,
+        }),
+        fieldIcon(c, 24, 23, 22),
+      ],
+      t(`colour.${c}`),
+      t("help.fieldType"),
+    ),
+  );
   rows.push(
     item(tokenBadge("chic", 24, 24, 16), t("token.chic"), t("help.chic")),
     item(tokenBadge("metro", 24, 24, 16), t("token.metro"), t("help.metro")),
     item(tokenBadge("archaeology", 24, 24, 16), t("token.archaeology"), t("help.archaeology")),
-    item([s("rect", { x: 10, y: 10, width: 28, height: 28, rx: 8, fill: ctx.colours[0], stroke: "#111", "stroke-width": 2, "stroke-dasharray": "5 3" }),
-      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "piece-value", fill: inkOn(ctx.colours[0]), text: "7" })], t("legend.bid"), t("help.bid")),
-    item([s("rect", { x: 10, y: 10, width: 28, height: 28, rx: 3, fill: ctx.colours[1], stroke: "#111", "stroke-width": 2.5 }),
-      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "piece-value", fill: inkOn(ctx.colours[1]), text: "12" })], t("legend.built"), t("help.built")),
+    item(
+      [
+        s("rect", {
+          x: 10,
+          y: 10,
+          width: 28,
+          height: 28,
+          rx: 8,
+          fill: ctx.colours[0],
+          stroke: "#111",
+          "stroke-width": 2,
+          "stroke-dasharray": "5 3",
+        }),
+        s("text", {
+          x: 24,
+          y: 30,
+          "text-anchor": "middle",
+          class: "piece-value",
+          fill: inkOn(ctx.colours[0]),
+          text: "7",
+        }),
+      ],
+      t("legend.bid"),
+      t("help.bid"),
+    ),
+    item(
+      [
+        s("rect", {
+          x: 10,
+          y: 10,
+          width: 28,
+          height: 28,
+          rx: 3,
+          fill: ctx.colours[1],
+          stroke: "#111",
+          "stroke-width": 2.5,
+        }),
+        s("text", {
+          x: 24,
+          y: 30,
+          "text-anchor": "middle",
+          class: "piece-value",
+          fill: inkOn(ctx.colours[1]),
+          text: "12",
+        }),
+      ],
+      t("legend.built"),
+      t("help.built"),
+    ),
     item([s("line", { x1: 4, y1: 24, x2: 44, y2: 24, class: "bridge" })], t("bridge"), ""),
     item([s("ellipse", { cx: 24, cy: 24, rx: 20, ry: 11, class: "lake" })], t("lake"), ""),
     item([s("polygon", { points: "24,12 34,34 14,34", class: "statue" })], t("statue"), ""),
@@ -582,5 +1092,11 @@ export function legend(ctx, t) {
 
 export function rules(ctx, t) {
   const lines = t("rules.text").split("\n");
-  return h("div", { class: "rules-text" }, [h("ul", {}, lines.map((line) => h("li", { text: line })))]);
+  return h("div", { class: "rules-text" }, [
+    h(
+      "ul",
+      {},
+      lines.map((line) => h("li", { text: line })),
+    ),
+  ]);
 }

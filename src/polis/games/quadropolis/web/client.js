@@ -12,17 +12,36 @@ import { inkOn } from "/static/js/players.js";
 // and every seat has a shape of its own besides.
 export const PLAYER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#F0E442"];
 
-export const TYPES = ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"];
+export const TYPES = [
+  "tower_block",
+  "shop",
+  "public_service",
+  "park",
+  "factory",
+  "harbor",
+  "office_tower",
+  "monument",
+];
 export const TYPE_COLOURS = {
-  tower_block: "#8fb3ea", shop: "#f3cf6b", public_service: "#c3aee6", park: "#97d38f",
-  factory: "#c7b1a5", harbor: "#8fd3e6", office_tower: "#f0a8a0", monument: "#d9d9d9",
+  tower_block: "#8fb3ea",
+  shop: "#f3cf6b",
+  public_service: "#c3aee6",
+  park: "#97d38f",
+  factory: "#c7b1a5",
+  harbor: "#8fd3e6",
+  office_tower: "#f0a8a0",
+  monument: "#d9d9d9",
 };
 const INK = "#1d1d1d";
 const MEEPLE = "#1f4e9c";
 const BARREL = "#c62828";
 const CLASSIC_TINTS = { NW: "#eef3fb", NE: "#fbf1e6", SW: "#eef8ee", SE: "#f8eef6" };
 const EXPERT_TINTS = { 1: "#ece4f7", 2: "#dff0f4", 3: "#f9e3ec", 4: "#ececec", 5: "#fbe9d8" };
-const CELL = 64, EDGE = 52, CITY = 60, GUTTER = 16, SITE = 5;
+const CELL = 64,
+  EDGE = 52,
+  CITY = 60,
+  GUTTER = 16,
+  SITE = 5;
 // view.spots lists the spots side by side (left ends of the rows, right ends, tops of the
 // columns, bottoms), five per side: a spot's index says where it is drawn.
 const SIDES = ["L", "R", "T", "B"];
@@ -48,7 +67,8 @@ function spotWhere(view, name, t) {
 }
 function spotXY(index) {
   const { side, n } = spotPlace(index);
-  const along = EDGE + (n - 0.5) * CELL, far = EDGE + SITE * CELL + EDGE / 2;
+  const along = EDGE + (n - 0.5) * CELL,
+    far = EDGE + SITE * CELL + EDGE / 2;
   return { L: [EDGE / 2, along], R: [far, along], T: [along, EDGE / 2], B: [along, far] }[side];
 }
 function siteXY(name) {
@@ -87,7 +107,15 @@ export function layoutKey() {
 // -- pictures --------------------------------------------------------------------------------
 // Each icon is drawn in a 24 x 24 box and placed with a transform.
 function place(x, y, size, children, attrs = {}) {
-  return s("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`, "aria-hidden": "true", ...attrs }, children);
+  return s(
+    "g",
+    {
+      transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 24})`,
+      "aria-hidden": "true",
+      ...attrs,
+    },
+    children,
+  );
 }
 
 export function typeIcon(type, variant, x, y, size) {
@@ -97,39 +125,77 @@ export function typeIcon(type, variant, x, y, size) {
   switch (variant === "playground" ? "playground" : type) {
     case "tower_block":
       parts = [s("rect", { x: 6, y: 2, width: 12, height: 20, rx: 1, ...ink })];
-      for (let r = 0; r < 4; r++) for (let c = 0; c < 2; c++) parts.push(s("rect", { x: 8.5 + c * 4.5, y: 4.5 + r * 4.2, width: 2.5, height: 2.5, ...white }));
+      for (let r = 0; r < 4; r++)
+        for (let c = 0; c < 2; c++)
+          parts.push(
+            s("rect", { x: 8.5 + c * 4.5, y: 4.5 + r * 4.2, width: 2.5, height: 2.5, ...white }),
+          );
       break;
     case "shop":
-      parts = [s("rect", { x: 3, y: 10, width: 18, height: 12, ...ink }), s("path", { d: "M2 10 L4 4 H20 L22 10 Z", ...ink }),
+      parts = [
+        s("rect", { x: 3, y: 10, width: 18, height: 12, ...ink }),
+        s("path", { d: "M2 10 L4 4 H20 L22 10 Z", ...ink }),
         s("path", { d: "M7 4 L6 10 M12 4 V10 M17 4 L18 10", stroke: "#fff", "stroke-width": 1.2 }),
-        s("rect", { x: 10, y: 14, width: 4, height: 8, ...white })];
+        s("rect", { x: 10, y: 14, width: 4, height: 8, ...white }),
+      ];
       break;
     case "public_service":
-      parts = [s("path", { d: "M2 8 L12 2 L22 8 Z", ...ink }), s("rect", { x: 4, y: 9, width: 3, height: 10, ...ink }),
-        s("rect", { x: 10.5, y: 9, width: 3, height: 10, ...ink }), s("rect", { x: 17, y: 9, width: 3, height: 10, ...ink }),
-        s("rect", { x: 2, y: 19.5, width: 20, height: 2.5, ...ink })];
+      parts = [
+        s("path", { d: "M2 8 L12 2 L22 8 Z", ...ink }),
+        s("rect", { x: 4, y: 9, width: 3, height: 10, ...ink }),
+        s("rect", { x: 10.5, y: 9, width: 3, height: 10, ...ink }),
+        s("rect", { x: 17, y: 9, width: 3, height: 10, ...ink }),
+        s("rect", { x: 2, y: 19.5, width: 20, height: 2.5, ...ink }),
+      ];
       break;
     case "park":
-      parts = [s("circle", { cx: 12, cy: 9, r: 7, ...ink }), s("rect", { x: 10.8, y: 14, width: 2.4, height: 7, ...ink }),
-        s("rect", { x: 4, y: 21, width: 16, height: 1.5, ...ink })];
+      parts = [
+        s("circle", { cx: 12, cy: 9, r: 7, ...ink }),
+        s("rect", { x: 10.8, y: 14, width: 2.4, height: 7, ...ink }),
+        s("rect", { x: 4, y: 21, width: 16, height: 1.5, ...ink }),
+      ];
       break;
     case "playground":
-      parts = [s("path", { d: "M4 4 H20 M5 4 L2 22 M19 4 L22 22 M9 4 V15 M15 4 V15", stroke: INK, "stroke-width": 2, fill: "none" }),
-        s("rect", { x: 7.5, y: 15, width: 9, height: 2.5, ...ink })];
+      parts = [
+        s("path", {
+          d: "M4 4 H20 M5 4 L2 22 M19 4 L22 22 M9 4 V15 M15 4 V15",
+          stroke: INK,
+          "stroke-width": 2,
+          fill: "none",
+        }),
+        s("rect", { x: 7.5, y: 15, width: 9, height: 2.5, ...ink }),
+      ];
       break;
     case "factory":
-      parts = [s("path", { d: "M2 22 V11 L8 15 V11 L14 15 V11 L21 15 V22 Z", ...ink }), s("rect", { x: 16, y: 3, width: 3.5, height: 10, ...ink }),
-        s("rect", { x: 5, y: 17, width: 3, height: 3, ...white }), s("rect", { x: 11, y: 17, width: 3, height: 3, ...white })];
+      parts = [
+        s("path", { d: "M2 22 V11 L8 15 V11 L14 15 V11 L21 15 V22 Z", ...ink }),
+        s("rect", { x: 16, y: 3, width: 3.5, height: 10, ...ink }),
+        s("rect", { x: 5, y: 17, width: 3, height: 3, ...white }),
+        s("rect", { x: 11, y: 17, width: 3, height: 3, ...white }),
+      ];
       break;
     case "harbor":
-      parts = [s("circle", { cx: 12, cy: 4.5, r: 2.4, fill: "none", stroke: INK, "stroke-width": 2 }),
-        s("path", { d: "M12 7 V21 M7 10 H17 M4 14 Q5 21 12 21 Q19 21 20 14", fill: "none", stroke: INK, "stroke-width": 2.2 })];
+      parts = [
+        s("circle", { cx: 12, cy: 4.5, r: 2.4, fill: "none", stroke: INK, "stroke-width": 2 }),
+        s("path", {
+          d: "M12 7 V21 M7 10 H17 M4 14 Q5 21 12 21 Q19 21 20 14",
+          fill: "none",
+          stroke: INK,
+          "stroke-width": 2.2,
+        }),
+      ];
       break;
     case "office_tower":
-      parts = [s("path", { d: "M7 22 V7 L12 1.5 L17 7 V22 Z", ...ink }), s("path", { d: "M10 9 V20 M14 9 V20", stroke: "#fff", "stroke-width": 1.3 })];
+      parts = [
+        s("path", { d: "M7 22 V7 L12 1.5 L17 7 V22 Z", ...ink }),
+        s("path", { d: "M10 9 V20 M14 9 V20", stroke: "#fff", "stroke-width": 1.3 }),
+      ];
       break;
     case "monument":
-      parts = [s("path", { d: "M10 19 L10.8 6 L12 3 L13.2 6 L14 19 Z", ...ink }), s("rect", { x: 6, y: 19, width: 12, height: 3, ...ink })];
+      parts = [
+        s("path", { d: "M10 19 L10.8 6 L12 3 L13.2 6 L14 19 Z", ...ink }),
+        s("rect", { x: 6, y: 19, width: 12, height: 3, ...ink }),
+      ];
       break;
     default:
       parts = [s("rect", { x: 4, y: 4, width: 16, height: 16, ...ink })];
@@ -138,32 +204,54 @@ export function typeIcon(type, variant, x, y, size) {
 }
 
 export function meeple(x, y, size, colour = MEEPLE) {
-  return place(x, y, size, [s("circle", { cx: 12, cy: 5, r: 4, fill: colour }),
-    s("path", { d: "M3 23 L6.5 11 Q12 8 17.5 11 L21 23 H14.5 L12 17 L9.5 23 Z", fill: colour })]);
+  return place(x, y, size, [
+    s("circle", { cx: 12, cy: 5, r: 4, fill: colour }),
+    s("path", { d: "M3 23 L6.5 11 Q12 8 17.5 11 L21 23 H14.5 L12 17 L9.5 23 Z", fill: colour }),
+  ]);
 }
 
 export function barrel(x, y, size, colour = BARREL) {
-  return place(x, y, size, [s("rect", { x: 5, y: 2, width: 14, height: 20, rx: 4, fill: colour }),
-    s("path", { d: "M5.5 8 H18.5 M5.5 16 H18.5", stroke: "#fff", "stroke-width": 1.3, opacity: 0.8 })]);
+  return place(x, y, size, [
+    s("rect", { x: 5, y: 2, width: 14, height: 20, rx: 4, fill: colour }),
+    s("path", {
+      d: "M5.5 8 H18.5 M5.5 16 H18.5",
+      stroke: "#fff",
+      "stroke-width": 1.3,
+      opacity: 0.8,
+    }),
+  ]);
 }
 
 function star(x, y, r, attrs) {
   const pts = [];
   for (let i = 0; i < 10; i++) {
-    const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.45 : r;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5,
+      rr = i % 2 ? r * 0.45 : r;
     pts.push(`${(x + rr * Math.cos(a)).toFixed(1)},${(y + rr * Math.sin(a)).toFixed(1)}`);
   }
   return s("polygon", { points: pts.join(" "), ...attrs });
 }
 
 function crown(x, y, size) {
-  return place(x, y, size, [s("path", { d: "M2 19 L4 6 L9 12 L12 4 L15 12 L20 6 L22 19 Z", fill: "#ffd400", stroke: INK, "stroke-width": 1.5 })]);
+  return place(x, y, size, [
+    s("path", {
+      d: "M2 19 L4 6 L9 12 L12 4 L15 12 L20 6 L22 19 Z",
+      fill: "#ffd400",
+      stroke: INK,
+      "stroke-width": 1.5,
+    }),
+  ]);
 }
 
 function urbanistPiece(x, y) {
   return s("g", { class: "urbanist-piece", "aria-hidden": "true" }, [
     s("ellipse", { cx: x, cy: y + 13, rx: 13, ry: 4, fill: "#0004" }),
-    s("path", { d: `M${x - 10} ${y + 13} L${x - 5} ${y - 2} H${x + 5} L${x + 10} ${y + 13} Z`, fill: "#222", stroke: "#fff", "stroke-width": 2 }),
+    s("path", {
+      d: `M${x - 10} ${y + 13} L${x - 5} ${y - 2} H${x + 5} L${x + 10} ${y + 13} Z`,
+      fill: "#222",
+      stroke: "#fff",
+      "stroke-width": 2,
+    }),
     s("circle", { cx: x, cy: y - 8, r: 7, fill: "#222", stroke: "#fff", "stroke-width": 2 }),
   ]);
 }
@@ -172,8 +260,24 @@ function urbanistPiece(x, y) {
 function architectPiece(ctx, x, y, k, player) {
   const colour = ctx.colours[player] ?? "#999";
   return s("g", { class: "architect-piece", "aria-hidden": "true" }, [
-    s("rect", { x: x - 15, y: y - 15, width: 30, height: 30, rx: 7, fill: colour, stroke: "#111", "stroke-width": 2 }),
-    s("text", { x, y: y + 6, "text-anchor": "middle", class: "arch-num", fill: inkOn(colour), text: k }),
+    s("rect", {
+      x: x - 15,
+      y: y - 15,
+      width: 30,
+      height: 30,
+      rx: 7,
+      fill: colour,
+      stroke: "#111",
+      "stroke-width": 2,
+    }),
+    s("text", {
+      x,
+      y: y + 6,
+      "text-anchor": "middle",
+      class: "arch-num",
+      fill: inkOn(colour),
+      text: k,
+    }),
     player !== null ? ctx.marker(player, x + 14, y - 14, 6) : null,
   ]);
 }
@@ -197,32 +301,67 @@ function tileTip(tile, t) {
 // A face-up tile: its type's colour and icon, resources it gives, printed points, Mayor.
 export function tileGroup(tile, x, y, w) {
   const g = s("g", { class: `tile ${tile.type}` });
-  g.append(s("rect", { x: x + 3, y: y + 3, width: w - 6, height: w - 6, rx: 7, fill: TYPE_COLOURS[tile.type], stroke: "#333", "stroke-width": 1.2 }));
+  g.append(
+    s("rect", {
+      x: x + 3,
+      y: y + 3,
+      width: w - 6,
+      height: w - 6,
+      rx: 7,
+      fill: TYPE_COLOURS[tile.type],
+      stroke: "#333",
+      "stroke-width": 1.2,
+    }),
+  );
   g.append(typeIcon(tile.type, tile.variant, x + w / 2, y + w / 2 + 4, w * 0.46));
   let gx = x + 12;
   if (tile.gives?.inhabitants) {
-    g.append(meeple(gx, y + 13, 13), s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.inhabitants }));
+    g.append(
+      meeple(gx, y + 13, 13),
+      s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.inhabitants }),
+    );
     gx += 20;
   }
   if (tile.gives?.energy) {
-    g.append(barrel(gx, y + 13, 13), s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.energy }));
+    g.append(
+      barrel(gx, y + 13, 13),
+      s("text", { x: gx + 8, y: y + 18, class: "res-n", text: tile.gives.energy }),
+    );
   }
   if (tile.vp) {
-    g.append(star(x + w - 14, y + w - 14, 10, { fill: "#ffd400", stroke: INK, "stroke-width": 1 }),
-      s("text", { x: x + w - 14, y: y + w - 10.5, "text-anchor": "middle", class: "vp-n", text: tile.vp }));
+    g.append(
+      star(x + w - 14, y + w - 14, 10, { fill: "#ffd400", stroke: INK, "stroke-width": 1 }),
+      s("text", {
+        x: x + w - 14,
+        y: y + w - 10.5,
+        "text-anchor": "middle",
+        class: "vp-n",
+        text: tile.vp,
+      }),
+    );
   }
   if (tile.mayor) g.append(crown(x + w - 14, y + 14, 16));
-  if (tile.marking) g.append(s("text", { x: x + 8, y: y + w - 8, class: "marking", text: tile.marking }));
+  if (tile.marking)
+    g.append(s("text", { x: x + 8, y: y + w - 8, class: "marking", text: tile.marking }));
   return g;
 }
 
 // A face-down tile: a dark back, hatched (it is out of play). Its back's printed round ("#1")
 // is not drawn: it read as Architect #1.
 function faceDown(x, y, size) {
-  const g = s("g", { class: "face-down-tile", "aria-hidden": "true" }, [s("rect", { x, y, width: size, height: size, rx: 7, class: "face-down" })]);
+  const g = s("g", { class: "face-down-tile", "aria-hidden": "true" }, [
+    s("rect", { x, y, width: size, height: size, rx: 7, class: "face-down" }),
+  ]);
   for (let d = size / 5; d < 1.75 * size; d += size / 5) {
-    g.append(s("line", { x1: x + Math.max(0, d - size) + 2, y1: y + Math.min(d, size) - 2, x2: x + Math.min(d, size) - 2, y2: y + Math.max(0, d - size) + 2,
-      class: "face-down-hatch" }));
+    g.append(
+      s("line", {
+        x1: x + Math.max(0, d - size) + 2,
+        y1: y + Math.min(d, size) - 2,
+        x2: x + Math.min(d, size) - 2,
+        y2: y + Math.max(0, d - size) + 2,
+        class: "face-down-hatch",
+      }),
+    );
   }
   return g;
 }
@@ -240,34 +379,92 @@ function takesWords(entry, view, t) {
   if (!entry) return "";
   if (entry.site === "face-up") {
     const tile = view.site.find((sq) => sq.square === entry.square)?.tile;
-    return t("takes", { what: tile ? typeName(tile.type, tile.variant, t) : entry.tile, square: squareWords(entry.square, t) });
+    return t("takes", {
+      what: tile ? typeName(tile.type, tile.variant, t) : entry.tile,
+      square: squareWords(entry.square, t),
+    });
   }
-  return t(entry.site === "face-down" ? "takesFaceDown" : "takesEmpty", { square: squareWords(entry.square, t) });
+  return t(entry.site === "face-down" ? "takesFaceDown" : "takesEmpty", {
+    square: squareWords(entry.square, t),
+  });
 }
 
 function siteSvg(ctx, t) {
   const { view, selection } = ctx;
   const size = SITE * CELL + 2 * EDGE;
-  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "site", id: "site", role: "group", "aria-label": t("site") });
-  svg.append(s("rect", { x: EDGE - 4, y: EDGE - 4, width: SITE * CELL + 8, height: SITE * CELL + 8, class: "site-bg", rx: 8 }));
+  const svg = s("svg", {
+    viewBox: `0 0 ${size} ${size}`,
+    class: "site",
+    id: "site",
+    role: "group",
+    "aria-label": t("site"),
+  });
+  svg.append(
+    s("rect", {
+      x: EDGE - 4,
+      y: EDGE - 4,
+      width: SITE * CELL + 8,
+      height: SITE * CELL + 8,
+      class: "site-bg",
+      rx: 8,
+    }),
+  );
   const fresh = ctx.lastEvents.some((e) => e.key === "site_revealed");
   const taken = ctx.lastEvents.find((e) => e.key === "architect_placed")?.params.square;
   view.site.forEach((sq) => {
     const [cx, cy] = siteXY(sq.square);
-    const x = cx - CELL / 2, y = cy - CELL / 2;
-    const g = s("g", { class: `sq${fresh ? " fresh" : ""}${taken === sq.square ? " last" : ""}`, role: "img", "aria-label": siteSquareLabel(sq, t),
-      dataset: { square: sq.square, tile: sq.tile?.id ?? "", focusKey: `site-${sq.square}`, tip: sq.state === "face-up" ? tileTip(sq.tile, t) : siteSquareLabel(sq, t) } });
+    const x = cx - CELL / 2,
+      y = cy - CELL / 2;
+    const g = s("g", {
+      class: `sq${fresh ? " fresh" : ""}${taken === sq.square ? " last" : ""}`,
+      role: "img",
+      "aria-label": siteSquareLabel(sq, t),
+      dataset: {
+        square: sq.square,
+        tile: sq.tile?.id ?? "",
+        focusKey: `site-${sq.square}`,
+        tip: sq.state === "face-up" ? tileTip(sq.tile, t) : siteSquareLabel(sq, t),
+      },
+    });
     g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "sq-bg" }));
     if (sq.state === "face-up") g.append(tileGroup(sq.tile, x, y, CELL));
     else if (sq.state === "face-down") g.append(faceDown(x + 5, y + 5, CELL - 10));
-    g.append(s("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: "focus-ring" }));
-    g.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 7, class: "mark-ring" }));
+    g.append(
+      s("rect", {
+        x: x + 2,
+        y: y + 2,
+        width: CELL - 4,
+        height: CELL - 4,
+        rx: 6,
+        class: "focus-ring",
+      }),
+    );
+    g.append(
+      s("rect", {
+        x: x + 3,
+        y: y + 3,
+        width: CELL - 6,
+        height: CELL - 6,
+        rx: 7,
+        class: "mark-ring",
+      }),
+    );
     svg.append(g);
   });
   const at = view.site.find((sq) => sq.square === view.urbanist);
   if (at) {
     const [x, y] = siteXY(at.square);
-    svg.append(s("g", { id: "urbanist", role: "img", "aria-label": t("urbanistAt", { square: squareWords(at.square, t) }) }, urbanistPiece(x + 18, y + 14)));
+    svg.append(
+      s(
+        "g",
+        {
+          id: "urbanist",
+          role: "img",
+          "aria-label": t("urbanistAt", { square: squareWords(at.square, t) }),
+        },
+        urbanistPiece(x + 18, y + 14),
+      ),
+    );
   }
   // the path from the pointed spot to the square it takes (drawn on hover, focus or choice)
   const layer = s("g", { id: "preview-layer", "aria-hidden": "true" });
@@ -282,27 +479,66 @@ function siteSvg(ctx, t) {
     const [x, y] = spotXY(index);
     const entry = offered.get(spot.spot);
     const picked = selection.spot === spot.spot;
-    const cls = ["spot", entry ? "legal" : "", spot.blocked ? "blocked" : "", picked ? "chosen" : "", placed === spot.spot ? "last" : "",
-      entry && hintedSpot === spot.spot ? "hinted" : ""].filter(Boolean).join(" ");
+    const cls = [
+      "spot",
+      entry ? "legal" : "",
+      spot.blocked ? "blocked" : "",
+      picked ? "chosen" : "",
+      placed === spot.spot ? "last" : "",
+      entry && hintedSpot === spot.spot ? "hinted" : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     let label = spotWhere(view, spot.spot, t);
-    if (spot.architect) label += ` — ${t("spotTaken", { k: spot.architect, name: ctx.names[spot.player] ?? "" })}`;
+    if (spot.architect)
+      label += ` — ${t("spotTaken", { k: spot.architect, name: ctx.names[spot.player] ?? "" })}`;
     else if (spot.blocked) label += ` — ${t("blocked")}`;
     if (entry) label += ` — ${takesWords(entry, view, t)}`;
     if (entry && hintedSpot === spot.spot) label += ` — ${t("hint.title")}`;
-    const g = s("g", { class: cls, role: "button", "aria-label": label, "aria-disabled": entry ? null : "true", "aria-pressed": entry ? String(picked) : null,
-      dataset: { spot: spot.spot, focusKey: `spot-${spot.spot}`, preferred: entry && (picked || !selection.spot) ? "" : null, tip: label } });
+    const g = s("g", {
+      class: cls,
+      role: "button",
+      "aria-label": label,
+      "aria-disabled": entry ? null : "true",
+      "aria-pressed": entry ? String(picked) : null,
+      dataset: {
+        spot: spot.spot,
+        focusKey: `spot-${spot.spot}`,
+        preferred: entry && (picked || !selection.spot) ? "" : null,
+        tip: label,
+      },
+    });
     const horizontal = index < 2 * SITE;
     const [hw, hh] = horizontal ? [EDGE, CELL] : [CELL, EDGE];
     g.append(s("rect", { x: x - hw / 2, y: y - hh / 2, width: hw, height: hh, class: "hit" }));
     if (spot.architect) g.append(architectPiece(ctx, x, y, spot.architect, spot.player));
     else {
       g.append(s("circle", { cx: x, cy: y, r: 13, class: "spot-free" }));
-      if (spot.blocked) g.append(s("path", { d: `M${x - 6} ${y - 6} L${x + 6} ${y + 6} M${x + 6} ${y - 6} L${x - 6} ${y + 6}`, class: "blocked-x" }));
+      if (spot.blocked)
+        g.append(
+          s("path", {
+            d: `M${x - 6} ${y - 6} L${x + 6} ${y + 6} M${x + 6} ${y - 6} L${x - 6} ${y + 6}`,
+            class: "blocked-x",
+          }),
+        );
     }
-    g.append(s("rect", { x: x - hw / 2 + 2, y: y - hh / 2 + 2, width: hw - 4, height: hh - 4, rx: 6, class: "focus-ring" }));
+    g.append(
+      s("rect", {
+        x: x - hw / 2 + 2,
+        y: y - hh / 2 + 2,
+        width: hw - 4,
+        height: hh - 4,
+        rx: 6,
+        class: "focus-ring",
+      }),
+    );
     if (entry) {
       g.addEventListener("click", () => {
-        const focus = Object.keys(entry.targets).length ? "#my-city .cell.legal" : entry.discard ? "#discard" : "#take-nothing";
+        const focus = Object.keys(entry.targets).length
+          ? "#my-city .cell.legal"
+          : entry.discard
+            ? "#discard"
+            : "#take-nothing";
         ctx.select({ ...selection, spot: spot.spot }, focus);
       });
       const show = () => preview(svg, ctx, entry, spot.spot, t);
@@ -324,7 +560,8 @@ function preview(svg, ctx, entry, spotName, t) {
   const layer = svg.querySelector("#preview-layer");
   if (!layer) return;
   while (layer.firstChild) layer.firstChild.remove();
-  for (const el of svg.querySelectorAll(".sq.marked")) el.classList.remove("marked", "takes", "nothing");
+  for (const el of svg.querySelectorAll(".sq.marked"))
+    el.classList.remove("marked", "takes", "nothing");
   const root = svg.closest(".q-wrap") ?? document;
   for (const el of root.querySelectorAll(".cell.preview")) el.classList.remove("preview");
   const note = document.getElementById("takes-note");
@@ -339,8 +576,12 @@ function preview(svg, ctx, entry, spotName, t) {
   layer.append(s("line", { x1, y1, x2, y2, class: `take-path${takes ? "" : " nothing"}` }));
   const square = svg.querySelector(`.sq[data-square="${entry.square}"]`);
   square?.classList.add("marked", takes ? "takes" : "nothing");
-  if (!takes) layer.append(s("text", { x: x2, y: y2 + 6, "text-anchor": "middle", class: "nothing-mark", text: "∅" }));
-  for (const name of Object.keys(entry.targets)) root.querySelector(`#my-city .cell[data-target="${name}"]`)?.classList.add("preview");
+  if (!takes)
+    layer.append(
+      s("text", { x: x2, y: y2 + 6, "text-anchor": "middle", class: "nothing-mark", text: "∅" }),
+    );
+  for (const name of Object.keys(entry.targets))
+    root.querySelector(`#my-city .cell[data-target="${name}"]`)?.classList.add("preview");
   if (note) note.textContent = takesWords(entry, ctx.view, t);
 }
 
@@ -358,60 +599,174 @@ function cellLabel(ctx, p, name, b, type, move, t) {
 function citySvg(ctx, p, kinds, t) {
   const { view, board } = ctx;
   const mats = board[view.mode];
-  const rows = mats.size.rows, cols = mats.size.cols;
+  const rows = mats.size.rows,
+    cols = mats.size.cols;
   const expert = view.mode === "expert";
-  const W = GUTTER + cols * CITY + 4, H = GUTTER + rows * CITY + 4;
+  const W = GUTTER + cols * CITY + 4,
+    H = GUTTER + rows * CITY + 4;
   const mine = p === ctx.seat;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "city-grid", id: mine ? "my-city" : `city-${p}`, role: "group",
-    "aria-label": t("cityOf", { name: ctx.names[p] }) });
+  const svg = s("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "city-grid",
+    id: mine ? "my-city" : `city-${p}`,
+    role: "group",
+    "aria-label": t("cityOf", { name: ctx.names[p] }),
+  });
   const alloc = ctx.result?.players?.[p]?.allocation;
   const inactive = new Set(alloc?.inactive || []);
   const spot = mine ? chosen(ctx).spot : null;
   const targets = new Map(spot ? Object.entries(spot.targets) : []);
-  const built = ctx.lastEvents.find((e) => e.key === "building_built" && e.params.player === p)?.params.city_square;
+  const built = ctx.lastEvents.find((e) => e.key === "building_built" && e.params.player === p)
+    ?.params.city_square;
   const city = view.cities[p];
   const tints = expert ? EXPERT_TINTS : CLASSIC_TINTS;
   // line and column numbers (Classic: architect k builds in line k or column k)
   if (!expert) {
-    for (let c = 1; c <= cols; c++) svg.append(s("text", { x: GUTTER + (c - 0.5) * CITY, y: 12, "text-anchor": "middle", class: "axis", text: c }));
-    for (let r = 1; r <= rows; r++) svg.append(s("text", { x: 7, y: GUTTER + (r - 0.5) * CITY + 4, "text-anchor": "middle", class: "axis", text: r }));
+    for (let c = 1; c <= cols; c++)
+      svg.append(
+        s("text", {
+          x: GUTTER + (c - 0.5) * CITY,
+          y: 12,
+          "text-anchor": "middle",
+          class: "axis",
+          text: c,
+        }),
+      );
+    for (let r = 1; r <= rows; r++)
+      svg.append(
+        s("text", {
+          x: 7,
+          y: GUTTER + (r - 0.5) * CITY + 4,
+          "text-anchor": "middle",
+          class: "axis",
+          text: r,
+        }),
+      );
   }
   const districtShown = new Set();
   for (const sq of mats.squares) {
     const name = squareLabel(sq.row, sq.col);
-    const x = GUTTER + (sq.col - 1) * CITY, y = GUTTER + (sq.row - 1) * CITY;
+    const x = GUTTER + (sq.col - 1) * CITY,
+      y = GUTTER + (sq.row - 1) * CITY;
     const move = targets.get(name);
     const b = city.squares[(sq.row - 1) * cols + (sq.col - 1)];
     const type = b ? kinds[b.tiles[b.tiles.length - 1]] : null;
     const pending = move && ctx.pending?.text === move;
-    const g = s("g", { class: `cell${move ? " legal" : ""}${built === name ? " last" : ""}${pending ? " pending" : ""}`,
-      role: move ? "button" : "img", "aria-label": cellLabel(ctx, p, name, b, type, move, t),
-      dataset: { target: name, player: p, focusKey: `city-${p}-${name}`, preferred: move ? "" : null,
-        tip: b ? `${typeName(type, b.code === "p" ? "playground" : null, t)}${b.floors > 1 ? ` · ${t("floors", { n: b.floors })}` : ""}\n${t(`help.${b.code === "p" ? "playground" : type}`)}` : null } });
-    g.append(s("rect", { x, y, width: CITY, height: CITY, fill: tints[sq.district], class: "cell-bg" }));
+    const g = s("g", {
+      class: `cell${move ? " legal" : ""}${built === name ? " last" : ""}${pending ? " pending" : ""}`,
+      role: move ? "button" : "img",
+      "aria-label": cellLabel(ctx, p, name, b, type, move, t),
+      dataset: {
+        target: name,
+        player: p,
+        focusKey: `city-${p}-${name}`,
+        preferred: move ? "" : null,
+        tip: b
+          ? `${typeName(type, b.code === "p" ? "playground" : null, t)}${b.floors > 1 ? ` · ${t("floors", { n: b.floors })}` : ""}\n${t(`help.${b.code === "p" ? "playground" : type}`)}`
+          : null,
+      },
+    });
+    g.append(
+      s("rect", { x, y, width: CITY, height: CITY, fill: tints[sq.district], class: "cell-bg" }),
+    );
     if (expert) {
       g.append(s("text", { x: x + 5, y: y + 13, class: "sqnum", text: sq.square_number }));
       if (!districtShown.has(sq.district)) {
         districtShown.add(sq.district);
-        g.append(s("text", { x: x + CITY - 4, y: y + CITY - 5, "text-anchor": "end", class: "district-n", text: t("districtShort", { n: sq.district }) }));
+        g.append(
+          s("text", {
+            x: x + CITY - 4,
+            y: y + CITY - 5,
+            "text-anchor": "end",
+            class: "district-n",
+            text: t("districtShort", { n: sq.district }),
+          }),
+        );
       }
     }
     if (b) {
       const off = inactive.has(name);
-      g.append(s("g", { class: off ? "inactive-b" : "" }, [
-        s("rect", { x: x + 5, y: y + 5, width: CITY - 10, height: CITY - 10, rx: 6, fill: TYPE_COLOURS[type] ?? "#bbb", stroke: "#333", "stroke-width": 1.2 }),
-        typeIcon(type, b.code === "p" ? "playground" : null, x + CITY / 2 - 4, y + CITY / 2, CITY * 0.5),
-      ]));
+      g.append(
+        s("g", { class: off ? "inactive-b" : "" }, [
+          s("rect", {
+            x: x + 5,
+            y: y + 5,
+            width: CITY - 10,
+            height: CITY - 10,
+            rx: 6,
+            fill: TYPE_COLOURS[type] ?? "#bbb",
+            stroke: "#333",
+            "stroke-width": 1.2,
+          }),
+          typeIcon(
+            type,
+            b.code === "p" ? "playground" : null,
+            x + CITY / 2 - 4,
+            y + CITY / 2,
+            CITY * 0.5,
+          ),
+        ]),
+      );
       // floors: one bar each, stacked up the right-hand side
-      for (let f = 0; f < b.floors; f++) g.append(s("rect", { x: x + CITY - 14, y: y + CITY - 13 - f * 8, width: 7, height: 6, rx: 1, class: "floor" }));
-      if (b.floors > 1) g.append(s("text", { x: x + CITY - 10.5, y: y + 16, "text-anchor": "middle", class: "floors-n", text: b.floors }));
-      if (off) g.append(s("text", { x: x + CITY / 2, y: y + CITY - 7, "text-anchor": "middle", class: "inactive", text: t("inactive") }));
+      for (let f = 0; f < b.floors; f++)
+        g.append(
+          s("rect", {
+            x: x + CITY - 14,
+            y: y + CITY - 13 - f * 8,
+            width: 7,
+            height: 6,
+            rx: 1,
+            class: "floor",
+          }),
+        );
+      if (b.floors > 1)
+        g.append(
+          s("text", {
+            x: x + CITY - 10.5,
+            y: y + 16,
+            "text-anchor": "middle",
+            class: "floors-n",
+            text: b.floors,
+          }),
+        );
+      if (off)
+        g.append(
+          s("text", {
+            x: x + CITY / 2,
+            y: y + CITY - 7,
+            "text-anchor": "middle",
+            class: "inactive",
+            text: t("inactive"),
+          }),
+        );
       const cust = alloc?.customers?.[name];
-      if (cust) g.append(meeple(x + 12, y + CITY - 13, 12), s("text", { x: x + 19, y: y + CITY - 8, class: "res-n", text: `×${cust}` }));
+      if (cust)
+        g.append(
+          meeple(x + 12, y + CITY - 13, 12),
+          s("text", { x: x + 19, y: y + CITY - 8, class: "res-n", text: `×${cust}` }),
+        );
       if (alloc?.park_energy?.includes(name)) g.append(barrel(x + 12, y + CITY - 13, 12));
     }
-    g.append(s("rect", { x: x + 3, y: y + 3, width: CITY - 6, height: CITY - 6, rx: 6, class: "target-ring" }));
-    g.append(s("rect", { x: x + 2, y: y + 2, width: CITY - 4, height: CITY - 4, rx: 6, class: "focus-ring" }));
+    g.append(
+      s("rect", {
+        x: x + 3,
+        y: y + 3,
+        width: CITY - 6,
+        height: CITY - 6,
+        rx: 6,
+        class: "target-ring",
+      }),
+    );
+    g.append(
+      s("rect", {
+        x: x + 2,
+        y: y + 2,
+        width: CITY - 4,
+        height: CITY - 4,
+        rx: 6,
+        class: "focus-ring",
+      }),
+    );
     if (move) g.addEventListener("click", () => ctx.move(move, moveLabel(ctx, spot, name, t)));
     svg.append(g);
   }
@@ -421,21 +776,41 @@ function citySvg(ctx, p, kinds, t) {
 function moveLabel(ctx, entry, target, t) {
   const k = ctx.selection.architect;
   const where = spotWhere(ctx.view, entry.spot, t);
-  if (target === "discard") return t("label.discard", { k, where, what: takesWords(entry, ctx.view, t) });
+  if (target === "discard")
+    return t("label.discard", { k, where, what: takesWords(entry, ctx.view, t) });
   if (target === "nothing") return t("label.nothing", { k, where });
-  return t("label.build", { k, where, what: takesWords(entry, ctx.view, t), square: squareWords(target, t) });
+  return t("label.build", {
+    k,
+    where,
+    what: takesWords(entry, ctx.view, t),
+    square: squareWords(target, t),
+  });
 }
 
 function resources(view, p, t) {
-  return h("span", { class: "res-line", role: "img", "aria-label": t("resources", { inh: view.inhabitants[p], en: view.energy[p] }),
-    dataset: { tip: t("resources", { inh: view.inhabitants[p], en: view.energy[p] }) } }, [
-    iconSvg(meeple(12, 12, 22)), h("span", { text: view.inhabitants[p] }),
-    iconSvg(barrel(12, 12, 22)), h("span", { text: view.energy[p] }),
-  ]);
+  return h(
+    "span",
+    {
+      class: "res-line",
+      role: "img",
+      "aria-label": t("resources", { inh: view.inhabitants[p], en: view.energy[p] }),
+      dataset: { tip: t("resources", { inh: view.inhabitants[p], en: view.energy[p] }) },
+    },
+    [
+      iconSvg(meeple(12, 12, 22)),
+      h("span", { text: view.inhabitants[p] }),
+      iconSvg(barrel(12, 12, 22)),
+      h("span", { text: view.energy[p] }),
+    ],
+  );
 }
 
 function iconSvg(child, size = 20) {
-  return s("svg", { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" }, child);
+  return s(
+    "svg",
+    { viewBox: "0 0 24 24", width: size, height: size, class: "icon", "aria-hidden": "true" },
+    child,
+  );
 }
 
 export function render(ctx, t) {
@@ -444,68 +819,166 @@ export function render(ctx, t) {
   // once over, the cities are what counts: drawn large, the empty site left out
   const wrap = h("div", { class: `q-wrap${view.finished ? " ended" : ""}` });
   const fresh = ctx.lastEvents.find((e) => e.key === "site_revealed");
-  if (!view.finished) wrap.append(h("div", { class: "site-box" }, [
-    h("h3", { text: t("site") }),
-    fresh ? h("p", { class: "round-note", role: "note", text: t("siteRefilled", { round: fresh.params.round }) }) : "",
-    siteSvg(ctx, t),
-  ]));
+  if (!view.finished)
+    wrap.append(
+      h("div", { class: "site-box" }, [
+        h("h3", { text: t("site") }),
+        fresh
+          ? h("p", {
+              class: "round-note",
+              role: "note",
+              text: t("siteRefilled", { round: fresh.params.round }),
+            })
+          : "",
+        siteSvg(ctx, t),
+      ]),
+    );
   const order = [...Array(view.players).keys()];
-  if (ctx.seat !== null && ctx.seat !== undefined) order.sort((a, b) => (a === ctx.seat ? -1 : b === ctx.seat ? 1 : a - b));
+  if (ctx.seat !== null && ctx.seat !== undefined)
+    order.sort((a, b) => (a === ctx.seat ? -1 : b === ctx.seat ? 1 : a - b));
   const cities = h("div", { class: "cities" });
   for (const p of order) {
     const report = ctx.result?.players?.[p];
     const mine = p === ctx.seat;
-    cities.append(h("div", { class: `city${mine ? " mine" : ""}${view.current_player === p ? " to-move" : ""}`, dataset: { player: p } }, [
-      h("div", { class: "city-head" }, [
-        ctx.markerHtml(p), h("strong", { text: names[p] }),
-        view.mayor === p ? h("span", { class: "mayor", role: "img", "aria-label": t("mayor"), dataset: { tip: t("mayor") } }, iconSvg(crown(12, 12, 22))) : "",
-        resources(view, p, t),
-        report ? h("span", { class: "total", text: `${report.total} ${t("score.vp")}` }) : "",
-      ]),
-      citySvg(ctx, p, kinds, t),
-      view.architects && !view.finished ? h("div", { class: "arch-left" }, [t("architectsLeft"), " ",
-        view.architects[p].map((k) => h("span", { class: "arch-chip", "aria-label": t("architect", { n: k }), text: k }))]) : "",
-    ]));
+    cities.append(
+      h(
+        "div",
+        {
+          class: `city${mine ? " mine" : ""}${view.current_player === p ? " to-move" : ""}`,
+          dataset: { player: p },
+        },
+        [
+          h("div", { class: "city-head" }, [
+            ctx.markerHtml(p),
+            h("strong", { text: names[p] }),
+            view.mayor === p
+              ? h(
+                  "span",
+                  {
+                    class: "mayor",
+                    role: "img",
+                    "aria-label": t("mayor"),
+                    dataset: { tip: t("mayor") },
+                  },
+                  iconSvg(crown(12, 12, 22)),
+                )
+              : "",
+            resources(view, p, t),
+            report ? h("span", { class: "total", text: `${report.total} ${t("score.vp")}` }) : "",
+          ]),
+          citySvg(ctx, p, kinds, t),
+          view.architects && !view.finished
+            ? h("div", { class: "arch-left" }, [
+                t("architectsLeft"),
+                " ",
+                view.architects[p].map((k) =>
+                  h("span", {
+                    class: "arch-chip",
+                    "aria-label": t("architect", { n: k }),
+                    text: k,
+                  }),
+                ),
+              ])
+            : "",
+        ],
+      ),
+    );
   }
   wrap.append(cities);
-  for (const svg of wrap.querySelectorAll("svg.site, svg.city-grid")) roving(svg, svg.id === "site" ? ".spot, .sq" : ".cell");
+  for (const svg of wrap.querySelectorAll("svg.site, svg.city-grid"))
+    roving(svg, svg.id === "site" ? ".spot, .sq" : ".cell");
   return wrap;
 }
 
 export function controls(ctx, t) {
   const { view, choices, selection } = ctx;
   const out = [];
-  const pool = view.pool ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n])) : null;
+  const pool = view.pool
+    ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n]))
+    : null;
   if (!choices) {
-    if (pool && !view.finished) out.push(h("p", { class: "pool" }, [t("pool"), " ", ...Object.entries(pool).map(([k, n]) => h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }))]));
+    if (pool && !view.finished)
+      out.push(
+        h("p", { class: "pool" }, [
+          t("pool"),
+          " ",
+          ...Object.entries(pool).map(([k, n]) =>
+            h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }),
+          ),
+        ]),
+      );
     return out;
   }
   const { architect, spot } = chosen(ctx);
   let step;
   if (!architect) step = t("chooseArchitect");
   else if (!spot) step = t("chooseSpot");
-  else if (Object.keys(spot.targets).length) step = spot.discard ? t("chooseTarget") : t("chooseTargetOnly");
+  else if (Object.keys(spot.targets).length)
+    step = spot.discard ? t("chooseTarget") : t("chooseTargetOnly");
   else if (spot.discard) step = t("onlyDiscard");
   else step = t(spot.site === "face-down" ? "onlyNothingFaceDown" : "onlyNothing");
   out.push(h("p", { class: "step", id: "prompt", text: step }));
-  out.push(h("div", { class: "architects", role: "group", "aria-label": t("architects") }, choices.architects.map(({ architect: k }) => {
-    const colour = pool ? "#8a8a8a" : ctx.colours[ctx.seat];
-    const hinted = ctx.hint?.choice?.architects?.[0]?.architect === k; // a suggested move's (hint.js)
-    const label = (pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k })) + (hinted ? ` — ${t("hint.title")}` : "");
-    const b = h("button", { class: `architect${selection.architect === k ? " chosen" : ""}${hinted ? " hinted" : ""}`, dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
-      "aria-pressed": String(selection.architect === k), "aria-label": label,
-      on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") } }, [
-      h("span", { class: "arch-face", text: k }), pool ? h("span", { class: "arch-left-n", "aria-hidden": "true", text: `×${pool[k]}` }) : ""]);
-    b.querySelector(".arch-face").style.background = colour;
-    b.querySelector(".arch-face").style.color = inkOn(colour);
-    return b;
-  })));
-  out.push(h("p", { class: "takes-note", id: "takes-note", text: spot ? takesWords(spot, view, t) : "" }));
+  out.push(
+    h(
+      "div",
+      { class: "architects", role: "group", "aria-label": t("architects") },
+      choices.architects.map(({ architect: k }) => {
+        const colour = pool ? "#8a8a8a" : ctx.colours[ctx.seat];
+        const hinted = ctx.hint?.choice?.architects?.[0]?.architect === k; // a suggested move's (hint.js)
+        const label =
+          (pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k })) +
+          (hinted ? ` — ${t("hint.title")}` : "");
+        const b = h(
+          "button",
+          {
+            class: `architect${selection.architect === k ? " chosen" : ""}${hinted ? " hinted" : ""}`,
+            dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
+            "aria-pressed": String(selection.architect === k),
+            "aria-label": label,
+            on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") },
+          },
+          [
+            h("span", { class: "arch-face", text: k }),
+            pool
+              ? h("span", { class: "arch-left-n", "aria-hidden": "true", text: `×${pool[k]}` })
+              : "",
+          ],
+        );
+        b.querySelector(".arch-face").style.background = colour;
+        b.querySelector(".arch-face").style.color = inkOn(colour);
+        return b;
+      }),
+    ),
+  );
+  out.push(
+    h("p", { class: "takes-note", id: "takes-note", text: spot ? takesWords(spot, view, t) : "" }),
+  );
   if (architect) {
     const bar = h("div", { class: "row" });
-    if (spot?.discard) bar.append(h("button", { id: "discard", text: t("discard"), on: { click: () => ctx.move(spot.discard, moveLabel(ctx, spot, "discard", t)) } }));
-    if (spot?.nothing) bar.append(h("button", { id: "take-nothing", class: "primary", text: t("takeNothing"), on: { click: () => ctx.move(spot.nothing, moveLabel(ctx, spot, "nothing", t)) } }));
-    bar.append(h("button", { id: "cancel", text: t("ui.cancel"), on: { click: () => ctx.select({}, "button.architect") } }));
+    if (spot?.discard)
+      bar.append(
+        h("button", {
+          id: "discard",
+          text: t("discard"),
+          on: { click: () => ctx.move(spot.discard, moveLabel(ctx, spot, "discard", t)) },
+        }),
+      );
+    if (spot?.nothing)
+      bar.append(
+        h("button", {
+          id: "take-nothing",
+          class: "primary",
+          text: t("takeNothing"),
+          on: { click: () => ctx.move(spot.nothing, moveLabel(ctx, spot, "nothing", t)) },
+        }),
+      );
+    bar.append(
+      h("button", {
+        id: "cancel",
+        text: t("ui.cancel"),
+        on: { click: () => ctx.select({}, "button.architect") },
+      }),
+    );
     out.push(bar);
   }
   return out;
@@ -526,19 +999,35 @@ export function describe(event, ctx, t) {
   const tile = p.kind ? typeName(p.kind, p.code === "p" ? "playground" : null, t) : "";
   switch (event.key) {
     case "game_started":
-      return t("event.game_started", { mode: t(`mode.${p.mode}`), players: p.players, name: ctx.names[p.first_player] ?? "?" });
+      return t("event.game_started", {
+        mode: t(`mode.${p.mode}`),
+        players: p.players,
+        name: ctx.names[p.first_player] ?? "?",
+      });
     case "round_started":
       return t("event.round_started", { round: p.round, name: ctx.names[p.first_player] ?? "?" });
     case "site_revealed":
-      return t("event.site_revealed", { round: p.round, n: p.layout.filter((id) => id !== null).length });
+      return t("event.site_revealed", {
+        round: p.round,
+        n: p.layout.filter((id) => id !== null).length,
+      });
     case "architect_placed":
-      return t("event.architect_placed", { name, k: p.architect, where: spotWhere(ctx.view, p.spot, t) });
+      return t("event.architect_placed", {
+        name,
+        k: p.architect,
+        where: spotWhere(ctx.view, p.spot, t),
+      });
     case "urbanist_moved":
       return t("event.urbanist_moved", { square: squareWords(p.square, t) });
     case "nothing_taken":
       return t("event.nothing_taken", { name, reason: t(`reason.${p.reason}`) });
     case "building_built":
-      return t("event.building_built", { name, tile, square: squareWords(p.city_square, t), floors: p.floors });
+      return t("event.building_built", {
+        name,
+        tile,
+        square: squareWords(p.city_square, t),
+        floors: p.floors,
+      });
     case "tile_discarded":
       return t("event.tile_discarded", { name, tile });
     case "mayor_moved":
@@ -546,7 +1035,10 @@ export function describe(event, ctx, t) {
     case "game_ended": {
       const best = p.ranking[0];
       const names = best.map((q) => ctx.names[q] ?? "?");
-      return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", { names: t.list ? t.list(names) : names.join(", "), score: p.scores[best[0]] });
+      return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", {
+        names: t.list ? t.list(names) : names.join(", "),
+        score: p.scores[best[0]],
+      });
     }
     default: // round_ended
       return t(`event.${event.key}`, { ...p, name });
@@ -554,19 +1046,61 @@ export function describe(event, ctx, t) {
 }
 
 // -- the end -----------------------------------------------------------------------------------
-const CATS = ["tower_blocks", "shops", "public_services", "parks", "factories", "harbors", "office_towers", "monuments", "inhabitants_penalty", "energy_penalty"];
+const CATS = [
+  "tower_blocks",
+  "shops",
+  "public_services",
+  "parks",
+  "factories",
+  "harbors",
+  "office_towers",
+  "monuments",
+  "inhabitants_penalty",
+  "energy_penalty",
+];
 
 export function scorePad(ctx, t) {
   const { result, names } = ctx;
   const reports = result.players;
-  const cats = ctx.view.mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
+  const cats =
+    ctx.view.mode === "expert"
+      ? CATS
+      : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
   const table = h("table", { class: "scorepad", id: "scorepad" });
   table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(h("tr", {}, [h("th", { scope: "col", text: t("category") }), ...names.map((n, i) => h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]))]));
-  for (const c of cats) table.append(h("tr", {}, [h("th", { scope: "row", text: t(`cat.${c}`) }), ...reports.map((r) => h("td", { text: r.categories[c] }))]));
-  table.append(h("tr", { class: "total" }, [h("th", { scope: "row", text: t("score.total") }), ...reports.map((r) => h("td", { text: r.total }))]));
-  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.inhabitants") }), ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings }))]));
-  table.append(h("tr", { class: "tie" }, [h("th", { scope: "row", text: t("tie.empty") }), ...reports.map((r) => h("td", { text: r.empty_squares }))]));
+  table.append(
+    h("tr", {}, [
+      h("th", { scope: "col", text: t("category") }),
+      ...names.map((n, i) =>
+        h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
+      ),
+    ]),
+  );
+  for (const c of cats)
+    table.append(
+      h("tr", {}, [
+        h("th", { scope: "row", text: t(`cat.${c}`) }),
+        ...reports.map((r) => h("td", { text: r.categories[c] })),
+      ]),
+    );
+  table.append(
+    h("tr", { class: "total" }, [
+      h("th", { scope: "row", text: t("score.total") }),
+      ...reports.map((r) => h("td", { text: r.total })),
+    ]),
+  );
+  table.append(
+    h("tr", { class: "tie" }, [
+      h("th", { scope: "row", text: t("tie.inhabitants") }),
+      ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings })),
+    ]),
+  );
+  table.append(
+    h("tr", { class: "tie" }, [
+      h("th", { scope: "row", text: t("tie.empty") }),
+      ...reports.map((r) => h("td", { text: r.empty_squares })),
+    ]),
+  );
   return table;
 }
 
@@ -574,27 +1108,98 @@ export function scorePad(ctx, t) {
 export function legend(ctx, t) {
   const expert = ctx.view.mode === "expert";
   const types = TYPES.filter((ty) => expert || (ty !== "office_tower" && ty !== "monument"));
-  const item = (pic, title, text) => h("div", { class: "legend-item" }, [
-    s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
-    h("div", {}, [h("strong", { text: title }), h("br"), h("span", { class: "hint", text })])]);
-  const rows = types.map((ty) => item([s("rect", { x: 2, y: 2, width: 44, height: 44, rx: 7, fill: TYPE_COLOURS[ty], stroke: "#333" }),
-    typeIcon(ty, null, 24, 25, 28)], t(`type.${ty}`), t(`help.${ty}`)));
-  rows.splice(4, 0, item([s("rect", { x: 2, y: 2, width: 44, height: 44, rx: 7, fill: TYPE_COLOURS.park, stroke: "#333" }),
-    typeIcon("park", "playground", 24, 25, 28)], t("type.playground"), t("help.playground")));
+  const item = (pic, title, text) =>
+    h("div", { class: "legend-item" }, [
+      s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
+      h("div", {}, [h("strong", { text: title }), h("br"), h("span", { class: "hint", text })]),
+    ]);
+  const rows = types.map((ty) =>
+    item(
+      [
+        s("rect", {
+          x: 2,
+          y: 2,
+          width: 44,
+          height: 44,
+          rx: 7,
+          fill: TYPE_COLOURS[ty],
+          stroke: "#333",
+        }),
+        typeIcon(ty, null, 24, 25, 28),
+      ],
+      t(`type.${ty}`),
+      t(`help.${ty}`),
+    ),
+  );
+  rows.splice(
+    4,
+    0,
+    item(
+      [
+        s("rect", {
+          x: 2,
+          y: 2,
+          width: 44,
+          height: 44,
+          rx: 7,
+          fill: TYPE_COLOURS.park,
+          stroke: "#333",
+        }),
+        typeIcon("park", "playground", 24, 25, 28),
+      ],
+      t("type.playground"),
+      t("help.playground"),
+    ),
+  );
   rows.push(
     item(meeple(24, 24, 34), t("res.inhabitant"), t("help.inhabitant")),
     item(barrel(24, 24, 34), t("res.energyUnit"), t("help.energy")),
-    item([star(24, 24, 18, { fill: "#ffd400", stroke: INK }), s("text", { x: 24, y: 29, "text-anchor": "middle", class: "vp-n", text: "2" })], t("legend.vp"), t("help.vp")),
+    item(
+      [
+        star(24, 24, 18, { fill: "#ffd400", stroke: INK }),
+        s("text", { x: 24, y: 29, "text-anchor": "middle", class: "vp-n", text: "2" }),
+      ],
+      t("legend.vp"),
+      t("help.vp"),
+    ),
     item(crown(24, 24, 36), t("mayor"), t("help.mayor")),
     item(urbanistPiece(24, 26), t("urbanist"), t("help.urbanist")),
     item(faceDown(6, 6, 36), t("faceDownTitle"), t("help.faceDown")),
-    item([s("rect", { x: 9, y: 9, width: 30, height: 30, rx: 7, fill: ctx.colours[0], stroke: "#111", "stroke-width": 2 }),
-      s("text", { x: 24, y: 30, "text-anchor": "middle", class: "arch-num", fill: inkOn(ctx.colours[0]), text: "3" })], t("architects"), t("help.architect")),
+    item(
+      [
+        s("rect", {
+          x: 9,
+          y: 9,
+          width: 30,
+          height: 30,
+          rx: 7,
+          fill: ctx.colours[0],
+          stroke: "#111",
+          "stroke-width": 2,
+        }),
+        s("text", {
+          x: 24,
+          y: 30,
+          "text-anchor": "middle",
+          class: "arch-num",
+          fill: inkOn(ctx.colours[0]),
+          text: "3",
+        }),
+      ],
+      t("architects"),
+      t("help.architect"),
+    ),
   );
   return h("div", { class: "legend" }, rows);
 }
 
 export function rules(ctx, t) {
   const lines = t("rules.text").split("\n");
-  return h("div", { class: "rules-text" }, [h("ul", {}, lines.map((line) => h("li", { text: line })))]);
+  return h("div", { class: "rules-text" }, [
+    h(
+      "ul",
+      {},
+      lines.map((line) => h("li", { text: line })),
+    ),
+  ]);
 }

@@ -8,10 +8,21 @@ import { toast } from "./ui.js";
 
 // A head and shoulders, drawn in the header's ink (no emoji: not every device has its font).
 function personIcon() {
-  return s("svg", { class: "account-icon", viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true", focusable: "false" }, [
-    s("circle", { cx: 10, cy: 6.5, r: 3.6, fill: "currentColor" }),
-    s("path", { d: "M2.5 18.5c0-4.2 3.4-7 7.5-7s7.5 2.8 7.5 7z", fill: "currentColor" }),
-  ]);
+  return s(
+    "svg",
+    {
+      class: "account-icon",
+      viewBox: "0 0 20 20",
+      width: 18,
+      height: 18,
+      "aria-hidden": "true",
+      focusable: "false",
+    },
+    [
+      s("circle", { cx: 10, cy: 6.5, r: 3.6, fill: "currentColor" }),
+      s("path", { d: "M2.5 18.5c0-4.2 3.4-7 7.5-7s7.5 2.8 7.5 7z", fill: "currentColor" }),
+    ],
+  );
 }
 
 function slot() {
@@ -28,33 +39,66 @@ export function drawAccountMenu() {
     return;
   }
   if (!name) {
-    clear(root).append(h("a", { id: "sign-in-link", class: "header-link", href: "#/signin", text: t("account.signIn") }));
+    clear(root).append(
+      h("a", {
+        id: "sign-in-link",
+        class: "header-link",
+        href: "#/signin",
+        text: t("account.signIn"),
+      }),
+    );
     return;
   }
   const turns = session().turns ?? 0;
   const close = () => (menu.open = false);
-  const link = (id, href, text, extra) => h("a", { id, href, class: "menu-item", on: { click: close } }, [text, extra ?? ""]);
+  const link = (id, href, text, extra) =>
+    h("a", { id, href, class: "menu-item", on: { click: close } }, [text, extra ?? ""]);
   const menu = h("details", { id: "account-menu", class: "settings account-menu" }, [
-    h("summary", { "aria-label": turns ? t("account.menuTurns", { name, n: turns }) : t("account.menu", { name }) }, [
-      personIcon(),
-      h("span", { class: "account-name", text: name }),
-      turns ? h("span", { class: "badge turn-count", "aria-hidden": "true", text: String(turns) }) : "",
-    ]),
+    h(
+      "summary",
+      {
+        "aria-label": turns
+          ? t("account.menuTurns", { name, n: turns })
+          : t("account.menu", { name }),
+      },
+      [
+        personIcon(),
+        h("span", { class: "account-name", text: name }),
+        turns
+          ? h("span", { class: "badge turn-count", "aria-hidden": "true", text: String(turns) })
+          : "",
+      ],
+    ),
     h("div", { class: "settings-panel menu-panel", id: "account-panel" }, [
-      link("menu-my", "#/my", t("my.title"), turns ? h("span", { class: "badge turn-count", text: t("my.turnBadge", { n: turns }) }) : null),
+      link(
+        "menu-my",
+        "#/my",
+        t("my.title"),
+        turns
+          ? h("span", { class: "badge turn-count", text: t("my.turnBadge", { n: turns }) })
+          : null,
+      ),
       link("menu-profile", `#/player/${encodeURIComponent(name)}`, t("account.profile")),
       link("menu-leaderboard", "#/leaderboard", t("board.title")),
       link("menu-account", "#/account", t("account.title")),
-      h("button", { id: "sign-out", type: "button", class: "menu-item", text: t("account.signOut"), on: { click: async () => {
-        close();
-        try {
-          await signOut();
-          toast(t("account.signedOut"), "info");
-          location.hash = "#/";
-        } catch (err) {
-          toast(err.message);
-        }
-      } } }),
+      h("button", {
+        id: "sign-out",
+        type: "button",
+        class: "menu-item",
+        text: t("account.signOut"),
+        on: {
+          click: async () => {
+            close();
+            try {
+              await signOut();
+              toast(t("account.signedOut"), "info");
+              location.hash = "#/";
+            } catch (err) {
+              toast(err.message);
+            }
+          },
+        },
+      }),
     ]),
   ]);
   menu.addEventListener("keydown", (e) => {
@@ -63,7 +107,8 @@ export function drawAccountMenu() {
       menu.querySelector("summary").focus();
     }
   });
-  const hadFocus = root.contains(document.activeElement) && document.activeElement?.tagName === "SUMMARY";
+  const hadFocus =
+    root.contains(document.activeElement) && document.activeElement?.tagName === "SUMMARY";
   clear(root).append(menu);
   if (hadFocus) menu.querySelector("summary").focus();
 }

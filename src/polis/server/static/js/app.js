@@ -56,17 +56,20 @@ async function boardData(game) {
 // Import the client module, style sheet and catalogues of every game that has a browser client.
 async function loadGames() {
   meta = await api("/api/meta");
-  await Promise.all(Object.entries(meta.games).map(async ([name, info]) => {
-    if (!info.client) return;
-    try {
-      clients[name] = await import(info.client.script);
-    } catch (err) {
-      console.error(`the client of ${name} did not load`, err); // the other games still play
-      return;
-    }
-    addCatalogue(name, info.client.i18n);
-    if (info.client.style) document.head.append(h("link", { rel: "stylesheet", href: info.client.style }));
-  }));
+  await Promise.all(
+    Object.entries(meta.games).map(async ([name, info]) => {
+      if (!info.client) return;
+      try {
+        clients[name] = await import(info.client.script);
+      } catch (err) {
+        console.error(`the client of ${name} did not load`, err); // the other games still play
+        return;
+      }
+      addCatalogue(name, info.client.i18n);
+      if (info.client.style)
+        document.head.append(h("link", { rel: "stylesheet", href: info.client.style }));
+    }),
+  );
 }
 
 function playable() {
@@ -75,7 +78,7 @@ function playable() {
 
 function gameTitle(name) {
   const text = translator(name)("title");
-  return text === "title" ? meta.games[name]?.title ?? name : text;
+  return text === "title" ? (meta.games[name]?.title ?? name) : text;
 }
 
 function modeName(name, mode) {
@@ -89,7 +92,13 @@ async function gameScreen(gameId) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       const held = Object.values(heldTokens(gameId));
-      messagePage(main(), { title: t("page.noGame"), text: t("page.noGameText"), gameId, token: held[0] ?? null, watch: false });
+      messagePage(main(), {
+        title: t("page.noGame"),
+        text: t("page.noGameText"),
+        gameId,
+        token: held[0] ?? null,
+        watch: false,
+      });
       return null;
     }
     throw err;
@@ -129,18 +138,37 @@ async function route() {
       page = await gameScreen(gameId);
     } else if (parts[0] === "review" && parts[1]) {
       // the review of a finished game (review.js)
-      page = reviewPage({ root: main(), gameId: decodeURIComponent(parts[1]), clients, gameTitle, modeName });
+      page = reviewPage({
+        root: main(),
+        gameId: decodeURIComponent(parts[1]),
+        clients,
+        gameTitle,
+        modeName,
+      });
     } else if (ACCOUNT_PAGES[parts[0]]) {
       // accounts (optional): signing in, the account, My games, profiles, leaderboards, challenges
       const arg = (i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
-      page = ACCOUNT_PAGES[parts[0]]({ root: main(), meta, clients, names: playable(), gameTitle, modeName,
-        name: arg(1), to: arg(1), game: arg(1), mode: arg(2) });
+      page = ACCOUNT_PAGES[parts[0]]({
+        root: main(),
+        meta,
+        clients,
+        names: playable(),
+        gameTitle,
+        modeName,
+        name: arg(1),
+        to: arg(1),
+        game: arg(1),
+        mode: arg(2),
+      });
     } else {
       page = lobby({ root: main(), meta, clients, names: playable(), gameTitle, modeName });
       document.title = "polis";
     }
   } catch (err) {
-    clear(main()).append(h("p", { class: "error", role: "alert", text: err.message }), h("a", { href: "#/", text: t("app.back") }));
+    clear(main()).append(
+      h("p", { class: "error", role: "alert", text: err.message }),
+      h("a", { href: "#/", text: t("app.back") }),
+    );
   }
 }
 
@@ -151,7 +179,8 @@ async function start() {
   const code = initialLanguage();
   await setLanguage(code);
   sel.value = code;
-  const subtitle = () => (document.getElementById("subtitle").textContent = playable().map(gameTitle).join(" · "));
+  const subtitle = () =>
+    (document.getElementById("subtitle").textContent = playable().map(gameTitle).join(" · "));
   subtitle();
   drawSettings();
   let who = (await refreshSession()).account?.name ?? null;
@@ -167,15 +196,27 @@ async function start() {
     }
   });
   sel.addEventListener("change", () => setLanguage(sel.value));
-  onLanguage(() => { subtitle(); drawSettings(); drawAccountMenu(); page?.render(); });
+  onLanguage(() => {
+    subtitle();
+    drawSettings();
+    drawAccountMenu();
+    page?.render();
+  });
   window.addEventListener("hashchange", () => {
     const menu = document.getElementById("account-menu");
     if (menu) menu.open = false;
   });
   // the settings panel closes on Escape and on a click elsewhere
   const settings = document.getElementById("settings");
-  document.addEventListener("click", (e) => { if (settings.open && !settings.contains(e.target)) settings.open = false; });
-  settings.addEventListener("keydown", (e) => { if (e.key === "Escape") { settings.open = false; settings.querySelector("summary").focus(); } });
+  document.addEventListener("click", (e) => {
+    if (settings.open && !settings.contains(e.target)) settings.open = false;
+  });
+  settings.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      settings.open = false;
+      settings.querySelector("summary").focus();
+    }
+  });
   window.addEventListener("hashchange", route);
   await route();
 }

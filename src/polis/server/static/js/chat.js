@@ -25,19 +25,49 @@ export function chatPanel(env) {
   let unread = 0;
   const title = h("h3", { id: "chat-title" });
   // quiet until the last lines said before this page came are in: only new lines are read out
-  const log = h("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" });
+  const log = h("ol", {
+    id: "chat-log",
+    class: "chat-log",
+    role: "log",
+    "aria-live": "off",
+    tabindex: "0",
+    "aria-labelledby": "chat-title",
+  });
   const note = h("p", { id: "chat-note", class: "hint" });
   const hiddenNote = h("p", { id: "chat-hidden", class: "hint", hidden: true });
   const error = h("p", { id: "chat-error", class: "error", role: "alert", hidden: true });
-  const input = h("input", { id: "chat-input", type: "text", maxlength: MAX_CHAT, autocomplete: "off", enterkeyhint: "send",
-    "aria-describedby": "chat-error", on: { input: () => (error.hidden = true) } });
+  const input = h("input", {
+    id: "chat-input",
+    type: "text",
+    maxlength: MAX_CHAT,
+    autocomplete: "off",
+    enterkeyhint: "send",
+    "aria-describedby": "chat-error",
+    on: { input: () => (error.hidden = true) },
+  });
   const label = h("label", { for: "chat-input", class: "visually-hidden", id: "chat-label" });
   const button = h("button", { id: "chat-send", type: "submit" });
-  const form = h("form", { class: "chat-form", id: "chat-form", on: { submit: send } }, [label, input, button]);
-  const root = h("section", { class: "box chat", id: "chat", "aria-labelledby": "chat-title" }, [title, log, hiddenNote, note, error, form]);
+  const form = h("form", { class: "chat-form", id: "chat-form", on: { submit: send } }, [
+    label,
+    input,
+    button,
+  ]);
+  const root = h("section", { class: "box chat", id: "chat", "aria-labelledby": "chat-title" }, [
+    title,
+    log,
+    hiddenNote,
+    note,
+    error,
+    form,
+  ]);
   // on a phone the chat is far below the board: a button at the top goes there (with the lines
   // not seen yet); a button, not a link: the page's address is its route
-  const jump = h("button", { type: "button", id: "chat-jump", class: "chat-jump", on: { click: onJump } });
+  const jump = h("button", {
+    type: "button",
+    id: "chat-jump",
+    class: "chat-jump",
+    on: { click: onJump },
+  });
 
   function send(e) {
     e.preventDefault();
@@ -72,8 +102,10 @@ export function chatPanel(env) {
   function item(line) {
     return h("li", { dataset: { id: line.id, seat: line.seat } }, [
       env.marker(line.seat),
-      h("span", { class: "chat-name", text: line.name }), ": ",
-      h("span", { class: "chat-text", text: line.text }), " ",
+      h("span", { class: "chat-name", text: line.name }),
+      ": ",
+      h("span", { class: "chat-text", text: line.text }),
+      " ",
       h("time", { datetime: line.at, class: "muted", text: timeOf(line.at) }),
       h("span", { class: "line-actions" }),
     ]);
@@ -86,7 +118,7 @@ export function chatPanel(env) {
     let hidden = 0;
     for (const li of log.children) {
       const line = lines.get(Number(li.dataset.id));
-      const account = line ? env.accountOf?.(line.seat) ?? null : null;
+      const account = line ? (env.accountOf?.(line.seat) ?? null) : null;
       const hide = !!account && muted.has(account);
       li.hidden = hide;
       if (hide) hidden++;
@@ -98,10 +130,21 @@ export function chatPanel(env) {
       clear(slot);
       if (!want) continue;
       slot.append(
-        h("button", { type: "button", class: "link-button mute", text: t("chat.mute"), "aria-label": t("chat.muteNamed", { name: want }),
-          on: { click: () => mute(want) } }),
-        h("button", { type: "button", class: "link-button report", text: t("chat.report"),
-          "aria-label": t("chat.reportLine", { name: line.name }), on: { click: () => report(line) } }));
+        h("button", {
+          type: "button",
+          class: "link-button mute",
+          text: t("chat.mute"),
+          "aria-label": t("chat.muteNamed", { name: want }),
+          on: { click: () => mute(want) },
+        }),
+        h("button", {
+          type: "button",
+          class: "link-button report",
+          text: t("chat.report"),
+          "aria-label": t("chat.reportLine", { name: line.name }),
+          on: { click: () => report(line) },
+        }),
+      );
     }
     hiddenNote.textContent = hidden ? t("chat.hidden", { n: hidden }) : "";
     hiddenNote.hidden = !hidden;
@@ -126,11 +169,18 @@ export function chatPanel(env) {
 
   function report(line) {
     askDialog({
-      id: "dialog-report", title: t("chat.reportTitle"), ok: t("chat.reportSend"),
+      id: "dialog-report",
+      title: t("chat.reportTitle"),
+      ok: t("chat.reportSend"),
       body: [
         h("blockquote", { class: "reported" }, [h("strong", { text: line.name }), ": ", line.text]),
         h("p", { class: "hint", text: t("chat.reportHint") }),
-        field({ id: "report-reason", label: t("chat.reportWhy"), maxlength: 300, autocomplete: "off" }),
+        field({
+          id: "report-reason",
+          label: t("chat.reportWhy"),
+          maxlength: 300,
+          autocomplete: "off",
+        }),
       ],
       onOk: async (dialog, error) => {
         const reason = dialog.querySelector("#report-reason").value.trim();
@@ -186,11 +236,18 @@ export function chatPanel(env) {
     button.textContent = t("chat.send");
     root.hidden = !access;
     if (!access) return;
-    note.textContent = !access.read ? t("chat.private") : !access.write ? t("chat.readOnly") : !lines.size ? t("chat.empty") : "";
+    note.textContent = !access.read
+      ? t("chat.private")
+      : !access.write
+        ? t("chat.readOnly")
+        : !lines.size
+          ? t("chat.empty")
+          : "";
     note.hidden = !note.textContent;
     log.hidden = !access.read;
     form.hidden = !access.write;
-    for (const el of log.querySelectorAll("time")) el.textContent = timeOf(el.getAttribute("datetime"));
+    for (const el of log.querySelectorAll("time"))
+      el.textContent = timeOf(el.getAttribute("datetime"));
     applyPeople();
     drawJump();
   }
@@ -228,7 +285,9 @@ export function chatPanel(env) {
     },
     // an error for the chat (code chat_*): said here, and the refused text is given back
     refused(msg) {
-      const said = { chat_rate_limited: t("chat.tooFast"), chat_forbidden: t("chat.readOnly") }[msg.code];
+      const said = { chat_rate_limited: t("chat.tooFast"), chat_forbidden: t("chat.readOnly") }[
+        msg.code
+      ];
       showError(said ?? t("chat.invalid", { why: msg.message }));
       if (!input.value) input.value = lastSent;
     },

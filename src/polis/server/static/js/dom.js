@@ -6,8 +6,11 @@ function fill(el, attrs, children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
     else if (k === "text") el.textContent = v;
-    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) dv !== null && dv !== undefined && (el.dataset[dk] = dv);
-    else if (k === "style") el.style.cssText = v; // through the CSSOM: allowed by the page's CSP
+    else if (k === "dataset")
+      for (const [dk, dv] of Object.entries(v))
+        dv !== null && dv !== undefined && (el.dataset[dk] = dv);
+    else if (k === "style")
+      el.style.cssText = v; // through the CSSOM: allowed by the page's CSP
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of [children].flat(Infinity)) {

@@ -22,11 +22,19 @@ function dateOfSeconds(seconds) {
 
 // One line about an event: its game, format, rounds, entrants and when it starts or started.
 function eventLine(e, gameTitle, modeName, full = true) {
-  const bits = [`${gameTitle(e.game)} · ${modeName(e.game, e.mode)}`, t(`event.format.${e.format}`),
-    t("event.perTableN", { n: e.players }), t("event.entrants", { n: e.entrants })];
+  const bits = [
+    `${gameTitle(e.game)} · ${modeName(e.game, e.mode)}`,
+    t(`event.format.${e.format}`),
+    t("event.perTableN", { n: e.players }),
+    t("event.entrants", { n: e.entrants }),
+  ];
   if (!full) return bits.join(" · ");
-  if (e.status === "open") bits.push(e.starts ? t("event.startsAt", { when: when(dateOfSeconds(e.starts)) }) : t("event.byHand"));
-  else if (e.status === "running") bits.push(t("event.roundOf", { round: e.round, rounds: e.rounds ?? e.round }));
+  if (e.status === "open")
+    bits.push(
+      e.starts ? t("event.startsAt", { when: when(dateOfSeconds(e.starts)) }) : t("event.byHand"),
+    );
+  else if (e.status === "running")
+    bits.push(t("event.roundOf", { round: e.round, rounds: e.rounds ?? e.round }));
   else if (e.ended) bits.push(when(dateOfSeconds(e.ended)));
   return bits.join(" · ");
 }
@@ -38,7 +46,17 @@ export function eventsPage(env) {
   let failed = null;
   let destroyed = false;
   let timer = null;
-  const form = { name: "", game: names[0], mode: null, players: 2, format: "swiss", rounds: 3, clock: "none", rated: false, starts: "" };
+  const form = {
+    name: "",
+    game: names[0],
+    mode: null,
+    players: 2,
+    format: "swiss",
+    rounds: 3,
+    clock: "none",
+    rated: false,
+    starts: "",
+  };
 
   async function load() {
     clearTimeout(timer);
@@ -56,9 +74,15 @@ export function eventsPage(env) {
   function item(e) {
     return h("li", { class: "my-game event-item", dataset: { event: e.id } }, [
       h("div", { class: "my-game-info" }, [
-        h("a", { href: `#/event/${encodeURIComponent(e.id)}`, class: "event-link" }, h("strong", { text: e.name })),
+        h(
+          "a",
+          { href: `#/event/${encodeURIComponent(e.id)}`, class: "event-link" },
+          h("strong", { text: e.name }),
+        ),
         e.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
-        e.status === "cancelled" ? h("span", { class: "badge", text: t("event.status.cancelled") }) : "",
+        e.status === "cancelled"
+          ? h("span", { class: "badge", text: t("event.status.cancelled") })
+          : "",
         h("div", { class: "muted", text: eventLine(e, gameTitle, modeName) }),
       ]),
     ]);
@@ -67,14 +91,23 @@ export function eventsPage(env) {
   function section(id, heading, items) {
     return h("section", { class: "panel my-section", id, "aria-labelledby": `${id}-title` }, [
       h("h2", { id: `${id}-title`, text: heading }),
-      items.length ? h("ul", { class: "my-list" }, items.map(item)) : h("p", { class: "muted", text: t("event.none") }),
+      items.length
+        ? h("ul", { class: "my-list" }, items.map(item))
+        : h("p", { class: "muted", text: t("event.none") }),
     ]);
   }
 
   function createForm() {
     if (!me()) {
-      return h("p", { class: "hint", id: "event-sign-in" }, [t("event.needed"), " ",
-        h("a", { href: "#/signin", text: t("account.signIn"), on: { click: () => sessionStorage.setItem("polis:next", location.hash) } })]);
+      return h("p", { class: "hint", id: "event-sign-in" }, [
+        t("event.needed"),
+        " ",
+        h("a", {
+          href: "#/signin",
+          text: t("account.signIn"),
+          on: { click: () => sessionStorage.setItem("polis:next", location.hash) },
+        }),
+      ]);
     }
     if (!names.length) return "";
     const g = meta.games[form.game];
@@ -82,71 +115,189 @@ export function eventsPage(env) {
     const most = Math.min(4, g.max_players);
     form.players = Math.min(Math.max(form.players, Math.max(2, g.min_players)), most);
     const error = errorBox("event-error");
-    const select = (id, options, value, set) => h("select", { id, on: { change: (e) => { set(e.target.value); redraw(); } } },
-      options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value), text })));
+    const select = (id, options, value, set) =>
+      h(
+        "select",
+        {
+          id,
+          on: {
+            change: (e) => {
+              set(e.target.value);
+              redraw();
+            },
+          },
+        },
+        options.map(([v, text]) =>
+          h("option", { value: v, selected: String(v) === String(value), text }),
+        ),
+      );
     const counts = [];
     for (let n = Math.max(2, g.min_players); n <= most; n++) counts.push([n, String(n)]);
-    const submit = h("button", { id: "event-submit", type: "submit", class: "primary", text: t("event.create") });
-    const el = h("form", { id: "event-form", class: "panel account-form wide", "aria-labelledby": "event-form-title", novalidate: true,
-      on: { submit: async (e) => {
-        e.preventDefault();
-        if (!form.name.trim()) return showError(error, t("event.needName"));
-        clearError(error);
-        submit.disabled = true;
-        const body = { name: form.name.trim(), game: form.game, mode: form.mode, players: form.players, format: form.format,
-          rated: form.rated, clock: CLOCKS.find((c) => c.key === form.clock)?.clock ?? null,
-          rounds: form.format === "swiss" ? form.rounds : null,
-          starts: form.starts ? new Date(form.starts).toISOString() : null };
-        try {
-          const made = await send("/api/events", body);
-          toast(t("event.made"), "info");
-          location.hash = `#/event/${encodeURIComponent(made.id)}`;
-        } catch (err) {
-          showError(error, err);
-          submit.disabled = false;
-        }
-      } } }, [
-      h("h2", { id: "event-form-title", text: t("event.create") }),
-      field({ id: "event-name", label: t("event.name"), value: form.name, maxlength: 60, autocomplete: "off", required: true,
-        on: { input: (e) => (form.name = e.target.value) } }),
-      h("div", { class: "row" }, [
-        h("label", {}, [t("lobby.game"), " ", select("event-game", names.map((n) => [n, gameTitle(n)]), form.game, (v) => (form.game = v))]),
-        h("label", {}, [t("lobby.mode"), " ", select("event-mode", g.modes.map((m) => [m, modeName(form.game, m)]), form.mode, (v) => (form.mode = v))]),
-        h("label", {}, [t("event.perTable"), " ", select("event-players", counts, form.players, (v) => (form.players = +v))]),
-      ]),
-      h("div", { class: "row" }, [
-        h("label", {}, [t("event.format"), " ", select("event-format", FORMATS.map((f) => [f, t(`event.format.${f}`)]), form.format, (v) => (form.format = v))]),
-        form.format === "swiss"
-          ? h("label", {}, [t("event.rounds"), " ", h("input", { id: "event-rounds", type: "number", min: 1, max: 20, value: form.rounds,
-            on: { change: (e) => (form.rounds = Math.max(1, Math.min(20, +e.target.value || 1))) } })])
-          : h("p", { class: "hint", id: "event-rounds-hint", text: t("event.roundsDerived") }),
-      ]),
-      h("div", { class: "row" }, [
-        h("label", {}, [t("lobby.clock"), " ", select("event-clock", CLOCKS.map((c) => [c.key, t(`lobby.clock.${c.key}`)]), form.clock, (v) => (form.clock = v))]),
-      ]),
-      field({ id: "event-starts", label: t("event.starts"), type: "datetime-local", value: form.starts, hint: t("event.startsHint"),
-        on: { change: (e) => (form.starts = e.target.value) } }),
-      h("div", { class: "row" }, h("label", { class: "inline check" }, [
-        h("input", { type: "checkbox", id: "event-rated", checked: form.rated, on: { change: (e) => (form.rated = e.target.checked) } }),
-        t("rated.label")])),
-      error,
-      h("div", { class: "row" }, submit),
-    ]);
+    const submit = h("button", {
+      id: "event-submit",
+      type: "submit",
+      class: "primary",
+      text: t("event.create"),
+    });
+    const el = h(
+      "form",
+      {
+        id: "event-form",
+        class: "panel account-form wide",
+        "aria-labelledby": "event-form-title",
+        novalidate: true,
+        on: {
+          submit: async (e) => {
+            e.preventDefault();
+            if (!form.name.trim()) return showError(error, t("event.needName"));
+            clearError(error);
+            submit.disabled = true;
+            const body = {
+              name: form.name.trim(),
+              game: form.game,
+              mode: form.mode,
+              players: form.players,
+              format: form.format,
+              rated: form.rated,
+              clock: CLOCKS.find((c) => c.key === form.clock)?.clock ?? null,
+              rounds: form.format === "swiss" ? form.rounds : null,
+              starts: form.starts ? new Date(form.starts).toISOString() : null,
+            };
+            try {
+              const made = await send("/api/events", body);
+              toast(t("event.made"), "info");
+              location.hash = `#/event/${encodeURIComponent(made.id)}`;
+            } catch (err) {
+              showError(error, err);
+              submit.disabled = false;
+            }
+          },
+        },
+      },
+      [
+        h("h2", { id: "event-form-title", text: t("event.create") }),
+        field({
+          id: "event-name",
+          label: t("event.name"),
+          value: form.name,
+          maxlength: 60,
+          autocomplete: "off",
+          required: true,
+          on: { input: (e) => (form.name = e.target.value) },
+        }),
+        h("div", { class: "row" }, [
+          h("label", {}, [
+            t("lobby.game"),
+            " ",
+            select(
+              "event-game",
+              names.map((n) => [n, gameTitle(n)]),
+              form.game,
+              (v) => (form.game = v),
+            ),
+          ]),
+          h("label", {}, [
+            t("lobby.mode"),
+            " ",
+            select(
+              "event-mode",
+              g.modes.map((m) => [m, modeName(form.game, m)]),
+              form.mode,
+              (v) => (form.mode = v),
+            ),
+          ]),
+          h("label", {}, [
+            t("event.perTable"),
+            " ",
+            select("event-players", counts, form.players, (v) => (form.players = +v)),
+          ]),
+        ]),
+        h("div", { class: "row" }, [
+          h("label", {}, [
+            t("event.format"),
+            " ",
+            select(
+              "event-format",
+              FORMATS.map((f) => [f, t(`event.format.${f}`)]),
+              form.format,
+              (v) => (form.format = v),
+            ),
+          ]),
+          form.format === "swiss"
+            ? h("label", {}, [
+                t("event.rounds"),
+                " ",
+                h("input", {
+                  id: "event-rounds",
+                  type: "number",
+                  min: 1,
+                  max: 20,
+                  value: form.rounds,
+                  on: {
+                    change: (e) => (form.rounds = Math.max(1, Math.min(20, +e.target.value || 1))),
+                  },
+                }),
+              ])
+            : h("p", { class: "hint", id: "event-rounds-hint", text: t("event.roundsDerived") }),
+        ]),
+        h("div", { class: "row" }, [
+          h("label", {}, [
+            t("lobby.clock"),
+            " ",
+            select(
+              "event-clock",
+              CLOCKS.map((c) => [c.key, t(`lobby.clock.${c.key}`)]),
+              form.clock,
+              (v) => (form.clock = v),
+            ),
+          ]),
+        ]),
+        field({
+          id: "event-starts",
+          label: t("event.starts"),
+          type: "datetime-local",
+          value: form.starts,
+          hint: t("event.startsHint"),
+          on: { change: (e) => (form.starts = e.target.value) },
+        }),
+        h(
+          "div",
+          { class: "row" },
+          h("label", { class: "inline check" }, [
+            h("input", {
+              type: "checkbox",
+              id: "event-rated",
+              checked: form.rated,
+              on: { change: (e) => (form.rated = e.target.checked) },
+            }),
+            t("rated.label"),
+          ]),
+        ),
+        error,
+        h("div", { class: "row" }, submit),
+      ],
+    );
     return el;
   }
 
   function draw() {
     pageTitle(t("event.title"));
     const parts = [
-      h("div", { class: "page-head" }, h("h1", { class: "page-title", id: "events-title", text: t("event.title") })),
+      h(
+        "div",
+        { class: "page-head" },
+        h("h1", { class: "page-title", id: "events-title", text: t("event.title") }),
+      ),
       h("p", { class: "hint", text: t("event.intro") }),
     ];
     if (failed) parts.push(h("p", { class: "error", role: "alert", text: failed }));
     if (!listed) parts.push(h("p", { class: "muted", role: "status", text: "…" }));
     else {
-      parts.push(section("events-running", t("event.status.running"), listed.running),
+      parts.push(
+        section("events-running", t("event.status.running"), listed.running),
         section("events-upcoming", t("event.upcoming"), listed.upcoming),
-        section("events-finished", t("event.status.finished"), listed.finished));
+        section("events-finished", t("event.status.finished"), listed.finished),
+      );
     }
     parts.push(createForm());
     clear(root).append(...parts);
@@ -159,7 +310,14 @@ export function eventsPage(env) {
   }
 
   load();
-  return { render: redraw, destroy() { destroyed = true; clearTimeout(timer); }, session: redraw };
+  return {
+    render: redraw,
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+    },
+    session: redraw,
+  };
 }
 
 // env: {root, name (the event's id), gameTitle(name), modeName(name, mode)}
@@ -181,7 +339,8 @@ export function eventPage(env) {
     }
     if (destroyed) return;
     redraw();
-    if (!data || data.status === "open" || data.status === "running") timer = setTimeout(load, POLL);
+    if (!data || data.status === "open" || data.status === "running")
+      timer = setTimeout(load, POLL);
   }
 
   async function act(verb) {
@@ -197,17 +356,59 @@ export function eventPage(env) {
   function actions() {
     const row = h("div", { class: "row", id: "event-actions" });
     if (!me()) {
-      if (data.status === "open") row.append(h("p", { class: "hint" }, [t("event.signInToJoin"), " ",
-        h("a", { href: "#/signin", text: t("account.signIn"), on: { click: () => sessionStorage.setItem("polis:next", location.hash) } })]));
+      if (data.status === "open")
+        row.append(
+          h("p", { class: "hint" }, [
+            t("event.signInToJoin"),
+            " ",
+            h("a", {
+              href: "#/signin",
+              text: t("account.signIn"),
+              on: { click: () => sessionStorage.setItem("polis:next", location.hash) },
+            }),
+          ]),
+        );
       return row;
     }
     const mine = data.roster.find((e) => e.name === me());
-    if (data.status === "open" && !mine) row.append(h("button", { type: "button", class: "primary", id: "event-join", text: t("event.join"), on: { click: () => act("join") } }));
+    if (data.status === "open" && !mine)
+      row.append(
+        h("button", {
+          type: "button",
+          class: "primary",
+          id: "event-join",
+          text: t("event.join"),
+          on: { click: () => act("join") },
+        }),
+      );
     if ((data.status === "open" || data.status === "running") && mine && mine.withdrawn === null) {
-      row.append(h("button", { type: "button", id: "event-leave", text: t("event.leave"), on: { click: () => act("leave") } }));
+      row.append(
+        h("button", {
+          type: "button",
+          id: "event-leave",
+          text: t("event.leave"),
+          on: { click: () => act("leave") },
+        }),
+      );
     }
-    if (data.can_start) row.append(h("button", { type: "button", class: "primary", id: "event-start", text: t("event.start"), on: { click: () => act("start") } }));
-    if (mine) row.append(h("span", { class: "badge", id: "event-entered", text: mine.withdrawn === null ? t("event.entered") : t(`event.why.${mine.why ?? "left"}`) }));
+    if (data.can_start)
+      row.append(
+        h("button", {
+          type: "button",
+          class: "primary",
+          id: "event-start",
+          text: t("event.start"),
+          on: { click: () => act("start") },
+        }),
+      );
+    if (mine)
+      row.append(
+        h("span", {
+          class: "badge",
+          id: "event-entered",
+          text: mine.withdrawn === null ? t("event.entered") : t(`event.why.${mine.why ?? "left"}`),
+        }),
+      );
     return row;
   }
 
@@ -215,7 +416,14 @@ export function eventPage(env) {
     const bits = [h("a", { href: `#/player/${encodeURIComponent(s.name)}`, text: s.name })];
     if (s.bot) bits.push(h("span", { class: "badge", text: t("lobby.bot") }));
     if (s.no_show) bits.push(h("span", { class: "badge no-show", text: t("event.why.no_show") }));
-    if (s.place !== null) bits.push(" ", h("span", { class: "muted", text: t("event.placePoints", { place: s.place, points: s.points }) }));
+    if (s.place !== null)
+      bits.push(
+        " ",
+        h("span", {
+          class: "muted",
+          text: t("event.placePoints", { place: s.place, points: s.points }),
+        }),
+      );
     return h("li", {}, bits);
   }
 
@@ -225,97 +433,213 @@ export function eventPage(env) {
     if (table.game_id) {
       if (seated && !table.finished) {
         const seat = table.seats.find((s) => s.name === me()).seat;
-        buttons.append(h("button", { type: "button", class: "primary open-game", text: t("my.play"), on: { click: () => openGame(table.game_id, [seat]) } }));
+        buttons.append(
+          h("button", {
+            type: "button",
+            class: "primary open-game",
+            text: t("my.play"),
+            on: { click: () => openGame(table.game_id, [seat]) },
+          }),
+        );
       }
-      buttons.append(h("a", { class: "button watch-table", href: `#/game/${encodeURIComponent(table.game_id)}`,
-        text: table.finished ? t("my.replay") : t("event.watch") }));
+      buttons.append(
+        h("a", {
+          class: "button watch-table",
+          href: `#/game/${encodeURIComponent(table.game_id)}`,
+          text: table.finished ? t("my.replay") : t("event.watch"),
+        }),
+      );
     }
-    return h("li", { class: `my-game event-table ${table.finished ? "finished" : "playing"}`, dataset: { round: String(round), board: String(table.board) } }, [
-      h("div", { class: "my-game-info" }, [
-        h("strong", { text: t("event.table", { n: table.board }) }),
-        table.finished ? "" : h("span", { class: "badge", text: t("event.playing") }),
-        h("ol", { class: "event-seats" }, table.seats.map(seatLine)),
-      ]),
-      buttons,
-    ]);
+    return h(
+      "li",
+      {
+        class: `my-game event-table ${table.finished ? "finished" : "playing"}`,
+        dataset: { round: String(round), board: String(table.board) },
+      },
+      [
+        h("div", { class: "my-game-info" }, [
+          h("strong", { text: t("event.table", { n: table.board }) }),
+          table.finished ? "" : h("span", { class: "badge", text: t("event.playing") }),
+          h("ol", { class: "event-seats" }, table.seats.map(seatLine)),
+        ]),
+        buttons,
+      ],
+    );
   }
 
   function rounds() {
     if (!data.schedule.length) return "";
-    return h("section", { class: "panel my-section", id: "event-rounds", "aria-labelledby": "event-rounds-title" }, [
-      h("h2", { id: "event-rounds-title", text: t("event.rounds") }),
-      ...[...data.schedule].reverse().map((r) => h("div", { class: "event-round", dataset: { round: String(r.round) } }, [
-        h("h3", { text: t("event.round", { n: r.round }) }),
-        h("ul", { class: "my-list" }, r.tables.map((table) => tableItem(table, r.round))),
-        r.byes.length ? h("p", { class: "muted event-byes", text: t("event.byes", { names: r.byes.join(", ") }) }) : "",
-      ])),
-    ]);
+    return h(
+      "section",
+      { class: "panel my-section", id: "event-rounds", "aria-labelledby": "event-rounds-title" },
+      [
+        h("h2", { id: "event-rounds-title", text: t("event.rounds") }),
+        ...[...data.schedule].reverse().map((r) =>
+          h("div", { class: "event-round", dataset: { round: String(r.round) } }, [
+            h("h3", { text: t("event.round", { n: r.round }) }),
+            h(
+              "ul",
+              { class: "my-list" },
+              r.tables.map((table) => tableItem(table, r.round)),
+            ),
+            r.byes.length
+              ? h("p", {
+                  class: "muted event-byes",
+                  text: t("event.byes", { names: r.byes.join(", ") }),
+                })
+              : "",
+          ]),
+        ),
+      ],
+    );
   }
 
   function standingsTable(lines, tableId, caption) {
     const who = me();
-    const cols = [["board.rank", "num"], ["board.player", ""], ["event.points", "num"], ["event.buchholz", "num"],
-      ["event.score", "num"], ["event.wins", "num"], ["event.played", "num"]];
-    return h("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-labelledby": `${tableId}-caption` },
+    const cols = [
+      ["board.rank", "num"],
+      ["board.player", ""],
+      ["event.points", "num"],
+      ["event.buchholz", "num"],
+      ["event.score", "num"],
+      ["event.wins", "num"],
+      ["event.played", "num"],
+    ];
+    return h(
+      "div",
+      { class: "scroll-x", tabindex: "0", role: "region", "aria-labelledby": `${tableId}-caption` },
       h("table", { class: "data-table event-standings", id: tableId }, [
         h("caption", { id: `${tableId}-caption`, text: caption }),
-        h("thead", {}, h("tr", {}, cols.map(([c, cls]) => h("th", { scope: "col", class: cls || null, text: t(c) })))),
-        h("tbody", {}, lines.map((x) => h("tr", { class: x.name === who ? "me" : "", dataset: { name: x.name } }, [
-          h("td", { class: "num", text: String(x.rank) }),
-          h("th", { scope: "row" }, [h("a", { href: `#/player/${encodeURIComponent(x.name)}`, text: x.name }),
-            x.bot ? h("span", { class: "badge", text: t("lobby.bot") }) : "",
-            x.withdrawn ? h("span", { class: "badge", text: t("event.withdrawn") }) : ""]),
-          h("td", { class: "num points", text: String(x.points) }),
-          h("td", { class: "num", text: String(x.buchholz) }),
-          h("td", { class: "num", text: String(x.score) }),
-          h("td", { class: "num", text: String(x.wins) }),
-          h("td", { class: "num", text: String(x.played + x.byes) }),
-        ]))),
-      ]));
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            cols.map(([c, cls]) => h("th", { scope: "col", class: cls || null, text: t(c) })),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          lines.map((x) =>
+            h("tr", { class: x.name === who ? "me" : "", dataset: { name: x.name } }, [
+              h("td", { class: "num", text: String(x.rank) }),
+              h("th", { scope: "row" }, [
+                h("a", { href: `#/player/${encodeURIComponent(x.name)}`, text: x.name }),
+                x.bot ? h("span", { class: "badge", text: t("lobby.bot") }) : "",
+                x.withdrawn ? h("span", { class: "badge", text: t("event.withdrawn") }) : "",
+              ]),
+              h("td", { class: "num points", text: String(x.points) }),
+              h("td", { class: "num", text: String(x.buchholz) }),
+              h("td", { class: "num", text: String(x.score) }),
+              h("td", { class: "num", text: String(x.wins) }),
+              h("td", { class: "num", text: String(x.played + x.byes) }),
+            ]),
+          ),
+        ),
+      ]),
+    );
   }
 
   function draw() {
     if (!data) {
       pageTitle(t("event.title"));
-      clear(root).append(h("section", { class: "panel page-section" }, [
-        h("h1", { class: "page-title", text: t("event.title") }),
-        failed ? h("p", { class: "error", role: "alert", text: failed }) : h("p", { class: "muted", role: "status", text: "…" }),
-        h("a", { href: "#/events", text: t("event.all") }),
-      ]));
+      clear(root).append(
+        h("section", { class: "panel page-section" }, [
+          h("h1", { class: "page-title", text: t("event.title") }),
+          failed
+            ? h("p", { class: "error", role: "alert", text: failed })
+            : h("p", { class: "muted", role: "status", text: "…" }),
+          h("a", { href: "#/events", text: t("event.all") }),
+        ]),
+      );
       return;
     }
     pageTitle(data.name);
-    const status = data.status === "running" ? t("event.roundOf", { round: data.round, rounds: data.rounds ?? data.round }) : t(`event.status.${data.status}`);
-    const head = h("section", { class: "panel my-section", id: "event-head", "aria-labelledby": "event-title" }, [
-      h("div", { class: "page-head" }, [
-        h("h1", { class: "page-title", id: "event-title" }, [data.name, data.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : ""]),
-        h("a", { class: "button", href: "#/events", text: t("event.all") }),
-      ]),
-      h("p", { id: "event-status", dataset: { status: data.status }, text: status }),
-      h("p", { class: "muted", text: eventLine(data, gameTitle, modeName, data.status === "open") }),
-      h("p", { class: "muted", text: `${t("lobby.clock")}: ${clockName(data.rules.clock)}${data.creator ? ` · ${t("event.by", { name: data.creator })}` : ""}` }),
-      actions(),
-    ]);
+    const status =
+      data.status === "running"
+        ? t("event.roundOf", { round: data.round, rounds: data.rounds ?? data.round })
+        : t(`event.status.${data.status}`);
+    const head = h(
+      "section",
+      { class: "panel my-section", id: "event-head", "aria-labelledby": "event-title" },
+      [
+        h("div", { class: "page-head" }, [
+          h("h1", { class: "page-title", id: "event-title" }, [
+            data.name,
+            data.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
+          ]),
+          h("a", { class: "button", href: "#/events", text: t("event.all") }),
+        ]),
+        h("p", { id: "event-status", dataset: { status: data.status }, text: status }),
+        h("p", {
+          class: "muted",
+          text: eventLine(data, gameTitle, modeName, data.status === "open"),
+        }),
+        h("p", {
+          class: "muted",
+          text: `${t("lobby.clock")}: ${clockName(data.rules.clock)}${data.creator ? ` · ${t("event.by", { name: data.creator })}` : ""}`,
+        }),
+        actions(),
+      ],
+    );
     const parts = [head];
     if (failed) parts.push(h("p", { class: "error", role: "alert", text: failed }));
     if (data.final) {
-      parts.push(h("section", { class: "panel my-section", id: "event-final", "aria-labelledby": "event-final-caption" },
-        standingsTable(data.final, "event-final-table", t("event.final"))));
+      parts.push(
+        h(
+          "section",
+          {
+            class: "panel my-section",
+            id: "event-final",
+            "aria-labelledby": "event-final-caption",
+          },
+          standingsTable(data.final, "event-final-table", t("event.final")),
+        ),
+      );
     } else if (data.standings.length && data.status === "running") {
-      parts.push(h("section", { class: "panel my-section", id: "event-live", "aria-labelledby": "event-standings-caption" },
-        standingsTable(data.standings, "event-standings", t("event.standings"))));
+      parts.push(
+        h(
+          "section",
+          {
+            class: "panel my-section",
+            id: "event-live",
+            "aria-labelledby": "event-standings-caption",
+          },
+          standingsTable(data.standings, "event-standings", t("event.standings")),
+        ),
+      );
     }
     if (data.standings.length) parts.push(h("p", { class: "hint", text: t("event.tiebreaks") }));
     parts.push(rounds());
-    parts.push(h("section", { class: "panel my-section", id: "event-roster", "aria-labelledby": "event-roster-title" }, [
-      h("h2", { id: "event-roster-title", text: t("event.entrants", { n: data.roster.length }) }),
-      data.roster.length
-        ? h("ul", { class: "event-entrants" }, data.roster.map((e) => h("li", {}, [
-          h("a", { href: `#/player/${encodeURIComponent(e.name)}`, text: e.name }),
-          e.bot ? h("span", { class: "badge", text: t("lobby.bot") }) : "",
-          e.withdrawn !== null ? h("span", { class: "badge", text: t(`event.why.${e.why ?? "left"}`) }) : ""])))
-        : h("p", { class: "muted", text: t("event.noEntrants") }),
-    ]));
+    parts.push(
+      h(
+        "section",
+        { class: "panel my-section", id: "event-roster", "aria-labelledby": "event-roster-title" },
+        [
+          h("h2", {
+            id: "event-roster-title",
+            text: t("event.entrants", { n: data.roster.length }),
+          }),
+          data.roster.length
+            ? h(
+                "ul",
+                { class: "event-entrants" },
+                data.roster.map((e) =>
+                  h("li", {}, [
+                    h("a", { href: `#/player/${encodeURIComponent(e.name)}`, text: e.name }),
+                    e.bot ? h("span", { class: "badge", text: t("lobby.bot") }) : "",
+                    e.withdrawn !== null
+                      ? h("span", { class: "badge", text: t(`event.why.${e.why ?? "left"}`) })
+                      : "",
+                  ]),
+                ),
+              )
+            : h("p", { class: "muted", text: t("event.noEntrants") }),
+        ],
+      ),
+    );
     clear(root).append(...parts);
   }
 
@@ -326,5 +650,12 @@ export function eventPage(env) {
   }
 
   load();
-  return { render: redraw, destroy() { destroyed = true; clearTimeout(timer); }, session: load };
+  return {
+    render: redraw,
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+    },
+    session: load,
+  };
 }

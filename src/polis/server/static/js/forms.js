@@ -7,7 +7,12 @@ import { errorWords, passkeyWords } from "./session.js";
 
 // A labelled input: {id, label, type, autocomplete, ...attributes}.
 export function field({ id, label, hint, ...attrs }) {
-  const input = h("input", { id, name: id, ...attrs, "aria-describedby": hint ? `${id}-hint` : attrs["aria-describedby"] });
+  const input = h("input", {
+    id,
+    name: id,
+    ...attrs,
+    "aria-describedby": hint ? `${id}-hint` : attrs["aria-describedby"],
+  });
   return h("div", { class: "field" }, [
     h("label", { for: id, text: label }),
     input,
@@ -22,9 +27,16 @@ export function errorLine(id) {
 
 // Say what went wrong in the error line: the words, then the server's own as detail.
 export function showError(box, err, own = {}) {
-  const { text, detail } = typeof err === "string" ? { text: err, detail: "" }
-    : err?.name === "PasskeyError" ? passkeyWords(err, own) : errorWords(err, own);
-  clear(box).append(h("p", { class: "error", text }), detail && detail !== text ? h("p", { class: "hint", text: detail }) : "");
+  const { text, detail } =
+    typeof err === "string"
+      ? { text: err, detail: "" }
+      : err?.name === "PasskeyError"
+        ? passkeyWords(err, own)
+        : errorWords(err, own);
+  clear(box).append(
+    h("p", { class: "error", text }),
+    detail && detail !== text ? h("p", { class: "hint", text: detail }) : "",
+  );
 }
 
 export function clearError(box) {
@@ -38,12 +50,31 @@ export function doneLine(id) {
 
 // For a guest where a page needs an account: what it is for and the way to sign in.
 export function signInFirst(root, title, text) {
-  clear(root).append(h("section", { class: "panel account-page", id: "sign-in-first", "aria-labelledby": "sign-in-first-title" }, [
-    h("h1", { id: "sign-in-first-title", text: title }),
-    h("p", { text }),
-    h("p", {}, h("a", { class: "button primary", id: "go-sign-in", href: "#/signin", text: t("account.signIn"),
-      on: { click: () => sessionStorage.setItem("polis:next", location.hash) } })),
-  ]));
+  clear(root).append(
+    h(
+      "section",
+      {
+        class: "panel account-page",
+        id: "sign-in-first",
+        "aria-labelledby": "sign-in-first-title",
+      },
+      [
+        h("h1", { id: "sign-in-first-title", text: title }),
+        h("p", { text }),
+        h(
+          "p",
+          {},
+          h("a", {
+            class: "button primary",
+            id: "go-sign-in",
+            href: "#/signin",
+            text: t("account.signIn"),
+            on: { click: () => sessionStorage.setItem("polis:next", location.hash) },
+          }),
+        ),
+      ],
+    ),
+  );
 }
 
 // The server's times are UTC: one written without its zone is read as UTC.
@@ -63,20 +94,42 @@ export function when(iso, withTime = true) {
 export function askDialog({ id, title, body, ok, danger = false, onOk }) {
   document.getElementById(id)?.remove();
   const error = errorLine(`${id}-error`);
-  const okButton = h("button", { id: `${id}-ok`, type: "submit", class: danger ? "primary danger" : "primary", text: ok });
-  const form = h("form", { method: "dialog", on: { submit: async (e) => {
-    e.preventDefault();
-    okButton.disabled = true;
-    try {
-      if (await onOk(dialog, error)) dialog.close();
-    } finally {
-      okButton.disabled = false;
-    }
-  } } }, [
-    ...[body].flat(),
-    error,
-    h("div", { class: "row" }, [okButton, h("button", { id: `${id}-cancel`, type: "button", text: t("ui.cancel"), on: { click: () => dialog.close() } })]),
-  ]);
+  const okButton = h("button", {
+    id: `${id}-ok`,
+    type: "submit",
+    class: danger ? "primary danger" : "primary",
+    text: ok,
+  });
+  const form = h(
+    "form",
+    {
+      method: "dialog",
+      on: {
+        submit: async (e) => {
+          e.preventDefault();
+          okButton.disabled = true;
+          try {
+            if (await onOk(dialog, error)) dialog.close();
+          } finally {
+            okButton.disabled = false;
+          }
+        },
+      },
+    },
+    [
+      ...[body].flat(),
+      error,
+      h("div", { class: "row" }, [
+        okButton,
+        h("button", {
+          id: `${id}-cancel`,
+          type: "button",
+          text: t("ui.cancel"),
+          on: { click: () => dialog.close() },
+        }),
+      ]),
+    ],
+  );
   const dialog = h("dialog", { id, "aria-labelledby": `${id}-title` }, [
     h("h2", { id: `${id}-title`, text: title }),
     form,

@@ -20,9 +20,16 @@ export function hintText(reason) {
 export function hintsChoice(form, alone) {
   return h("div", { class: "row" }, [
     h("label", { class: "inline check" }, [
-      h("input", { type: "checkbox", id: "hints", checked: alone && (form.hints ?? true), disabled: !alone,
-        "aria-describedby": "hints-alone", on: { change: (e) => (form.hints = e.target.checked) } }),
-      t("lobby.hints")]),
+      h("input", {
+        type: "checkbox",
+        id: "hints",
+        checked: alone && (form.hints ?? true),
+        disabled: !alone,
+        "aria-describedby": "hints-alone",
+        on: { change: (e) => (form.hints = e.target.checked) },
+      }),
+      t("lobby.hints"),
+    ]),
     h("p", { class: "hint", id: "hints-alone", hidden: alone, text: t("lobby.hintsAlone") }),
   ]);
 }
@@ -33,19 +40,41 @@ export function hintBox(env) {
   const { msg, conn, ui } = env;
   if (msg.finished || env.replaying || msg.hints === undefined) return null;
   const on = !!msg.hints;
-  const state = h("span", { class: `badge hints-state ${on ? "on" : "off"}`, id: "hints-state",
-    title: t(on ? "hint.onHelp" : "hint.offHelp"), text: t(on ? "hint.on" : "hint.off") });
+  const state = h("span", {
+    class: `badge hints-state ${on ? "on" : "off"}`,
+    id: "hints-state",
+    title: t(on ? "hint.onHelp" : "hint.offHelp"),
+    text: t(on ? "hint.on" : "hint.off"),
+  });
   if (!on || !env.myTurn || !conn?.token) return h("div", { class: "hint-bar", id: "hint" }, state);
   const key = `${msg.position}:${msg.seat}`;
   const answer = ui.answers[key];
   const parts = [state];
   if (answer) {
-    parts.push(h("p", { class: "hint-answer", id: "hint-answer", role: "status", tabindex: "-1" }, [
-      h("strong", { text: `${t("hint.title")}: ` }), hintText(answer.reason)]));
+    parts.push(
+      h("p", { class: "hint-answer", id: "hint-answer", role: "status", tabindex: "-1" }, [
+        h("strong", { text: `${t("hint.title")}: ` }),
+        hintText(answer.reason),
+      ]),
+    );
   } else if (ui.asking === key) {
-    parts.push(h("p", { class: "hint-answer muted", id: "hint-answer", role: "status", "aria-busy": "true", text: t("hint.working") }));
+    parts.push(
+      h("p", {
+        class: "hint-answer muted",
+        id: "hint-answer",
+        role: "status",
+        "aria-busy": "true",
+        text: t("hint.working"),
+      }),
+    );
   } else {
-    parts.push(h("button", { id: "hint-button", text: t("hint.button"), on: { click: () => ask(env, key) } }));
+    parts.push(
+      h("button", {
+        id: "hint-button",
+        text: t("hint.button"),
+        on: { click: () => ask(env, key) },
+      }),
+    );
   }
   return h("div", { class: "hint-bar", id: "hint" }, parts);
 }
@@ -55,8 +84,11 @@ async function ask(env, key) {
   ui.asking = key;
   env.redraw("#hint-answer");
   try {
-    ui.answers[key] = await api(`/api/games/${encodeURIComponent(env.gameId)}/hint`, { method: "POST",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: conn.token, position: msg.position }) });
+    ui.answers[key] = await api(`/api/games/${encodeURIComponent(env.gameId)}/hint`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: conn.token, position: msg.position }),
+    });
   } catch (err) {
     toast(`${t("hint.failed")} ${err.message}`);
   } finally {

@@ -113,4 +113,3 @@ export function translator(name) {
   say.list = (items) => formatList(items);
   return say;
 }
-

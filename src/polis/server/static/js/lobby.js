@@ -14,35 +14,76 @@ import { me, session, onSession } from "./session.js";
 export function lobby(env) {
   const { root, meta, clients, names, gameTitle, modeName } = env;
   const form = { game: names[0], mode: null, players: 2, seats: [], chatSpectators: false };
-  const defaults = (i) => ({ kind: i === 0 ? "human" : "bot", level: "easy", name: "", here: true });
+  const defaults = (i) => ({
+    kind: i === 0 ? "human" : "bot",
+    level: "easy",
+    name: "",
+    here: true,
+  });
   for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
   Object.assign(form, { clock: "none", standIn: "medium", away: null }); // seatclock.js
-  const panel = h("section", { class: "panel", id: "new-game", "aria-labelledby": "new-game-title" });
+  const panel = h("section", {
+    class: "panel",
+    id: "new-game",
+    "aria-labelledby": "new-game-title",
+  });
   // the heading is there from the start: a section named by a heading not yet drawn has no
   // name, and aria-labelledby is then not allowed on it
-  const recentBox = h("section", { class: "panel", id: "recent", "aria-labelledby": "recent-title" }, [
-    h("h2", { id: "recent-title", text: t("lobby.recent") }),
-  ]);
+  const recentBox = h(
+    "section",
+    { class: "panel", id: "recent", "aria-labelledby": "recent-title" },
+    [h("h2", { id: "recent-title", text: t("lobby.recent") })],
+  );
   const openBox = openTablesBox({ gameTitle, modeName });
   let invitesShown = false;
   // My games (with the tables where it is the account's turn) and the leaderboards; for a
   // guest, what an account is for
   const accountBar = h("nav", { class: "account-bar", id: "account-bar" });
-  clear(root).append(h("h1", { class: "visually-hidden", text: "polis" }), accountBar, panel, openBox.element, recentBox);
+  clear(root).append(
+    h("h1", { class: "visually-hidden", text: "polis" }),
+    accountBar,
+    panel,
+    openBox.element,
+    recentBox,
+  );
 
   function drawAccountBar() {
     const turns = session().turns;
     accountBar.setAttribute("aria-label", t("lobby.accountNav"));
     clear(accountBar);
     if (me()) {
-      accountBar.append(h("a", { class: "button", id: "my-games-link", href: "#/my" }, [t("my.title"),
-        turns ? h("span", { class: "badge turn-count", id: "my-games-count", text: t("my.turnBadge", { n: turns }) }) : ""]));
+      accountBar.append(
+        h("a", { class: "button", id: "my-games-link", href: "#/my" }, [
+          t("my.title"),
+          turns
+            ? h("span", {
+                class: "badge turn-count",
+                id: "my-games-count",
+                text: t("my.turnBadge", { n: turns }),
+              })
+            : "",
+        ]),
+      );
     }
-    accountBar.append(h("a", { class: "button", id: "leaderboard-link", href: "#/leaderboard", text: t("board.title") }));
-    accountBar.append(h("a", { class: "button", id: "events-link", href: "#/events", text: t("event.title") }));
+    accountBar.append(
+      h("a", {
+        class: "button",
+        id: "leaderboard-link",
+        href: "#/leaderboard",
+        text: t("board.title"),
+      }),
+    );
+    accountBar.append(
+      h("a", { class: "button", id: "events-link", href: "#/events", text: t("event.title") }),
+    );
     if (!me() && session().loaded) {
-      accountBar.append(h("p", { class: "hint" }, [t("lobby.accountHint"), " ",
-        h("a", { id: "lobby-sign-in", href: "#/signin", text: t("lobby.accountLink") })]));
+      accountBar.append(
+        h("p", { class: "hint" }, [
+          t("lobby.accountHint"),
+          " ",
+          h("a", { id: "lobby-sign-in", href: "#/signin", text: t("lobby.accountLink") }),
+        ]),
+      );
     }
   }
 
@@ -51,15 +92,39 @@ export function lobby(env) {
 
   function seatRow(i) {
     const seat = form.seats[i];
-    if (rated()) Object.assign(seat, i === 0 ? { kind: "human", here: true, name: me() } : { kind: "open" });
+    if (rated())
+      Object.assign(seat, i === 0 ? { kind: "human", here: true, name: me() } : { kind: "open" });
     const colour = clients[form.game].PLAYER_COLOURS[i];
-    const kind = h("select", { class: "kind", disabled: rated(), on: { change: (e) => { seat.kind = e.target.value; draw(); } } }, [
-      h("option", { value: "human", selected: seat.kind === "human", text: t("lobby.human") }),
-      h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") }),
-      h("option", { value: "open", selected: seat.kind === "open", text: t("lobby.open") })]);
-    const name = h("input", { class: "name", value: seat.name, maxlength: 40, autocomplete: "off", readonly: rated() && i === 0,
-      placeholder: seat.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 }),
-      on: { input: (e) => (seat.name = e.target.value) } });
+    const kind = h(
+      "select",
+      {
+        class: "kind",
+        disabled: rated(),
+        on: {
+          change: (e) => {
+            seat.kind = e.target.value;
+            draw();
+          },
+        },
+      },
+      [
+        h("option", { value: "human", selected: seat.kind === "human", text: t("lobby.human") }),
+        h("option", { value: "bot", selected: seat.kind === "bot", text: t("lobby.bot") }),
+        h("option", { value: "open", selected: seat.kind === "open", text: t("lobby.open") }),
+      ],
+    );
+    const name = h("input", {
+      class: "name",
+      value: seat.name,
+      maxlength: 40,
+      autocomplete: "off",
+      readonly: rated() && i === 0,
+      placeholder:
+        seat.kind === "bot"
+          ? t("lobby.botName", { n: i + 1 })
+          : t("lobby.playerName", { n: i + 1 }),
+      on: { input: (e) => (seat.name = e.target.value) },
+    });
     const parts = [
       h("span", { class: "seat-no" }, [markerHtml(i, colour), `${i + 1}`]),
       seat.kind === "open" ? "" : h("label", { class: "name-label" }, [t("lobby.name"), name]),
@@ -68,14 +133,46 @@ export function lobby(env) {
     if (seat.kind === "open") {
       // an open seat's name is its taker's
     } else if (seat.kind === "bot") {
-      parts.push(h("label", {}, [t("lobby.level"), h("select", { class: "level", on: { change: (e) => (seat.level = e.target.value) } },
-        meta.levels.map((l) => h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) })))]));
+      parts.push(
+        h("label", {}, [
+          t("lobby.level"),
+          h(
+            "select",
+            { class: "level", on: { change: (e) => (seat.level = e.target.value) } },
+            meta.levels.map((l) =>
+              h("option", { value: l, selected: l === seat.level, text: t(`level.${l}`) }),
+            ),
+          ),
+        ]),
+      );
     } else if (!rated()) {
-      parts.push(h("label", { class: "inline", title: t("lobby.hereHelp") }, [
-        h("input", { type: "checkbox", class: "here", checked: seat.here, on: { change: (e) => { seat.here = e.target.checked; syncHints(); } } }),
-        t("lobby.here")]));
+      parts.push(
+        h("label", { class: "inline", title: t("lobby.hereHelp") }, [
+          h("input", {
+            type: "checkbox",
+            class: "here",
+            checked: seat.here,
+            on: {
+              change: (e) => {
+                seat.here = e.target.checked;
+                syncHints();
+              },
+            },
+          }),
+          t("lobby.here"),
+        ]),
+      );
     }
-    return h("div", { class: "seat-row", role: "group", "aria-label": t("lobby.seat", { n: i + 1 }), dataset: { seat: i } }, parts);
+    return h(
+      "div",
+      {
+        class: "seat-row",
+        role: "group",
+        "aria-label": t("lobby.seat", { n: i + 1 }),
+        dataset: { seat: i },
+      },
+      parts,
+    );
   }
 
   function draw() {
@@ -89,19 +186,55 @@ export function lobby(env) {
     const g = meta.games[form.game];
     if (!g.modes.includes(form.mode)) form.mode = g.modes[0];
     form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
-    const gameSel = h("select", { id: "game", on: { change: (e) => { form.game = e.target.value; draw(); } } },
-      names.map((n) => h("option", { value: n, selected: n === form.game, text: gameTitle(n) })));
-    const modeSel = h("select", { id: "mode", on: { change: (e) => { form.mode = e.target.value; } } },
-      g.modes.map((m) => h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) })));
+    const gameSel = h(
+      "select",
+      {
+        id: "game",
+        on: {
+          change: (e) => {
+            form.game = e.target.value;
+            draw();
+          },
+        },
+      },
+      names.map((n) => h("option", { value: n, selected: n === form.game, text: gameTitle(n) })),
+    );
+    const modeSel = h(
+      "select",
+      {
+        id: "mode",
+        on: {
+          change: (e) => {
+            form.mode = e.target.value;
+          },
+        },
+      },
+      g.modes.map((m) =>
+        h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) }),
+      ),
+    );
     const counts = [];
     for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
-    const countSel = h("select", { id: "players", on: { change: (e) => { form.players = +e.target.value; draw(); } } },
-      counts.map((n) => h("option", { value: n, selected: n === form.players, text: String(n) })));
-    panel.append(h("div", { class: "row" }, [
-      h("label", {}, [t("lobby.game"), " ", gameSel]),
-      h("label", {}, [t("lobby.mode"), " ", modeSel]),
-      h("label", {}, [t("lobby.players"), " ", countSel]),
-    ]));
+    const countSel = h(
+      "select",
+      {
+        id: "players",
+        on: {
+          change: (e) => {
+            form.players = +e.target.value;
+            draw();
+          },
+        },
+      },
+      counts.map((n) => h("option", { value: n, selected: n === form.players, text: String(n) })),
+    );
+    panel.append(
+      h("div", { class: "row" }, [
+        h("label", {}, [t("lobby.game"), " ", gameSel]),
+        h("label", {}, [t("lobby.mode"), " ", modeSel]),
+        h("label", {}, [t("lobby.players"), " ", countSel]),
+      ]),
+    );
     // a signed-in person's seat is called by the account's name (the seat is bound to it)
     if (me() && form.seats[0].kind === "human" && !form.seats[0].name) form.seats[0].name = me();
     const seats = h("div", { class: "seats" });
@@ -110,28 +243,70 @@ export function lobby(env) {
       seats.append(seatRow(i));
     }
     if (me()) {
-      panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
-        h("input", { type: "checkbox", id: "rated", checked: rated(), "aria-describedby": "rated-why",
-          on: { change: (e) => { form.rated = e.target.checked; draw(); document.getElementById("rated")?.focus(); } } }),
-        t("rated.label")])),
-      h("p", { class: "hint", id: "rated-why", text: rated() ? t("rated.why") : t("rated.offer") }));
+      panel.append(
+        h(
+          "div",
+          { class: "row" },
+          h("label", { class: "inline check" }, [
+            h("input", {
+              type: "checkbox",
+              id: "rated",
+              checked: rated(),
+              "aria-describedby": "rated-why",
+              on: {
+                change: (e) => {
+                  form.rated = e.target.checked;
+                  draw();
+                  document.getElementById("rated")?.focus();
+                },
+              },
+            }),
+            t("rated.label"),
+          ]),
+        ),
+        h("p", {
+          class: "hint",
+          id: "rated-why",
+          text: rated() ? t("rated.why") : t("rated.offer"),
+        }),
+      );
     }
     panel.append(seats, rated() ? "" : h("p", { class: "hint", text: t("lobby.hint") }));
-    panel.append(h("div", { class: "row" }, h("label", { class: "inline check" }, [
-      h("input", { type: "checkbox", id: "chat-spectators", checked: form.chatSpectators,
-        on: { change: (e) => (form.chatSpectators = e.target.checked) } }),
-      t("lobby.chatSpectators")])));
+    panel.append(
+      h(
+        "div",
+        { class: "row" },
+        h("label", { class: "inline check" }, [
+          h("input", {
+            type: "checkbox",
+            id: "chat-spectators",
+            checked: form.chatSpectators,
+            on: { change: (e) => (form.chatSpectators = e.target.checked) },
+          }),
+          t("lobby.chatSpectators"),
+        ]),
+      ),
+    );
     panel.append(...tableRules(form, draw));
     panel.append(listedChoice(form));
     panel.append(hintsChoice(form, hintsAllowed()));
-    panel.append(h("button", { id: "create", class: "primary", text: t("lobby.create"), on: { click: create } }));
+    panel.append(
+      h("button", {
+        id: "create",
+        class: "primary",
+        text: t("lobby.create"),
+        on: { click: create },
+      }),
+    );
   }
 
   // hints are possible (and on by default) only where no other person sits: one person
   // against bots, or hot-seat; never with an open seat (see hints.py, seats.py)
   function hintsAllowed() {
     const humans = form.seats.slice(0, form.players).filter((s) => s.kind !== "bot");
-    return humans.every((s) => s.kind === "human") && (humans.length <= 1 || humans.every((s) => s.here));
+    return (
+      humans.every((s) => s.kind === "human") && (humans.length <= 1 || humans.every((s) => s.here))
+    );
   }
 
   function syncHints() {
@@ -147,19 +322,39 @@ export function lobby(env) {
 
   async function create() {
     const chosen = form.seats.slice(0, form.players);
-    const seats = chosen.map((s, i) => (s.kind === "open" ? { kind: "open" } : {
-      name: s.name.trim() || (s.kind === "bot" ? t("lobby.botName", { n: i + 1 }) : t("lobby.playerName", { n: i + 1 })),
-      kind: s.kind,
-      level: s.kind === "bot" ? s.level : null,
-    }));
+    const seats = chosen.map((s, i) =>
+      s.kind === "open"
+        ? { kind: "open" }
+        : {
+            name:
+              s.name.trim() ||
+              (s.kind === "bot"
+                ? t("lobby.botName", { n: i + 1 })
+                : t("lobby.playerName", { n: i + 1 })),
+            kind: s.kind,
+            level: s.kind === "bot" ? s.level : null,
+          },
+    );
     const listed = form.listed !== false;
     const humans = chosen.filter((s) => s.kind === "human");
     const hotSeat = humans.length > 1 && humans.every((s) => s.here) && !rated();
     let data;
     try {
-      data = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: form.game, mode: form.mode, seats, hot_seat: hotSeat, chat_spectators: form.chatSpectators, listed,
-          hints: !rated() && hintsAllowed() && (form.hints ?? true), ...(rated() ? { rated: true } : {}), ...rulesBody(form) }) });
+      data = await api("/api/games", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          game: form.game,
+          mode: form.mode,
+          seats,
+          hot_seat: hotSeat,
+          chat_spectators: form.chatSpectators,
+          listed,
+          hints: !rated() && hintsAllowed() && (form.hints ?? true),
+          ...(rated() ? { rated: true } : {}),
+          ...rulesBody(form),
+        }),
+      });
     } catch (err) {
       toast(err.message);
       return;
@@ -176,14 +371,36 @@ export function lobby(env) {
     }
     invitesShown = true;
     clear(panel);
-    panel.append(h("h2", { id: "new-game-title", text: t("lobby.invites") }), h("p", { text: t("lobby.invitesHelp") }));
-    if (data.seats.some((seat) => seat.vacant)) panel.append(h("p", { class: "hint", text: t("lobby.openHelp") }));
+    panel.append(
+      h("h2", { id: "new-game-title", text: t("lobby.invites") }),
+      h("p", { text: t("lobby.invitesHelp") }),
+    );
+    if (data.seats.some((seat) => seat.vacant))
+      panel.append(h("p", { class: "hint", text: t("lobby.openHelp") }));
     for (const seat of invites) {
-      panel.append(h("div", {}, [h("strong", { text: seat.name }),
-        copyField(seat.invite, { class: "invite-link", dataset: { seat: seat.seat }, "aria-label": t("lobby.inviteFor", { name: seat.name }) })]));
+      panel.append(
+        h("div", {}, [
+          h("strong", { text: seat.name }),
+          copyField(seat.invite, {
+            class: "invite-link",
+            dataset: { seat: seat.seat },
+            "aria-label": t("lobby.inviteFor", { name: seat.name }),
+          }),
+        ]),
+      );
     }
-    panel.append(h("p", {}, h("button", { id: "enter", class: "primary", text: t("lobby.enter"),
-      on: { click: () => (location.hash = `#/game/${data.id}`) } })));
+    panel.append(
+      h(
+        "p",
+        {},
+        h("button", {
+          id: "enter",
+          class: "primary",
+          text: t("lobby.enter"),
+          on: { click: () => (location.hash = `#/game/${data.id}`) },
+        }),
+      ),
+    );
   }
 
   // Whose turn it is in a game: asked of the server for the games this browser plays and a
@@ -195,8 +412,12 @@ export function lobby(env) {
       if (cur === undefined || cur < 0) return;
       const mine = Object.keys(held).map(Number).includes(cur);
       const who = summary.seats[cur]?.name ?? "";
-      li.append(h("span", { class: `turn-note${mine ? " mine" : ""}`,
-        text: mine ? t("lobby.yourTurn", { name: who }) : t("lobby.turnOf", { name: who }) }));
+      li.append(
+        h("span", {
+          class: `turn-note${mine ? " mine" : ""}`,
+          text: mine ? t("lobby.yourTurn", { name: who }) : t("lobby.turnOf", { name: who }),
+        }),
+      );
     } catch {
       // the list stays as it is
     }
@@ -215,8 +436,14 @@ export function lobby(env) {
       const held = heldTokens(g.id);
       const mine = Object.keys(held).length > 0;
       const li = h("li", { dataset: { game: g.id } }, [
-        h("a", { href: `#/game/${g.id}`, text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.map((n, i) => (g.vacant?.includes(i) ? `(${t("lobby.openSeat")})` : n)).join(", ")}` }),
-        h("span", { class: "muted", text: g.finished ? t("lobby.finished") : t("lobby.moves", { n: g.position }) }),
+        h("a", {
+          href: `#/game/${g.id}`,
+          text: `${gameTitle(g.game)} · ${modeName(g.game, g.mode)} · ${g.names.map((n, i) => (g.vacant?.includes(i) ? `(${t("lobby.openSeat")})` : n)).join(", ")}`,
+        }),
+        h("span", {
+          class: "muted",
+          text: g.finished ? t("lobby.finished") : t("lobby.moves", { n: g.position }),
+        }),
         mine ? h("span", { class: "badge", text: t("lobby.yours") }) : "",
       ]);
       list.append(li);
@@ -234,8 +461,16 @@ export function lobby(env) {
   openBox.refresh().catch(() => {});
   const stop = onSession(drawAccountBar);
   return {
-    render: () => { drawAccountBar(); draw(); drawRecent().catch(() => {}); openBox.refresh().catch(() => {}); },
+    render: () => {
+      drawAccountBar();
+      draw();
+      drawRecent().catch(() => {});
+      openBox.refresh().catch(() => {});
+    },
     destroy: stop,
-    session: () => { drawAccountBar(); draw(); },
+    session: () => {
+      drawAccountBar();
+      draw();
+    },
   };
 }

@@ -36,9 +36,15 @@ export async function openGame(gameId, seats = []) {
 export function clockName(clock) {
   if (!clock) return t("lobby.clock.none");
   const fields = clock.kind === "turn" ? ["per_move", "max_bank"] : ["bank", "increment"];
-  const same = CLOCKS.find((c) => c.clock?.kind === clock.kind && fields.every((f) => Number(c.clock[f] ?? 0) === Number(clock[f] ?? 0)));
+  const same = CLOCKS.find(
+    (c) =>
+      c.clock?.kind === clock.kind &&
+      fields.every((f) => Number(c.clock[f] ?? 0) === Number(clock[f] ?? 0)),
+  );
   if (same) return t(`lobby.clock.${same.key}`);
-  return clockWords(clock.kind === "turn" ? { kind: "turn", bank: clock.per_move, cap: clock.max_bank } : clock);
+  return clockWords(
+    clock.kind === "turn" ? { kind: "turn", bank: clock.per_move, cap: clock.max_bank } : clock,
+  );
 }
 
 // 1 for the best place (ties share it), from a result's ranking.
@@ -82,7 +88,11 @@ export function myGamesPage(env) {
   function gameItem(g, kind) {
     const mine = g.seats ?? [];
     const who = g.names ?? names[g.id];
-    const people = who ? who.map((n, i) => (mine.includes(i) ? t("my.you", { name: n }) : n || t("lobby.openSeat"))).join(", ") : "";
+    const people = who
+      ? who
+          .map((n, i) => (mine.includes(i) ? t("my.you", { name: n }) : n || t("lobby.openSeat")))
+          .join(", ")
+      : "";
     const parts = [
       h("div", { class: "my-game-info" }, [
         h("strong", { text: title(g) }),
@@ -92,24 +102,46 @@ export function myGamesPage(env) {
         people ? h("div", { class: "muted", text: people }) : "",
         h("div", { class: "muted small" }, [
           kind === "finished" ? finishedLine(g) : t("lobby.moves", { n: g.position }),
-          " · ", h("time", { datetime: g.updated, text: when(g.updated) }),
+          " · ",
+          h("time", { datetime: g.updated, text: when(g.updated) }),
         ]),
       ]),
     ];
     if (kind !== "finished" && g.clock) {
-      const msg = { clock: g.clock, finished: false, seats: (g.names ?? []).map(() => ({ kind: "human" })) };
+      const msg = {
+        clock: g.clock,
+        finished: false,
+        seats: (g.names ?? []).map(() => ({ kind: "human" })),
+      };
       const chips = mine.map((seat) => seatClock(msg, seat, who?.[seat] ?? me())).filter(Boolean);
       if (chips.length) parts[0].append(h("div", { class: "my-clock" }, chips));
     }
     const actions = h("div", { class: "my-game-actions" });
     if (kind === "finished") {
       actions.append(
-        h("a", { class: "button replay-link", href: `#/game/${encodeURIComponent(g.id)}`, text: t("my.replay"), "aria-label": t("my.replayOf", { game: title(g) }) }),
-        h("a", { class: "button review-link", href: `#/review/${encodeURIComponent(g.id)}`, text: t("review.open"), "aria-label": t("my.reviewOf", { game: title(g) }) }));
+        h("a", {
+          class: "button replay-link",
+          href: `#/game/${encodeURIComponent(g.id)}`,
+          text: t("my.replay"),
+          "aria-label": t("my.replayOf", { game: title(g) }),
+        }),
+        h("a", {
+          class: "button review-link",
+          href: `#/review/${encodeURIComponent(g.id)}`,
+          text: t("review.open"),
+          "aria-label": t("my.reviewOf", { game: title(g) }),
+        }),
+      );
     } else {
-      actions.append(h("button", { type: "button", class: kind === "turn" ? "primary open-game" : "open-game",
-        text: kind === "turn" ? t("my.play") : t("my.open"), "aria-label": t("my.openOf", { game: title(g) }),
-        on: { click: () => openGame(g.id, mine) } }));
+      actions.append(
+        h("button", {
+          type: "button",
+          class: kind === "turn" ? "primary open-game" : "open-game",
+          text: kind === "turn" ? t("my.play") : t("my.open"),
+          "aria-label": t("my.openOf", { game: title(g) }),
+          on: { click: () => openGame(g.id, mine) },
+        }),
+      );
     }
     return h("li", { class: `my-game ${kind}`, dataset: { game: g.id } }, [...parts, actions]);
   }
@@ -128,28 +160,72 @@ export function myGamesPage(env) {
     const actions = h("div", { class: "my-game-actions" });
     if (incoming && pending) {
       actions.append(
-        h("button", { type: "button", class: "primary accept", text: t("challenge.accept"), "aria-label": t("challenge.acceptFrom", { name: c.from }),
-          on: { click: () => answer(c, "accept") } }),
-        h("button", { type: "button", class: "decline", text: t("challenge.decline"), "aria-label": t("challenge.declineFrom", { name: c.from }),
-          on: { click: () => answer(c, "decline") } }));
+        h("button", {
+          type: "button",
+          class: "primary accept",
+          text: t("challenge.accept"),
+          "aria-label": t("challenge.acceptFrom", { name: c.from }),
+          on: { click: () => answer(c, "accept") },
+        }),
+        h("button", {
+          type: "button",
+          class: "decline",
+          text: t("challenge.decline"),
+          "aria-label": t("challenge.declineFrom", { name: c.from }),
+          on: { click: () => answer(c, "decline") },
+        }),
+      );
     } else if (!incoming && pending) {
-      actions.append(h("button", { type: "button", class: "withdraw", text: t("challenge.withdraw"), "aria-label": t("challenge.withdrawTo", { name: c.to }),
-        on: { click: () => answer(c, "withdraw") } }));
+      actions.append(
+        h("button", {
+          type: "button",
+          class: "withdraw",
+          text: t("challenge.withdraw"),
+          "aria-label": t("challenge.withdrawTo", { name: c.to }),
+          on: { click: () => answer(c, "withdraw") },
+        }),
+      );
     } else if (c.game_id) {
-      actions.append(h("button", { type: "button", class: "open-game", text: t("my.open"), on: { click: () => openGame(c.game_id, [incoming ? 1 : 0]) } }));
+      actions.append(
+        h("button", {
+          type: "button",
+          class: "open-game",
+          text: t("my.open"),
+          on: { click: () => openGame(c.game_id, [incoming ? 1 : 0]) },
+        }),
+      );
     }
     const other = incoming ? c.from : c.to;
-    return h("li", { class: `my-game challenge ${incoming ? "incoming" : "outgoing"}`, dataset: { challenge: c.id } }, [
-      h("div", { class: "my-game-info" }, [
-        h("strong", {}, [incoming ? t("challenge.from") : t("challenge.to"), " ",
-          h("a", { href: `#/player/${encodeURIComponent(other)}`, text: other })]),
-        c.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
-        pending ? "" : h("span", { class: "badge", text: t(`challenge.status.${c.status}`) }),
-        h("div", { class: "muted", text: `${what} · ${t("challenge.players", { n: c.players })} · ${clockName(c.clock)}` }),
-        c.created ? h("div", { class: "muted small" }, h("time", { datetime: c.created, text: when(c.created) })) : "",
-      ]),
-      actions,
-    ]);
+    return h(
+      "li",
+      {
+        class: `my-game challenge ${incoming ? "incoming" : "outgoing"}`,
+        dataset: { challenge: c.id },
+      },
+      [
+        h("div", { class: "my-game-info" }, [
+          h("strong", {}, [
+            incoming ? t("challenge.from") : t("challenge.to"),
+            " ",
+            h("a", { href: `#/player/${encodeURIComponent(other)}`, text: other }),
+          ]),
+          c.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
+          pending ? "" : h("span", { class: "badge", text: t(`challenge.status.${c.status}`) }),
+          h("div", {
+            class: "muted",
+            text: `${what} · ${t("challenge.players", { n: c.players })} · ${clockName(c.clock)}`,
+          }),
+          c.created
+            ? h(
+                "div",
+                { class: "muted small" },
+                h("time", { datetime: c.created, text: when(c.created) }),
+              )
+            : "",
+        ]),
+        actions,
+      ],
+    );
   }
 
   async function answer(c, verb) {
@@ -160,7 +236,10 @@ export function myGamesPage(env) {
         location.hash = `#/game/${encodeURIComponent(data.game_id)}`;
         return;
       }
-      toast(verb === "decline" ? t("challenge.declinedToast") : t("challenge.withdrawnToast"), "info");
+      toast(
+        verb === "decline" ? t("challenge.declinedToast") : t("challenge.withdrawnToast"),
+        "info",
+      );
     } catch (err) {
       toast(errorLine(err));
     }
@@ -168,12 +247,19 @@ export function myGamesPage(env) {
   }
 
   function list(id, items, empty) {
-    return items.length ? h("ul", { class: "my-list", id }, items) : h("p", { class: "muted", id, text: empty });
+    return items.length
+      ? h("ul", { class: "my-list", id }, items)
+      : h("p", { class: "muted", id, text: empty });
   }
 
   function section(id, heading, n, body) {
     return h("section", { class: "panel my-section", id, "aria-labelledby": `${id}-title` }, [
-      h("h2", { id: `${id}-title` }, [heading, n ? h("span", { class: "badge count", text: String(n) }) : ""]), ...body]);
+      h("h2", { id: `${id}-title` }, [
+        heading,
+        n ? h("span", { class: "badge count", text: String(n) }) : "",
+      ]),
+      ...body,
+    ]);
   }
 
   function draw() {
@@ -186,12 +272,22 @@ export function myGamesPage(env) {
     const head = h("div", { class: "page-head" }, [
       h("h1", { class: "page-title", id: "my-title", text: t("my.title") }),
       h("div", { class: "row" }, [
-        h("a", { class: "button", id: "challenge-link", href: "#/challenge", text: t("challenge.title") }),
+        h("a", {
+          class: "button",
+          id: "challenge-link",
+          href: "#/challenge",
+          text: t("challenge.title"),
+        }),
         h("a", { class: "button", id: "my-events-link", href: "#/events", text: t("event.title") }),
       ]),
     ]);
     if (!games) {
-      clear(root).append(head, failed ? h("p", { class: "error", role: "alert", text: failed }) : h("p", { class: "muted", text: "…" }));
+      clear(root).append(
+        head,
+        failed
+          ? h("p", { class: "error", role: "alert", text: failed })
+          : h("p", { class: "muted", text: "…" }),
+      );
       return;
     }
     const parts = [head];
@@ -200,17 +296,50 @@ export function myGamesPage(env) {
       const open = (c) => c.status === "open" || (c.status === "accepted" && c.game_id);
       const incoming = challenges.incoming.filter(open);
       const outgoing = challenges.outgoing.filter((c) => c.status !== "withdrawn");
-      parts.push(section("my-challenges", t("challenge.list"), incoming.filter((c) => c.status === "open").length, [
-        h("h3", { text: t("challenge.incoming") }),
-        list("incoming", incoming.map((c) => challengeItem(c, true)), t("challenge.noneIncoming")),
-        h("h3", { text: t("challenge.outgoing") }),
-        list("outgoing", outgoing.map((c) => challengeItem(c, false)), t("challenge.noneOutgoing")),
-      ]));
+      parts.push(
+        section(
+          "my-challenges",
+          t("challenge.list"),
+          incoming.filter((c) => c.status === "open").length,
+          [
+            h("h3", { text: t("challenge.incoming") }),
+            list(
+              "incoming",
+              incoming.map((c) => challengeItem(c, true)),
+              t("challenge.noneIncoming"),
+            ),
+            h("h3", { text: t("challenge.outgoing") }),
+            list(
+              "outgoing",
+              outgoing.map((c) => challengeItem(c, false)),
+              t("challenge.noneOutgoing"),
+            ),
+          ],
+        ),
+      );
     }
     parts.push(
-      section("my-turn", t("my.turn"), games.turn.length, [list("turn-list", games.turn.map((g) => gameItem(g, "turn")), t("my.noTurn"))]),
-      section("my-playing", t("my.playing"), 0, [list("playing-list", games.playing.map((g) => gameItem(g, "playing")), t("my.noPlaying"))]),
-      section("my-finished", t("my.finished"), 0, [list("finished-list", games.finished.map((g) => gameItem(g, "finished")), t("my.noFinished"))]),
+      section("my-turn", t("my.turn"), games.turn.length, [
+        list(
+          "turn-list",
+          games.turn.map((g) => gameItem(g, "turn")),
+          t("my.noTurn"),
+        ),
+      ]),
+      section("my-playing", t("my.playing"), 0, [
+        list(
+          "playing-list",
+          games.playing.map((g) => gameItem(g, "playing")),
+          t("my.noPlaying"),
+        ),
+      ]),
+      section("my-finished", t("my.finished"), 0, [
+        list(
+          "finished-list",
+          games.finished.map((g) => gameItem(g, "finished")),
+          t("my.noFinished"),
+        ),
+      ]),
     );
     clear(root).append(...parts);
     if (had && document.getElementById(had)) document.getElementById(had).focus();
@@ -221,14 +350,18 @@ export function myGamesPage(env) {
   async function askNames() {
     const missing = (games?.finished ?? []).filter((g) => !g.names && !(g.id in names)).slice(0, 8);
     if (!missing.length) return;
-    await Promise.all(missing.map(async (g) => {
-      names[g.id] = null;
-      try {
-        names[g.id] = (await api(`/api/games/${encodeURIComponent(g.id)}`)).seats.map((s) => s.name);
-      } catch {
-        // the list says the game without them
-      }
-    }));
+    await Promise.all(
+      missing.map(async (g) => {
+        names[g.id] = null;
+        try {
+          names[g.id] = (await api(`/api/games/${encodeURIComponent(g.id)}`)).seats.map(
+            (s) => s.name,
+          );
+        } catch {
+          // the list says the game without them
+        }
+      }),
+    );
     if (!destroyed) draw();
   }
 

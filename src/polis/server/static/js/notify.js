@@ -36,7 +36,10 @@ export function yourTurn(title, body) {
   if (prefs.notify && "Notification" in window && Notification.permission === "granted") {
     try {
       const note = new Notification(title, { body, tag: "polis-turn" });
-      note.onclick = () => { window.focus(); note.close(); };
+      note.onclick = () => {
+        window.focus();
+        note.close();
+      };
     } catch {
       // some browsers allow notifications only from a service worker: the title still says it
     }

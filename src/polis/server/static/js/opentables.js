@@ -20,25 +20,44 @@ function rememberedName() {
 // A table's clock, in words ({kind, bank, increment, cap} in seconds; see clocks.py).
 export function clockWords(clock) {
   if (!clock || typeof clock !== "object") return "";
-  const span = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 3600 ? `${Math.round(s / 3600)} h`
-    : s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
-  if (clock.kind === "turn") return `${t("lobby.clock")}: ${span(clock.bank)}${clock.cap ? ` (≤ ${span(clock.cap)})` : ""}`;
+  const span = (s) =>
+    s >= 86400
+      ? `${Math.round(s / 86400)} d`
+      : s >= 3600
+        ? `${Math.round(s / 3600)} h`
+        : s >= 60
+          ? `${Math.round(s / 60)} min`
+          : `${Math.round(s)} s`;
+  if (clock.kind === "turn")
+    return `${t("lobby.clock")}: ${span(clock.bank)}${clock.cap ? ` (≤ ${span(clock.cap)})` : ""}`;
   return `${t("lobby.clock")}: ${span(clock.bank)} + ${span(clock.increment)}`;
 }
 
 // The checkbox of the lobby form: list the table (default) or keep it invite-only.
 export function listedChoice(form) {
   if (form.listed === undefined) form.listed = true;
-  return h("div", { class: "row" }, h("label", { class: "inline check" }, [
-    h("input", { type: "checkbox", id: "listed", checked: form.listed, on: { change: (e) => (form.listed = e.target.checked) } }),
-    t("lobby.listed")]));
+  return h(
+    "div",
+    { class: "row" },
+    h("label", { class: "inline check" }, [
+      h("input", {
+        type: "checkbox",
+        id: "listed",
+        checked: form.listed,
+        on: { change: (e) => (form.listed = e.target.checked) },
+      }),
+      t("lobby.listed"),
+    ]),
+  );
 }
 
 // The section listing open tables; env: {gameTitle, modeName}. Returns {element, refresh()}.
 export function openTablesBox(env) {
-  const box = h("section", { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-title" }, [
-    h("h2", { id: "open-tables-title", text: t("lobby.openTables") }),
-  ]);
+  const box = h(
+    "section",
+    { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-title" },
+    [h("h2", { id: "open-tables-title", text: t("lobby.openTables") })],
+  );
 
   async function takeSeat(table, input, button) {
     const name = input.value.trim();
@@ -50,7 +69,10 @@ export function openTablesBox(env) {
     button.disabled = true;
     try {
       const data = await api(`/api/games/${encodeURIComponent(table.id)}/seats`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
       try {
         localStorage.setItem(NAME_KEY, name);
       } catch {
@@ -67,16 +89,34 @@ export function openTablesBox(env) {
 
   function row(table) {
     const title = `${env.gameTitle(table.game)} · ${env.modeName(table.game, table.mode)}`;
-    const people = table.names.map((n, i) => (table.vacant.includes(i) ? `(${t("lobby.openSeat")})`
-      : table.kinds?.[i] === "bot" ? `${n} (${t("lobby.bot")})` : n)).join(", ");
-    const input = h("input", { class: "name", maxlength: 40, autocomplete: "nickname", value: rememberedName() || me() || "",
-      "aria-label": t("lobby.yourName"), placeholder: t("lobby.yourName") });
-    const button = h("button", { class: "primary take-seat", text: t("lobby.take"), "aria-label": t("lobby.takeAt", { game: title }),
-      on: { click: () => takeSeat(table, input, button) } });
+    const people = table.names
+      .map((n, i) =>
+        table.vacant.includes(i)
+          ? `(${t("lobby.openSeat")})`
+          : table.kinds?.[i] === "bot"
+            ? `${n} (${t("lobby.bot")})`
+            : n,
+      )
+      .join(", ");
+    const input = h("input", {
+      class: "name",
+      maxlength: 40,
+      autocomplete: "nickname",
+      value: rememberedName() || me() || "",
+      "aria-label": t("lobby.yourName"),
+      placeholder: t("lobby.yourName"),
+    });
+    const button = h("button", {
+      class: "primary take-seat",
+      text: t("lobby.take"),
+      "aria-label": t("lobby.takeAt", { game: title }),
+      on: { click: () => takeSeat(table, input, button) },
+    });
     input.addEventListener("keydown", (e) => e.key === "Enter" && button.click());
     return h("li", { class: "open-table", dataset: { game: table.id } }, [
       h("div", { class: "open-table-info" }, [
-        h("strong", { text: title }), " ",
+        h("strong", { text: title }),
+        " ",
         h("span", { class: "badge", text: t("lobby.free", { n: table.vacant.length }) }),
         table.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
         h("div", { class: "muted", text: people }),

@@ -59,7 +59,10 @@ export function fromBase64url(text) {
  * @returns {string} base64url without padding
  */
 export function toBase64url(data) {
-  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const bytes =
+    data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let binary = "";
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -109,7 +112,11 @@ export function creationOptions(json) {
  * @returns {PublicKeyCredentialRequestOptions}
  */
 export function requestOptions(json) {
-  return { ...json, challenge: fromBase64url(json.challenge), allowCredentials: descriptors(json.allowCredentials) };
+  return {
+    ...json,
+    challenge: fromBase64url(json.challenge),
+    allowCredentials: descriptors(json.allowCredentials),
+  };
 }
 
 /**
@@ -124,7 +131,8 @@ export function credentialJSON(credential) {
   if ("attestationObject" in response) {
     const attestation = /** @type {AuthenticatorAttestationResponse} */ (response);
     out.attestationObject = toBase64url(attestation.attestationObject);
-    out.transports = typeof attestation.getTransports === "function" ? attestation.getTransports() : [];
+    out.transports =
+      typeof attestation.getTransports === "function" ? attestation.getTransports() : [];
   } else {
     const assertion = /** @type {AuthenticatorAssertionResponse} */ (response);
     out.authenticatorData = toBase64url(assertion.authenticatorData);
@@ -157,7 +165,9 @@ export function passkeysSupported() {
 export async function autofillSupported() {
   if (!passkeysSupported()) return false;
   const check = /** @type {any} */ (window.PublicKeyCredential).isConditionalMediationAvailable;
-  return typeof check === "function" ? Boolean(await check.call(window.PublicKeyCredential)) : false;
+  return typeof check === "function"
+    ? Boolean(await check.call(window.PublicKeyCredential))
+    : false;
 }
 
 /**
@@ -166,7 +176,10 @@ export async function autofillSupported() {
  */
 function checkHost(rpId) {
   if (!passkeysSupported()) {
-    throw new PasskeyError("this page cannot use passkeys: it needs https (or localhost) and a recent browser", "unsupported");
+    throw new PasskeyError(
+      "this page cannot use passkeys: it needs https (or localhost) and a recent browser",
+      "unsupported",
+    );
   }
   const host = location.hostname;
   if (rpId && host !== rpId && !host.endsWith(`.${rpId}`)) {
@@ -184,7 +197,8 @@ function browserError(err) {
   if (err instanceof PasskeyError) return err;
   const name = err instanceof Error ? err.name : "";
   const message = err instanceof Error ? err.message : String(err);
-  if (name === "NotAllowedError" || name === "AbortError") return new PasskeyError(message, "cancelled");
+  if (name === "NotAllowedError" || name === "AbortError")
+    return new PasskeyError(message, "cancelled");
   if (name === "InvalidStateError") return new PasskeyError(message, "exists");
   if (name === "SecurityError") return new PasskeyError(message, "wrong_host");
   if (name === "NotSupportedError") return new PasskeyError(message, "unsupported");
@@ -211,7 +225,11 @@ async function call(path, how = {}) {
   });
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    throw new PasskeyError(data?.error?.message || resp.statusText, data?.error?.code || "failed", resp.status);
+    throw new PasskeyError(
+      data?.error?.message || resp.statusText,
+      data?.error?.code || "failed",
+      resp.status,
+    );
   }
   return data;
 }
@@ -223,7 +241,9 @@ async function call(path, how = {}) {
  */
 export async function addPasskey(csrf) {
   if (!passkeysSupported()) checkHost(undefined);
-  const json = /** @type {CreationOptionsJSON} */ (await call(`${BASE}/register/options`, { body: {}, csrf }));
+  const json = /** @type {CreationOptionsJSON} */ (
+    await call(`${BASE}/register/options`, { body: {}, csrf })
+  );
   checkHost(json.rp.id);
   let credential;
   try {

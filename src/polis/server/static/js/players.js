@@ -17,18 +17,51 @@ export function markerHtml(seat, colour) {
 // The marker drawn in an SVG board, centred on (x, y), about 2r across.
 export function markerSvg(seat, x, y, r, colour, attrs = {}) {
   const shape = SHAPES[seat % SHAPES.length];
-  const base = { fill: colour, stroke: "#111", "stroke-width": Math.max(1, r / 4), "stroke-linejoin": "round", class: "seat-marker",
-    "data-shape": shape, ...attrs };
+  const base = {
+    fill: colour,
+    stroke: "#111",
+    "stroke-width": Math.max(1, r / 4),
+    "stroke-linejoin": "round",
+    class: "seat-marker",
+    "data-shape": shape,
+    ...attrs,
+  };
   switch (seat % SHAPES.length) {
     case 1:
-      return s("rect", { x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, rx: r * 0.2, ...base });
+      return s("rect", {
+        x: x - r * 0.85,
+        y: y - r * 0.85,
+        width: r * 1.7,
+        height: r * 1.7,
+        rx: r * 0.2,
+        ...base,
+      });
     case 2: {
       const a = r * 0.36; // a cross: arms a third of its width
-      const pts = [[-a, -r], [a, -r], [a, -a], [r, -a], [r, a], [a, a], [a, r], [-a, r], [-a, a], [-r, a], [-r, -a], [-a, -a]];
-      return s("polygon", { points: pts.map(([dx, dy]) => `${x + dx},${y + dy}`).join(" "), ...base });
+      const pts = [
+        [-a, -r],
+        [a, -r],
+        [a, -a],
+        [r, -a],
+        [r, a],
+        [a, a],
+        [a, r],
+        [-a, r],
+        [-a, a],
+        [-r, a],
+        [-r, -a],
+        [-a, -a],
+      ];
+      return s("polygon", {
+        points: pts.map(([dx, dy]) => `${x + dx},${y + dy}`).join(" "),
+        ...base,
+      });
     }
     case 3:
-      return s("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, ...base });
+      return s("polygon", {
+        points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`,
+        ...base,
+      });
     default:
       return s("circle", { cx: x, cy: y, r, ...base });
   }

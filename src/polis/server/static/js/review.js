@@ -55,7 +55,9 @@ export function reviewPage(env) {
 
   // shown inside brackets ("at move 5 (Bea, easy)"): a bot's level follows a comma
   function names() {
-    return summary.seats.map((s) => (s.kind === "bot" ? `${s.name}, ${t(`level.${s.level}`)}` : s.name));
+    return summary.seats.map((s) =>
+      s.kind === "bot" ? `${s.name}, ${t(`level.${s.level}`)}` : s.name,
+    );
   }
 
   function marker(seat) {
@@ -66,71 +68,173 @@ export function reviewPage(env) {
   function worstList(moves, who) {
     const marked = moves.filter((m) => m.mark).sort((a, b) => b.win_share_loss - a.win_share_loss);
     const box = h("section", { class: "review-worst", "aria-labelledby": "review-worst-title" }, [
-      h("h2", { id: "review-worst-title", text: t("review.worst") })]);
+      h("h2", { id: "review-worst-title", text: t("review.worst") }),
+    ]);
     if (!marked.length) {
       box.append(h("p", { text: t("review.none") }));
       return box;
     }
-    box.append(h("ul", {}, marked.map((m) => h("li", { class: `mark-${m.mark}`, dataset: { move: m.index } }, [
-      h("span", { class: `badge mark ${m.mark}`, text: t(`review.mark.${m.mark}`) }), " ",
-      t("review.markLine", { n: m.index + 1, name: who[m.player] ?? "", played: m.played, best: m.best,
-        win: pct(m.win_share_loss), points: points(m.points_loss), ...ranges(m) }),
-    ]))));
+    box.append(
+      h(
+        "ul",
+        {},
+        marked.map((m) =>
+          h("li", { class: `mark-${m.mark}`, dataset: { move: m.index } }, [
+            h("span", { class: `badge mark ${m.mark}`, text: t(`review.mark.${m.mark}`) }),
+            " ",
+            t("review.markLine", {
+              n: m.index + 1,
+              name: who[m.player] ?? "",
+              played: m.played,
+              best: m.best,
+              win: pct(m.win_share_loss),
+              points: points(m.points_loss),
+              ...ranges(m),
+            }),
+          ]),
+        ),
+      ),
+    );
     return box;
   }
 
-  function movesTable(moves, who) {
-    const head = ["review.move", "review.player", "review.played", "review.best", "review.loss", "review.markCol"];
+  function movesTable(moves) {
+    const head = [
+      "review.move",
+      "review.player",
+      "review.played",
+      "review.best",
+      "review.loss",
+      "review.markCol",
+    ];
     const rows = moves.map((m) => {
       const same = m.forced || m.best === m.played;
-      return h("tr", { class: `${m.forced ? "forced" : ""} ${m.mark ? `mark-${m.mark}` : ""}`, dataset: { move: m.index } }, [
-        h("th", { scope: "row", text: String(m.index + 1) }),
-        h("td", { class: "who" }, [marker(m.player), " ", summary.seats[m.player]?.name ?? ""]), // (short: a phone)
-        h("td", { class: "notation", text: m.played }),
-        h("td", { class: "notation", text: m.forced ? t("review.forced") : same ? t("review.same") : m.best }),
-        h("td", { class: "num" }, same ? "—" : [
-          t("review.lossValue", { win: signedPct(winLost(m)), points: points(m.points_loss) }),
-          h("br"),
-          h("small", { class: "muted loss-range", text: t("review.lossRange", ranges(m)) }),
-        ]),
-        h("td", {}, m.mark ? markSign(m.mark) : ""),
-      ]);
+      return h(
+        "tr",
+        {
+          class: `${m.forced ? "forced" : ""} ${m.mark ? `mark-${m.mark}` : ""}`,
+          dataset: { move: m.index },
+        },
+        [
+          h("th", { scope: "row", text: String(m.index + 1) }),
+          h("td", { class: "who" }, [marker(m.player), " ", summary.seats[m.player]?.name ?? ""]), // (short: a phone)
+          h("td", { class: "notation", text: m.played }),
+          h("td", {
+            class: "notation",
+            text: m.forced ? t("review.forced") : same ? t("review.same") : m.best,
+          }),
+          h(
+            "td",
+            { class: "num" },
+            same
+              ? "—"
+              : [
+                  t("review.lossValue", {
+                    win: signedPct(winLost(m)),
+                    points: points(m.points_loss),
+                  }),
+                  h("br"),
+                  h("small", { class: "muted loss-range", text: t("review.lossRange", ranges(m)) }),
+                ],
+          ),
+          h("td", {}, m.mark ? markSign(m.mark) : ""),
+        ],
+      );
     });
     return h("section", { "aria-labelledby": "review-moves-title" }, [
       h("h2", { id: "review-moves-title", text: t("review.table") }),
       h("p", { class: "hint", id: "review-loss-help", text: t("review.lossHelp") }),
-      h("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-labelledby": "review-moves-title" },
+      h(
+        "div",
+        {
+          class: "scroll-x",
+          tabindex: "0",
+          role: "region",
+          "aria-labelledby": "review-moves-title",
+        },
         h("table", { class: "review-table", id: "review-table" }, [
           // (the marks' column is named for screen readers only: its signs need no heading)
-          h("thead", {}, h("tr", {}, head.map((k) => h("th", { scope: "col" },
-            h("span", { class: k === "review.markCol" ? "visually-hidden" : null, text: t(k) }))))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              head.map((k) =>
+                h(
+                  "th",
+                  { scope: "col" },
+                  h("span", {
+                    class: k === "review.markCol" ? "visually-hidden" : null,
+                    text: t(k),
+                  }),
+                ),
+              ),
+            ),
+          ),
           h("tbody", {}, rows),
-        ])),
+        ]),
+      ),
     ]);
   }
 
   function draw() {
     if (destroyed) return;
-    const panel = h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" });
-    const title = summary ? `${t("review.title")} · ${env.gameTitle(summary.game)} · ${env.modeName(summary.game, summary.mode)}` : t("review.title");
-    panel.append(h("h1", { id: "review-title", text: title }),
-      h("p", {}, h("a", { href: back, id: "review-back", text: t("review.back") })));
+    const panel = h("section", {
+      class: "panel review",
+      id: "review",
+      "aria-labelledby": "review-title",
+    });
+    const title = summary
+      ? `${t("review.title")} · ${env.gameTitle(summary.game)} · ${env.modeName(summary.game, summary.mode)}`
+      : t("review.title");
+    panel.append(
+      h("h1", { id: "review-title", text: title }),
+      h("p", {}, h("a", { href: back, id: "review-back", text: t("review.back") })),
+    );
     if (failure) {
-      panel.append(h("p", { class: "error", role: "alert", id: "review-status", text: failure }),
-        h("button", { id: "review-retry", text: t("review.retry"), on: { click: () => { failure = null; data = null; draw(); poll(); } } }));
+      panel.append(
+        h("p", { class: "error", role: "alert", id: "review-status", text: failure }),
+        h("button", {
+          id: "review-retry",
+          text: t("review.retry"),
+          on: {
+            click: () => {
+              failure = null;
+              data = null;
+              draw();
+              poll();
+            },
+          },
+        }),
+      );
     } else if (!data || data.status !== "ready") {
       const done = data?.done ?? 0;
       const total = data?.total ?? 0;
-      panel.append(h("p", { class: "hint", text: t("review.intro") }),
+      panel.append(
+        h("p", { class: "hint", text: t("review.intro") }),
         h("div", { id: "review-status", role: "status" }, [
           h("p", { text: t("review.preparing", { done, total }) }),
-          h("progress", { max: Math.max(total, 1), value: done, "aria-label": t("review.progress") }),
-        ]));
+          h("progress", {
+            max: Math.max(total, 1),
+            value: done,
+            "aria-label": t("review.progress"),
+          }),
+        ]),
+      );
     } else {
       const who = names();
-      panel.append(h("p", { class: "hint", text: t("review.intro") }),
-        h("p", { class: "muted", id: "review-status", role: "status", text: t("review.ready", { n: data.moves.length }) }),
-        worstList(data.moves, who), movesTable(data.moves, who));
+      panel.append(
+        h("p", { class: "hint", text: t("review.intro") }),
+        h("p", {
+          class: "muted",
+          id: "review-status",
+          role: "status",
+          text: t("review.ready", { n: data.moves.length }),
+        }),
+        worstList(data.moves, who),
+        movesTable(data.moves),
+      );
     }
     const had = document.activeElement?.id;
     clear(root).append(panel);
@@ -141,11 +245,12 @@ export function reviewPage(env) {
     clearTimeout(timer);
     if (destroyed) return;
     try {
-      summary = summary ?? await api(`/api/games/${encodeURIComponent(gameId)}`);
+      summary = summary ?? (await api(`/api/games/${encodeURIComponent(gameId)}`));
       data = await api(`/api/games/${encodeURIComponent(gameId)}/review`);
       if (data.status === "failed") failure = data.message;
     } catch (err) {
-      failure = err instanceof ApiError && err.code === "not_finished" ? t("review.notOver") : err.message;
+      failure =
+        err instanceof ApiError && err.code === "not_finished" ? t("review.notOver") : err.message;
     }
     draw();
     if (!failure && data?.status === "preparing") timer = setTimeout(poll, POLL);

@@ -44,7 +44,8 @@ export function roving(root, selector) {
     if (keys[e.key]) next = nearest(items(), current, ...keys[e.key]);
     else if (e.key === "Home") next = items()[0];
     else if (e.key === "End") next = items().at(-1);
-    else if (e.key === "Escape") next = items().find((el) => el.dataset.preferred !== undefined) ?? null;
+    else if (e.key === "Escape")
+      next = items().find((el) => el.dataset.preferred !== undefined) ?? null;
     else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       current.dispatchEvent(new MouseEvent("click", { bubbles: true }));

@@ -38,8 +38,10 @@ export function secondsLeft(clock, seat) {
 export function formatTime(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const pad = (n) => String(n).padStart(2, "0");
-  if (s >= 86400) return t("clock.days", { d: Math.floor(s / 86400), h: pad(Math.floor((s % 86400) / 3600)) });
-  if (s >= 3600) return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  if (s >= 86400)
+    return t("clock.days", { d: Math.floor(s / 86400), h: pad(Math.floor((s % 86400) / 3600)) });
+  if (s >= 3600)
+    return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
   return `${Math.floor(s / 60)}:${pad(s % 60)}`;
 }
 
@@ -53,8 +55,13 @@ export function seatClock(msg, seat, name) {
   const clock = msg.clock;
   if (!clock || msg.finished || msg.seats[seat]?.kind === "bot") return null; // a bot's time never runs
   const running = clock.running === seat;
-  const el = h("span", { class: `clock${running ? " running" : ""}`, dataset: { clockSeat: seat, name }, role: "timer",
-    "aria-label": t("clock.left", { name, time: clockLabel(clock, seat) }), text: clockLabel(clock, seat) });
+  const el = h("span", {
+    class: `clock${running ? " running" : ""}`,
+    dataset: { clockSeat: seat, name },
+    role: "timer",
+    "aria-label": t("clock.left", { name, time: clockLabel(clock, seat) }),
+    text: clockLabel(clock, seat),
+  });
   el.clock = clock;
   return el;
 }
@@ -73,7 +80,10 @@ export function tick(root) {
 // The seat's marker in the seat list when a bot plays it for its person.
 export function standInBadge(seat) {
   if (!seat.stand_in) return null;
-  return h("span", { class: "badge stand-in", text: t("standin.badge", { level: t(`level.${seat.stand_in}`) }) });
+  return h("span", {
+    class: "badge stand-in",
+    text: t("standin.badge", { level: t(`level.${seat.stand_in}`) }),
+  });
 }
 
 // Banners: a bot plays for someone (with "take my seat back" for this browser's seats).
@@ -86,14 +96,36 @@ export function standInBanners(msg, names, held, reclaim) {
     const why = seat.stand_in_why || "left";
     if (held.includes(i) && why === "left" && msg.rules?.leave_final) {
       // left for good (takeover.py: leave_final): nothing to take back
-      out.push(h("p", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status", text: t("standin.you.leftFinal", { level, name: names[i] }) }));
+      out.push(
+        h("p", {
+          class: "banner warn stand-in",
+          id: `stand-in-${i}`,
+          role: "status",
+          text: t("standin.you.leftFinal", { level, name: names[i] }),
+        }),
+      );
     } else if (held.includes(i)) {
-      out.push(h("div", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status" }, [
-        h("span", { text: t(`standin.you.${why}`, { level, name: names[i] }) }), " ",
-        h("button", { class: "primary reclaim", dataset: { seat: i }, text: t("standin.reclaim"), on: { click: () => reclaim(i) } }),
-      ]));
+      out.push(
+        h("div", { class: "banner warn stand-in", id: `stand-in-${i}`, role: "status" }, [
+          h("span", { text: t(`standin.you.${why}`, { level, name: names[i] }) }),
+          " ",
+          h("button", {
+            class: "primary reclaim",
+            dataset: { seat: i },
+            text: t("standin.reclaim"),
+            on: { click: () => reclaim(i) },
+          }),
+        ]),
+      );
     } else {
-      out.push(h("p", { class: "banner stand-in", id: `stand-in-${i}`, role: "status", text: t(`standin.other.${why}`, { level, name: names[i] }) }));
+      out.push(
+        h("p", {
+          class: "banner stand-in",
+          id: `stand-in-${i}`,
+          role: "status",
+          text: t(`standin.other.${why}`, { level, name: names[i] }),
+        }),
+      );
     }
   });
   return out;
@@ -105,41 +137,103 @@ export function resignButton(level, leave, final = false) {
   const open = () => {
     const dialog = h("dialog", { id: "dialog-resign", "aria-labelledby": "dialog-resign-title" }, [
       h("h2", { id: "dialog-resign-title", text: t("resign.title") }),
-      h("p", { id: "resign-ask", text: t(final ? "resign.askFinal" : "resign.ask", { level: t(`level.${level}`) }) }),
+      h("p", {
+        id: "resign-ask",
+        text: t(final ? "resign.askFinal" : "resign.ask", { level: t(`level.${level}`) }),
+      }),
       h("div", { class: "row" }, [
-        h("button", { id: "resign-ok", class: "primary danger", text: t(final ? "resign.okFinal" : "resign.ok"), on: { click: () => { dialog.close(); leave(); } } }),
-        h("button", { id: "resign-cancel", text: t("ui.cancel"), on: { click: () => dialog.close() } }),
+        h("button", {
+          id: "resign-ok",
+          class: "primary danger",
+          text: t(final ? "resign.okFinal" : "resign.ok"),
+          on: {
+            click: () => {
+              dialog.close();
+              leave();
+            },
+          },
+        }),
+        h("button", {
+          id: "resign-cancel",
+          text: t("ui.cancel"),
+          on: { click: () => dialog.close() },
+        }),
       ]),
     ]);
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);
     dialog.showModal();
   };
-  return h("button", { id: "resign-button", class: "resign", text: t("resign.button"), on: { click: open } });
+  return h("button", {
+    id: "resign-button",
+    class: "resign",
+    text: t("resign.button"),
+    on: { click: open },
+  });
 }
 
 // Who made a move, for the log: null for a person, "bot (easy)" for a bot.
 export function authorNote(author) {
   if (!author || !author.startsWith("bot:")) return null;
-  return h("span", { class: "author", text: ` · ${t("log.byBot", { level: t(`level.${author.slice(4)}`) })}` });
+  return h("span", {
+    class: "author",
+    text: ` · ${t("log.byBot", { level: t(`level.${author.slice(4)}`) })}`,
+  });
 }
 
 // The lobby's part of the form: a clock, the bot level that replaces leavers, an away limit.
 export function tableRules(form, redraw) {
-  const clockSel = h("select", { id: "clock", on: { change: (e) => { form.clock = e.target.value; redraw(); } } },
-    CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === form.clock, text: t(`lobby.clock.${c.key}`) })));
-  const levelSel = h("select", { id: "stand-in", on: { change: (e) => (form.standIn = e.target.value) } },
-    ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === form.standIn, text: t(`level.${l}`) })));
+  const clockSel = h(
+    "select",
+    {
+      id: "clock",
+      on: {
+        change: (e) => {
+          form.clock = e.target.value;
+          redraw();
+        },
+      },
+    },
+    CLOCKS.map((c) =>
+      h("option", {
+        value: c.key,
+        selected: c.key === form.clock,
+        text: t(`lobby.clock.${c.key}`),
+      }),
+    ),
+  );
+  const levelSel = h(
+    "select",
+    { id: "stand-in", on: { change: (e) => (form.standIn = e.target.value) } },
+    ["easy", "medium", "hard"].map((l) =>
+      h("option", { value: l, selected: l === form.standIn, text: t(`level.${l}`) }),
+    ),
+  );
   const parts = [
     h("label", {}, [t("lobby.clock"), " ", clockSel]),
     h("label", {}, [t("lobby.standIn"), " ", levelSel]),
   ];
   if (form.clock === "none") {
-    const awaySel = h("select", { id: "away-limit", on: { change: (e) => (form.away = e.target.value === "" ? null : +e.target.value) } },
-      AWAY.map((s) => h("option", { value: s === null ? "" : s, selected: s === form.away, text: t(`lobby.away.${s === null ? "never" : s}`) })));
+    const awaySel = h(
+      "select",
+      {
+        id: "away-limit",
+        on: { change: (e) => (form.away = e.target.value === "" ? null : +e.target.value) },
+      },
+      AWAY.map((s) =>
+        h("option", {
+          value: s === null ? "" : s,
+          selected: s === form.away,
+          text: t(`lobby.away.${s === null ? "never" : s}`),
+        }),
+      ),
+    );
     parts.push(h("label", {}, [t("lobby.away"), " ", awaySel]));
   }
-  return [h("div", { class: "row table-rules" }, parts), h("p", { class: "hint", text: t("lobby.rulesHint") })];
+  return [
+    h("div", { class: "row table-rules" }, parts),
+    h("p", { class: "hint", text: t("lobby.rulesHint") }),
+  ];
 }
 
 // What POST /api/games receives of the form's rules.
@@ -155,7 +249,9 @@ const byBot = (author) => typeof author === "string" && author.startsWith("bot:"
 // game's first event of a move names who moved).
 export function movers(log) {
   const out = new Map();
-  for (const e of log) if (e.move !== null && e.move !== undefined && !out.has(e.move)) out.set(e.move, e.params?.player);
+  for (const e of log)
+    if (e.move !== null && e.move !== undefined && !out.has(e.move))
+      out.set(e.move, e.params?.player);
   return out;
 }
 
@@ -166,7 +262,9 @@ export function movers(log) {
 export function standInRuns(log, authors, seats) {
   const who = movers(log);
   const first = new Map();
-  log.forEach((e, i) => e.move !== null && e.move !== undefined && !first.has(e.move) && first.set(e.move, i));
+  log.forEach(
+    (e, i) => e.move !== null && e.move !== undefined && !first.has(e.move) && first.set(e.move, i),
+  );
   const notes = new Map();
   const last = {}; // seat -> author of its last move
   const lastMove = {}; // seat -> its last move
@@ -181,7 +279,9 @@ export function standInRuns(log, authors, seats) {
     } else if (!byBot(author) && byBot(last[seat])) {
       notes.set(move, { kind: "back", seat, prev: lastMove[seat] });
     }
-    trailing[seat] = byBot(author) ? { count: (trailing[seat]?.count ?? 0) + 1, level: author.slice(4), move } : null;
+    trailing[seat] = byBot(author)
+      ? { count: (trailing[seat]?.count ?? 0) + 1, level: author.slice(4), move }
+      : null;
     last[seat] = author;
     lastMove[seat] = move;
   }
@@ -191,9 +291,19 @@ export function standInRuns(log, authors, seats) {
 // The note of the log for a bot standing in for a seat from here (`why`: "left", "time",
 // "away", or null when not known), or for its person being back.
 export function standInNote(note, names, why) {
-  const text = note.kind === "back" ? t("log.back", { name: names[note.seat] ?? "" })
-    : t("log.standIn", { name: names[note.seat] ?? "", level: t(`level.${note.level}`), why: why ?? "unknown" });
-  return h("li", { class: `stand-in-note ${note.kind === "back" ? "note-back" : "note-stand-in"}`, dataset: { key: note.kind === "back" ? "seat_back" : "stand_in", seat: note.seat }, text });
+  const text =
+    note.kind === "back"
+      ? t("log.back", { name: names[note.seat] ?? "" })
+      : t("log.standIn", {
+          name: names[note.seat] ?? "",
+          level: t(`level.${note.level}`),
+          why: why ?? "unknown",
+        });
+  return h("li", {
+    class: `stand-in-note ${note.kind === "back" ? "note-back" : "note-stand-in"}`,
+    dataset: { key: note.kind === "back" ? "seat_back" : "stand_in", seat: note.seat },
+    text,
+  });
 }
 
 export { byBot };
@@ -201,7 +311,11 @@ export { byBot };
 // A person away on their turn at a table with an away limit: how long until a bot plays for
 // them (counted from when this page saw them go: at most that long).
 export function awayBanner(seat, name, level, deadline) {
-  const el = h("p", { class: "banner warn away", id: `away-${seat}`, dataset: { deadline, name, level } });
+  const el = h("p", {
+    class: "banner warn away",
+    id: `away-${seat}`,
+    dataset: { deadline, name, level },
+  });
   drawAway(el);
   return el;
 }
@@ -209,8 +323,16 @@ export function awayBanner(seat, name, level, deadline) {
 function drawAway(el) {
   const left = Math.max(0, (Number(el.dataset.deadline) - Date.now()) / 1000);
   const mark = "\u0000";
-  const [before, after] = t("standin.awayCountdown", { name: el.dataset.name, level: t(`level.${el.dataset.level}`), time: mark }).split(mark);
-  el.replaceChildren(before ?? "", h("span", { class: "away-time", role: "timer", text: formatTime(left) }), after ?? "");
+  const [before, after] = t("standin.awayCountdown", {
+    name: el.dataset.name,
+    level: t(`level.${el.dataset.level}`),
+    time: mark,
+  }).split(mark);
+  el.replaceChildren(
+    before ?? "",
+    h("span", { class: "away-time", role: "timer", text: formatTime(left) }),
+    after ?? "",
+  );
 }
 
 // Count every away banner down (once a second).
@@ -221,8 +343,15 @@ export function tickAway(root) {
 // A person back at their seat after a bot played for them: what happened meanwhile, until they
 // say they have seen it (`seen()`) or move themselves.
 export function whileAwayBanner(seat, name, run, seen) {
-  return h("div", { class: "banner stand-in while-away", id: `while-away-${seat}`, role: "status" }, [
-    h("span", { text: t("standin.while", { name, level: t(`level.${run.level}`), n: run.count }) }), " ",
-    h("button", { class: "seen", text: t("standin.seen"), on: { click: seen } }),
-  ]);
+  return h(
+    "div",
+    { class: "banner stand-in while-away", id: `while-away-${seat}`, role: "status" },
+    [
+      h("span", {
+        text: t("standin.while", { name, level: t(`level.${run.level}`), n: run.count }),
+      }),
+      " ",
+      h("button", { class: "seen", text: t("standin.seen"), on: { click: seen } }),
+    ],
+  );
 }

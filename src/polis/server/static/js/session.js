@@ -121,26 +121,43 @@ export async function setPerson(kind, name, on) {
 
 // -- errors in words ---------------------------------------------------------------------------
 // The codes worded in the page's language; the server's own (English) words follow as detail.
-const WORDED = ["unauthorized", "forbidden", "name_taken", "rate_limited", "not_found", "invalid", "unavailable",
-  "seat_taken", "full", "bad_request"];
+const WORDED = [
+  "unauthorized",
+  "forbidden",
+  "name_taken",
+  "rate_limited",
+  "not_found",
+  "invalid",
+  "unavailable",
+  "seat_taken",
+  "full",
+  "bad_request",
+];
 
 // {text, detail}: what went wrong, in the page's language where the code is known; `own` maps
 // codes to the words a page has for them ({unauthorized: t("signin.wrong")}).
 export function errorWords(err, own = {}) {
   if (!(err instanceof ApiError)) return { text: err?.message || String(err), detail: "" };
   if (own[err.code]) return { text: own[err.code], detail: err.message };
-  if (WORDED.includes(err.code)) return { text: t(`account.error.${err.code}`), detail: err.message };
+  if (WORDED.includes(err.code))
+    return { text: t(`account.error.${err.code}`), detail: err.message };
   return { text: err.message, detail: "" };
 }
 
 // A refusal of passkeys.js (a PasskeyError: the browser's or the server's `code`) in words.
-const PASSKEY = { cancelled: "signin.passkeyCancelled", unsupported: "passkey.unsupported", wrong_host: "passkey.wrongHost",
-  exists: "passkey.exists", failed: "passkey.failed" };
+const PASSKEY = {
+  cancelled: "signin.passkeyCancelled",
+  unsupported: "passkey.unsupported",
+  wrong_host: "passkey.wrongHost",
+  exists: "passkey.exists",
+  failed: "passkey.failed",
+};
 
 export function passkeyWords(err, own = {}) {
   const code = err?.code;
   if (own[code]) return { text: own[code], detail: err.message };
-  if (PASSKEY[code]) return { text: t(PASSKEY[code]), detail: code === "cancelled" ? "" : err.message };
+  if (PASSKEY[code])
+    return { text: t(PASSKEY[code]), detail: code === "cancelled" ? "" : err.message };
   if (WORDED.includes(code)) return { text: t(`account.error.${code}`), detail: err.message };
   return { text: err?.message || String(err), detail: "" };
 }

@@ -41,21 +41,37 @@ export function applyTheme() {
 export function drawSettings() {
   const panel = document.getElementById("settings-panel");
   if (!panel) return;
-  const check = (key, label, onTick) => h("label", {}, [
-    h("input", { type: "checkbox", id: `pref-${key}`, checked: prefs[key], on: { change: (e) => {
-      setPref(key, e.target.checked);
-      onTick?.(e.target.checked, e.target);
-    } } }),
-    label,
-  ]);
-  const theme = h("select", { id: "pref-theme", on: { change: (e) => setPref("theme", e.target.value) } },
-    ["auto", "light", "dark"].map((v) => h("option", { value: v, selected: prefs.theme === v, text: t(`settings.theme.${v}`) })));
+  const check = (key, label, onTick) =>
+    h("label", {}, [
+      h("input", {
+        type: "checkbox",
+        id: `pref-${key}`,
+        checked: prefs[key],
+        on: {
+          change: (e) => {
+            setPref(key, e.target.checked);
+            onTick?.(e.target.checked, e.target);
+          },
+        },
+      }),
+      label,
+    ]);
+  const theme = h(
+    "select",
+    { id: "pref-theme", on: { change: (e) => setPref("theme", e.target.value) } },
+    ["auto", "light", "dark"].map((v) =>
+      h("option", { value: v, selected: prefs.theme === v, text: t(`settings.theme.${v}`) }),
+    ),
+  );
   clear(panel).append(
     h("label", {}, [t("settings.theme"), " ", theme]),
     check("confirm", t("settings.confirm")),
     check("notify", t("settings.notify"), async (on, box) => {
       if (!on || !("Notification" in window)) return;
-      const answer = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+      const answer =
+        Notification.permission === "default"
+          ? await Notification.requestPermission()
+          : Notification.permission;
       if (answer !== "granted") {
         setPref("notify", false);
         box.checked = false;

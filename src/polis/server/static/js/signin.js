@@ -44,53 +44,96 @@ export function signInPage(env) {
   function draw() {
     pageTitle(t("account.signIn"));
     if (me()) {
-      clear(root).append(h("section", { class: "panel account-page", id: "signed-in", "aria-labelledby": "signed-in-title" }, [
-        h("h1", { id: "signed-in-title", text: t("signin.already", { name: me() }) }),
-        h("p", { class: "row" }, [
-          h("a", { class: "button primary", href: "#/my", text: t("my.title") }),
-          h("a", { class: "button", href: "#/account", text: t("account.title") }),
-        ]),
-      ]));
+      clear(root).append(
+        h(
+          "section",
+          { class: "panel account-page", id: "signed-in", "aria-labelledby": "signed-in-title" },
+          [
+            h("h1", { id: "signed-in-title", text: t("signin.already", { name: me() }) }),
+            h("p", { class: "row" }, [
+              h("a", { class: "button primary", href: "#/my", text: t("my.title") }),
+              h("a", { class: "button", href: "#/account", text: t("account.title") }),
+            ]),
+          ],
+        ),
+      );
       return;
     }
-    clear(root).append(h("h1", { class: "visually-hidden", text: t("account.signIn") }),
+    clear(root).append(
+      h("h1", { class: "visually-hidden", text: t("account.signIn") }),
       h("p", { class: "panel intro", id: "accounts-intro", text: t("signin.intro") }),
-      h("div", { class: "account-forms" }, [signInForm(), signUpForm()]));
+      h("div", { class: "account-forms" }, [signInForm(), signUpForm()]),
+    );
   }
 
   function signInForm() {
     const error = errorLine("signin-error");
-    const button = h("button", { id: "signin-submit", type: "submit", class: "primary", text: t("account.signIn") });
-    const form = h("form", { id: "signin-form", class: "panel account-form", "aria-labelledby": "signin-title", novalidate: true,
-      on: { submit: async (e) => {
-        e.preventDefault();
-        const name = form.querySelector("#signin-name").value.trim();
-        const password = form.querySelector("#signin-password").value;
-        if (!name || !password) {
-          showError(error, t("signin.fill"));
-          return;
-        }
-        button.disabled = true;
-        clearError(error);
-        try {
-          await signIn("/api/account/login", { name, password });
-          toast(t("signin.welcome", { name: me() ?? name }), "info");
-          location.hash = next();
-        } catch (err) {
-          showError(error, err, { unauthorized: t("signin.wrong") });
-          button.disabled = false;
-        }
-      } } }, [
-      h("h2", { id: "signin-title", text: t("account.signIn") }),
-      field({ id: "signin-name", label: t("account.name"), autocomplete: "username", maxlength: 40, required: true, value: typed.name,
-        on: { input: (e) => (typed.name = e.target.value) } }),
-      field({ id: "signin-password", label: t("account.password"), type: "password", autocomplete: "current-password", maxlength: 256, required: true }),
-      error,
-      h("div", { class: "row" }, [
-        button,
-        h("button", { id: "passkey-signin", type: "button", text: t("signin.passkey"), on: { click: () => passkeySignIn(form, error) } }),
-      ]),
-    ]);
+    const button = h("button", {
+      id: "signin-submit",
+      type: "submit",
+      class: "primary",
+      text: t("account.signIn"),
+    });
+    const form = h(
+      "form",
+      {
+        id: "signin-form",
+        class: "panel account-form",
+        "aria-labelledby": "signin-title",
+        novalidate: true,
+        on: {
+          submit: async (e) => {
+            e.preventDefault();
+            const name = form.querySelector("#signin-name").value.trim();
+            const password = form.querySelector("#signin-password").value;
+            if (!name || !password) {
+              showError(error, t("signin.fill"));
+              return;
+            }
+            button.disabled = true;
+            clearError(error);
+            try {
+              await signIn("/api/account/login", { name, password });
+              toast(t("signin.welcome", { name: me() ?? name }), "info");
+              location.hash = next();
+            } catch (err) {
+              showError(error, err, { unauthorized: t("signin.wrong") });
+              button.disabled = false;
+            }
+          },
+        },
+      },
+      [
+        h("h2", { id: "signin-title", text: t("account.signIn") }),
+        field({
+          id: "signin-name",
+          label: t("account.name"),
+          autocomplete: "username",
+          maxlength: 40,
+          required: true,
+          value: typed.name,
+          on: { input: (e) => (typed.name = e.target.value) },
+        }),
+        field({
+          id: "signin-password",
+          label: t("account.password"),
+          type: "password",
+          autocomplete: "current-password",
+          maxlength: 256,
+          required: true,
+        }),
+        error,
+        h("div", { class: "row" }, [
+          button,
+          h("button", {
+            id: "passkey-signin",
+            type: "button",
+            text: t("signin.passkey"),
+            on: { click: () => passkeySignIn(form, error) },
+          }),
+        ]),
+      ],
+    );
     return form;
   }
 
@@ -106,51 +149,94 @@ export function signInPage(env) {
       toast(t("signin.welcome", { name: me() }), "info");
       location.hash = next();
     } catch (err) {
-      showError(error, err, { unauthorized: t("signin.passkeyFailed"), not_found: t("signin.passkeyFailed") });
+      showError(error, err, {
+        unauthorized: t("signin.passkeyFailed"),
+        not_found: t("signin.passkeyFailed"),
+      });
     }
   }
 
   function signUpForm() {
     const error = errorLine("signup-error");
-    const button = h("button", { id: "signup-submit", type: "submit", class: "primary", text: t("signup.submit") });
-    const form = h("form", { id: "signup-form", class: "panel account-form", "aria-labelledby": "signup-title", novalidate: true,
-      on: { submit: async (e) => {
-        e.preventDefault();
-        const name = form.querySelector("#signup-name").value.trim();
-        const password = form.querySelector("#signup-password").value;
-        const again = form.querySelector("#signup-again").value;
-        const problem = !NAME.test(name) ? t("signup.rule.nameForm")
-          : passwordProblem(password, name) ?? (password !== again ? t("signup.mismatch") : null);
-        if (problem) {
-          showError(error, problem);
-          return;
-        }
-        button.disabled = true;
-        clearError(error);
-        try {
-          await signIn("/api/account/signup", { name, password });
-          toast(t("signup.welcome", { name: me() ?? name }), "info");
-          location.hash = next();
-        } catch (err) {
-          showError(error, err, { name_taken: t("signup.taken", { name }) });
-          button.disabled = false;
-        }
-      } } }, [
-      h("h2", { id: "signup-title", text: t("signup.title") }),
-      field({ id: "signup-name", label: t("account.name"), autocomplete: "username", maxlength: 20, required: true,
-        hint: t("signup.rule.nameForm"), value: typed.newName, on: { input: (e) => (typed.newName = e.target.value) } }),
-      h("div", { class: "field" }, [
-        h("label", { for: "signup-password", text: t("signup.password") }),
-        h("input", { id: "signup-password", name: "signup-password", type: "password", autocomplete: "new-password", maxlength: 256,
-          required: true, "aria-describedby": "password-rules" }),
-        h("p", { class: "hint", id: "password-rules-title", text: t("signup.rules") }),
-        passwordRules("password-rules"),
-      ]),
-      field({ id: "signup-again", label: t("signup.again"), type: "password", autocomplete: "new-password", maxlength: 256, required: true }),
-      h("p", { class: "hint", text: t("signup.kept") }),
-      error,
-      h("div", { class: "row" }, button),
-    ]);
+    const button = h("button", {
+      id: "signup-submit",
+      type: "submit",
+      class: "primary",
+      text: t("signup.submit"),
+    });
+    const form = h(
+      "form",
+      {
+        id: "signup-form",
+        class: "panel account-form",
+        "aria-labelledby": "signup-title",
+        novalidate: true,
+        on: {
+          submit: async (e) => {
+            e.preventDefault();
+            const name = form.querySelector("#signup-name").value.trim();
+            const password = form.querySelector("#signup-password").value;
+            const again = form.querySelector("#signup-again").value;
+            const problem = !NAME.test(name)
+              ? t("signup.rule.nameForm")
+              : (passwordProblem(password, name) ??
+                (password !== again ? t("signup.mismatch") : null));
+            if (problem) {
+              showError(error, problem);
+              return;
+            }
+            button.disabled = true;
+            clearError(error);
+            try {
+              await signIn("/api/account/signup", { name, password });
+              toast(t("signup.welcome", { name: me() ?? name }), "info");
+              location.hash = next();
+            } catch (err) {
+              showError(error, err, { name_taken: t("signup.taken", { name }) });
+              button.disabled = false;
+            }
+          },
+        },
+      },
+      [
+        h("h2", { id: "signup-title", text: t("signup.title") }),
+        field({
+          id: "signup-name",
+          label: t("account.name"),
+          autocomplete: "username",
+          maxlength: 20,
+          required: true,
+          hint: t("signup.rule.nameForm"),
+          value: typed.newName,
+          on: { input: (e) => (typed.newName = e.target.value) },
+        }),
+        h("div", { class: "field" }, [
+          h("label", { for: "signup-password", text: t("signup.password") }),
+          h("input", {
+            id: "signup-password",
+            name: "signup-password",
+            type: "password",
+            autocomplete: "new-password",
+            maxlength: 256,
+            required: true,
+            "aria-describedby": "password-rules",
+          }),
+          h("p", { class: "hint", id: "password-rules-title", text: t("signup.rules") }),
+          passwordRules("password-rules"),
+        ]),
+        field({
+          id: "signup-again",
+          label: t("signup.again"),
+          type: "password",
+          autocomplete: "new-password",
+          maxlength: 256,
+          required: true,
+        }),
+        h("p", { class: "hint", text: t("signup.kept") }),
+        error,
+        h("div", { class: "row" }, button),
+      ],
+    );
     return form;
   }
 

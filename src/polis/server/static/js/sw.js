@@ -26,22 +26,29 @@ self.addEventListener("push", (event) => {
     data = null;
   }
   if (!data || data.type !== "turn") return;
-  event.waitUntil((async () => {
-    const catalogue = await strings(data.lang);
-    const say = (key) => fill(catalogue[key] ?? FALLBACK[key], data);
-    const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
-    await self.registration.showNotification(say("push.title"), {
-      body: say("push.body"), tag: `polis-turn-${data.game_id}`, renotify: true, data: { url },
-    });
-  })());
+  event.waitUntil(
+    (async () => {
+      const catalogue = await strings(data.lang);
+      const say = (key) => fill(catalogue[key] ?? FALLBACK[key], data);
+      const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
+      await self.registration.showNotification(say("push.title"), {
+        body: say("push.body"),
+        tag: `polis-turn-${data.game_id}`,
+        renotify: true,
+        data: { url },
+      });
+    })(),
+  );
 });
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = new URL(event.notification.data?.url ?? "/", self.location.origin).href;
-  event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const same = open.find((c) => c.url === url && "focus" in c);
-    return same ? same.focus() : self.clients.openWindow(url);
-  })());
+  event.waitUntil(
+    (async () => {
+      const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const same = open.find((c) => c.url === url && "focus" in c);
+      return same ? same.focus() : self.clients.openWindow(url);
+    })(),
+  );
 });

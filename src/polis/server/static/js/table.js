@@ -13,8 +13,21 @@ import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
 import { hideTip } from "./tooltip.js";
-import { serverTime, seatClock, tick, standInBadge, standInBanners, resignButton, authorNote, standInRuns, standInNote, awayBanner,
-  tickAway, whileAwayBanner, byBot } from "./seatclock.js";
+import {
+  serverTime,
+  seatClock,
+  tick,
+  standInBadge,
+  standInBanners,
+  resignButton,
+  authorNote,
+  standInRuns,
+  standInNote,
+  awayBanner,
+  tickAway,
+  whileAwayBanner,
+  byBot,
+} from "./seatclock.js";
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
 import { takeBackBox } from "./takeback.js";
@@ -23,9 +36,26 @@ import { me, onSession, errorLine } from "./session.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
-document.addEventListener("keydown", (e) => {
-  if (["Tab", "Enter", " ", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) keyboard = true;
-}, true);
+document.addEventListener(
+  "keydown",
+  (e) => {
+    if (
+      [
+        "Tab",
+        "Enter",
+        " ",
+        "ArrowLeft",
+        "ArrowRight",
+        "ArrowUp",
+        "ArrowDown",
+        "Home",
+        "End",
+      ].includes(e.key)
+    )
+      keyboard = true;
+  },
+  true,
+);
 document.addEventListener("pointerdown", () => (keyboard = false), true);
 
 // env: {root, mod, game, summary, board, gameTitle(name), modeName(name, mode), reroute()}
@@ -34,46 +64,90 @@ export function tableScreen(gameId, env) {
   const tg = translator(summary.game);
   const conns = [];
   const ui = {
-    selection: {}, replay: null, lastError: null, pending: null, focusNext: null, revealed: null,
-    drawn: {}, log: { key: null, count: 0, live: new Set() }, announcedPosition: null, wasMyTurn: false, refused: false,
-    takeBack: { confirming: null, answered: new Set() }, hint: { answers: {}, asking: null },
+    selection: {},
+    replay: null,
+    lastError: null,
+    pending: null,
+    focusNext: null,
+    revealed: null,
+    drawn: {},
+    log: { key: null, count: 0, live: new Set() },
+    announcedPosition: null,
+    wasMyTurn: false,
+    refused: false,
+    takeBack: { confirming: null, answered: new Set() },
+    hint: { answers: {}, asking: null },
     // stand-ins: since when (this device's ms) each person has been seen away, why a bot stood
     // in for each seat (as last told), the bot moves a person has said they saw
-    awaySince: {}, why: {}, seenWhileAway: {},
+    awaySince: {},
+    why: {},
+    seenWhileAway: {},
     // the log's notes of changes of hands this page saw happen ({at: the log's length then,
     // note}), and each person's seat's stand-in as last seen (null: played by its person)
-    liveNotes: [], standIn: {},
+    liveNotes: [],
+    standIn: {},
   };
   const dom = {
-    title: h("h2", { id: "title" }), progress: h("span", { class: "muted", id: "progress" }),
-    tools: h("div", { class: "tools" }), seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
-    status: h("p", { id: "status", tabindex: "-1" }), banners: h("div", { id: "banners" }), takeBack: h("div", { id: "takeback-slot" }),
+    title: h("h2", { id: "title" }),
+    progress: h("span", { class: "muted", id: "progress" }),
+    tools: h("div", { class: "tools" }),
+    seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
+    status: h("p", { id: "status", tabindex: "-1" }),
+    banners: h("div", { id: "banners" }),
+    takeBack: h("div", { id: "takeback-slot" }),
     claim: h("div", { id: "claim-slot" }),
     hint: h("div", { id: "hint-slot" }),
     board: h("section", { id: "board", class: `board ${summary.game}` }),
     controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
-    side: h("aside", { class: "side" }), end: h("div", { id: "end-slot" }), links: h("div", { id: "links-slot" }),
+    side: h("aside", { class: "side" }),
+    end: h("div", { id: "end-slot" }),
+    links: h("div", { id: "links-slot" }),
     info: h("section", { id: "info", class: "box info", hidden: true }),
-    logBox: h("section", { class: "box", id: "log-box" }), log: h("ol", { id: "log", class: "log", tabindex: "0" }),
+    logBox: h("section", { class: "box", id: "log-box" }),
+    log: h("ol", { id: "log", class: "log", tabindex: "0" }),
   };
   // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
   function chatSend(text) {
     const shown = display();
-    const conn = shown && shown.state.seat !== null ? shown : conns.find((c) => c.state && c.state.seat !== null);
+    const conn =
+      shown && shown.state.seat !== null
+        ? shown
+        : conns.find((c) => c.state && c.state.seat !== null);
     return conn ? conn.send({ type: "chat", text }) : false;
   }
   // the account a seat is bound to (null: a guest's or a bot's), for the chat's Mute and Report
   const accountOf = (seat) => display()?.state.seats[seat]?.account ?? null;
-  const chat = chatPanel({ send: chatSend, marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]), accountOf, gameId });
-  const heldSeatTokens = () => [...new Set(conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token))];
-  const pushShown = () => !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
+  const chat = chatPanel({
+    send: chatSend,
+    marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]),
+    accountOf,
+    gameId,
+  });
+  const heldSeatTokens = () => [
+    ...new Set(
+      conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token),
+    ),
+  ];
+  const pushShown = () =>
+    !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
   dom.side.append(dom.info, dom.logBox, chat.element, push.element, dom.links);
   // the end of the game (winner, score pad, replay, rematch) spans the table's width under its
   // head: a 4-player score pad needs more room than the side column has
   dom.table = h("div", { class: "table", id: "table" }, [
-    h("div", { class: "table-head" }, [h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]), dom.seats, dom.status, dom.banners, dom.claim, dom.takeBack, dom.hint]),
-    dom.end, dom.board, h("div", { class: "actions" }, dom.controls), dom.side,
+    h("div", { class: "table-head" }, [
+      h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]),
+      dom.seats,
+      dom.status,
+      dom.banners,
+      dom.claim,
+      dom.takeBack,
+      dom.hint,
+    ]),
+    dom.end,
+    dom.board,
+    h("div", { class: "actions" }, dom.controls),
+    dom.side,
   ]);
   clear(root).append(dom.table);
 
@@ -90,7 +164,8 @@ export function tableScreen(gameId, env) {
       if (s.kind === "human" && !s.vacant && !s.connected && !s.stand_in) ui.awaySince[i] ??= now;
       else delete ui.awaySince[i];
       if (s.kind !== "human" || !state) return;
-      const was = ui.standIn[i], is = s.stand_in ?? null;
+      const was = ui.standIn[i],
+        is = s.stand_in ?? null;
       ui.standIn[i] = is;
       let changed = was !== undefined && (was === null) !== (is === null);
       if (was === undefined) {
@@ -115,7 +190,8 @@ export function tableScreen(gameId, env) {
     } else if (msg.type === "welcome") {
       serverTime(msg.now); // the clocks count down in the server's time
       conn.storeDown = false; // a socket that joins while the store is down is told so next
-      if (conn.token && msg.seat !== null && msg.seat !== undefined) holdToken(gameId, msg.seat, conn.token);
+      if (conn.token && msg.seat !== null && msg.seat !== undefined)
+        holdToken(gameId, msg.seat, conn.token);
       chat.welcome(msg.chat);
     } else if (msg.type === "store") {
       conn.storeDown = msg.status === "unavailable"; // the server's store went away, or is back
@@ -148,7 +224,12 @@ export function tableScreen(gameId, env) {
     } else if (msg.type === "takeback_done" || msg.type === "takeback_declined") {
       const shown = display()?.state;
       const who = shown ? names(shown)[msg.type === "takeback_done" ? msg.seat : msg.by] : "";
-      toast(t(msg.type === "takeback_done" ? "takeback.done" : "takeback.declined", { name: who ?? "" }), "info");
+      toast(
+        t(msg.type === "takeback_done" ? "takeback.done" : "takeback.declined", {
+          name: who ?? "",
+        }),
+        "info",
+      );
     }
   }
 
@@ -160,9 +241,22 @@ export function tableScreen(gameId, env) {
     if (code === 4404) {
       messagePage(root, { title: t("page.noGame"), text: t("page.noGameText"), gameId, token });
     } else if (code === 4403 && token) {
-      messagePage(root, { title: t("page.badLink"), text: t("page.badLinkText"), gameId, token, watch: true, detail: why?.message });
+      messagePage(root, {
+        title: t("page.badLink"),
+        text: t("page.badLinkText"),
+        gameId,
+        token,
+        watch: true,
+        detail: why?.message,
+      });
     } else {
-      messagePage(root, { title: t("page.refused"), text: why?.message ?? "", gameId, token, watch: false });
+      messagePage(root, {
+        title: t("page.refused"),
+        text: why?.message ?? "",
+        gameId,
+        token,
+        watch: false,
+      });
     }
   }
 
@@ -173,7 +267,8 @@ export function tableScreen(gameId, env) {
   }, 3000);
   const held = heldTokens(gameId);
   if (Object.keys(held).length) {
-    for (const token of new Set(Object.values(held))) conns.push(new SeatConnection(gameId, token, handlers));
+    for (const token of new Set(Object.values(held)))
+      conns.push(new SeatConnection(gameId, token, handlers));
   } else {
     conns.push(new SeatConnection(gameId, null, handlers));
   }
@@ -184,12 +279,16 @@ export function tableScreen(gameId, env) {
     const live = conns.filter((c) => c.state);
     // several seats held: wait (a moment at most) for all of them, so the seat shown first is
     // the one to move
-    const waiting = conns.length > 1 && !ui.waitedEnough && live.length < conns.filter((c) => !c.closed).length;
+    const waiting =
+      conns.length > 1 && !ui.waitedEnough && live.length < conns.filter((c) => !c.closed).length;
     if (!live.length || waiting) return null;
     const cur = live[0].state.current_player;
-    return live.find((c) => c.state.seat !== null && c.state.seat === cur)
-      || live.find((c) => c.state.seat !== null && c.state.seat === ui.revealed)
-      || live.find((c) => c.state.seat !== null) || live[0];
+    return (
+      live.find((c) => c.state.seat !== null && c.state.seat === cur) ||
+      live.find((c) => c.state.seat !== null && c.state.seat === ui.revealed) ||
+      live.find((c) => c.state.seat !== null) ||
+      live[0]
+    );
   }
 
   function heldSeats() {
@@ -197,7 +296,13 @@ export function tableScreen(gameId, env) {
   }
 
   function names(msg) {
-    return msg.seats.map((s) => (s.vacant ? t("lobby.openSeat") : s.kind === "bot" ? `${s.name} (${t(`level.${s.level}`)})` : s.name));
+    return msg.seats.map((s) =>
+      s.vacant
+        ? t("lobby.openSeat")
+        : s.kind === "bot"
+          ? `${s.name} (${t(`level.${s.level}`)})`
+          : s.name,
+    );
   }
 
   // -- the parts of the screen -----------------------------------------------------------------
@@ -209,20 +314,40 @@ export function tableScreen(gameId, env) {
     const view = replaying ? ui.replay.view : msg.view;
     const position = replaying ? ui.replay.position : msg.position;
     const mine = heldSeats();
-    const myTurn = !replaying && msg.seat !== null && !msg.finished && msg.current_player === msg.seat
-      && !msg.seats.some((s) => s.vacant) /* an open table waits for its players */
-      && !msg.seats[msg.seat]?.stand_in; // a bot plays the seat meanwhile
+    const myTurn =
+      !replaying &&
+      msg.seat !== null &&
+      !msg.finished &&
+      msg.current_player === msg.seat &&
+      !msg.seats.some((s) => s.vacant) /* an open table waits for its players */ &&
+      !msg.seats[msg.seat]?.stand_in; // a bot plays the seat meanwhile
     const log = replaying ? ui.replay.log : msg.log;
     const shown = log.filter((e) => e.move === null || e.move < position);
     const lastMove = position > 0 ? position - 1 : null;
     const colours = mod.PLAYER_COLOURS;
     const ctx = {
-      conn, view, msg, board, colours, names: names(msg), seat: replaying ? null : msg.seat, heldSeats: mine, myTurn,
-      choices: myTurn ? msg.choices : null, selection: ui.selection,
-      hint: myTurn ? ui.hint.answers[`${msg.position}:${msg.seat}`] ?? null : null, log: shown, position, lastMove,
+      conn,
+      view,
+      msg,
+      board,
+      colours,
+      names: names(msg),
+      seat: replaying ? null : msg.seat,
+      heldSeats: mine,
+      myTurn,
+      choices: myTurn ? msg.choices : null,
+      selection: ui.selection,
+      hint: myTurn ? (ui.hint.answers[`${msg.position}:${msg.seat}`] ?? null) : null,
+      log: shown,
+      position,
+      lastMove,
       lastEvents: shown.filter((e) => e.move === lastMove && lastMove !== null),
-      result: replaying ? ui.replay.result : msg.result, finished: replaying ? !!ui.replay.result : msg.finished, replaying,
-      pending: ui.pending, lang: language(), size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
+      result: replaying ? ui.replay.result : msg.result,
+      finished: replaying ? !!ui.replay.result : msg.finished,
+      replaying,
+      pending: ui.pending,
+      lang: language(),
+      size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
       marker: (seat, x, y, r, attrs) => markerSvg(seat, x, y, r, colours[seat], attrs),
       markerHtml: (seat) => markerHtml(seat, colours[seat]),
       // a seat as a narrow column's head (score pads): the marker, the name, a bot's level
@@ -230,8 +355,12 @@ export function tableScreen(gameId, env) {
       seatHead: (seat) => {
         const s = msg.seats[seat];
         const bot = s?.kind === "bot" && s.level;
-        return [markerHtml(seat, colours[seat]), h("span", { class: "seat-head-name", text: bot ? s.name : names(msg)[seat] }),
-          bot ? " " : null, bot ? h("span", { class: "seat-head-level", text: `(${t(`level.${s.level}`)})` }) : null];
+        return [
+          markerHtml(seat, colours[seat]),
+          h("span", { class: "seat-head-name", text: bot ? s.name : names(msg)[seat] }),
+          bot ? " " : null,
+          bot ? h("span", { class: "seat-head-level", text: `(${t(`level.${s.level}`)})` }) : null,
+        ];
       },
       select: (sel, focus) => {
         ui.selection = sel;
@@ -273,17 +402,53 @@ export function tableScreen(gameId, env) {
     ui.drawn.title = key;
     dom.title.textContent = `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`;
     dom.progress.textContent = mod.progress(ctx.view, tg);
-    if (summary.rated) dom.progress.append(h("span", { class: "badge rated", id: "rated-badge", title: t("rated.why"), text: t("rated.badge") }));
+    if (summary.rated)
+      dom.progress.append(
+        h("span", {
+          class: "badge rated",
+          id: "rated-badge",
+          title: t("rated.why"),
+          text: t("rated.badge"),
+        }),
+      );
     clear(dom.tools);
-    if (mod.rules) dom.tools.append(h("button", { id: "rules-button", text: t("table.rules"), on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) } }));
-    if (mod.legend) dom.tools.append(h("button", { id: "legend-button", text: t("table.legend"), on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) } }));
-    if (standing.length && !ctx.finished && !ctx.replaying) dom.tools.append(resignButton(ctx.msg.rules?.stand_in ?? "medium", () => resign(standing), !!ctx.msg.rules?.leave_final));
+    if (mod.rules)
+      dom.tools.append(
+        h("button", {
+          id: "rules-button",
+          text: t("table.rules"),
+          on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) },
+        }),
+      );
+    if (mod.legend)
+      dom.tools.append(
+        h("button", {
+          id: "legend-button",
+          text: t("table.legend"),
+          on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) },
+        }),
+      );
+    if (standing.length && !ctx.finished && !ctx.replaying)
+      dom.tools.append(
+        resignButton(
+          ctx.msg.rules?.stand_in ?? "medium",
+          () => resign(standing),
+          !!ctx.msg.rules?.leave_final,
+        ),
+      );
   }
 
   function drawSeats() {
     const ctx = context();
     if (!ctx) return;
-    const key = JSON.stringify([ctx.lang, ctx.msg.seats, ctx.view.current_player, ctx.heldSeats, ctx.replaying, ctx.msg.clock]);
+    const key = JSON.stringify([
+      ctx.lang,
+      ctx.msg.seats,
+      ctx.view.current_player,
+      ctx.heldSeats,
+      ctx.replaying,
+      ctx.msg.clock,
+    ]);
     if (ui.drawn.seats === key) return;
     ui.drawn.seats = key;
     clear(dom.seats);
@@ -292,15 +457,34 @@ export function tableScreen(gameId, env) {
       const current = ctx.view.current_player === i;
       const you = !ctx.replaying && ctx.heldSeats.includes(i);
       // a seat bound to an account links to its profile
-      const name = s.account ? h("a", { class: "profile-link", href: `#/player/${encodeURIComponent(s.account)}`, text: ctx.names[i],
-        title: t("seat.profile", { name: s.account }) }) : ctx.names[i];
-      dom.seats.append(h("li", { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } }, [
-        ctx.markerHtml(i), name, standInBadge(s), ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
-        h("span", { class: `conn ${s.connected ? "on" : "off"}`, role: "img", "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
-          title: s.connected ? t("seat.online") : t("seat.offline") }),
-        you ? h("span", { class: "badge", text: t("seat.you") }) : "",
-        current ? h("span", { class: "visually-hidden", text: t("seat.toMove") }) : "",
-      ]));
+      const name = s.account
+        ? h("a", {
+            class: "profile-link",
+            href: `#/player/${encodeURIComponent(s.account)}`,
+            text: ctx.names[i],
+            title: t("seat.profile", { name: s.account }),
+          })
+        : ctx.names[i];
+      dom.seats.append(
+        h(
+          "li",
+          { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } },
+          [
+            ctx.markerHtml(i),
+            name,
+            standInBadge(s),
+            ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
+            h("span", {
+              class: `conn ${s.connected ? "on" : "off"}`,
+              role: "img",
+              "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
+              title: s.connected ? t("seat.online") : t("seat.offline"),
+            }),
+            you ? h("span", { class: "badge", text: t("seat.you") }) : "",
+            current ? h("span", { class: "visually-hidden", text: t("seat.toMove") }) : "",
+          ],
+        ),
+      );
     });
   }
 
@@ -309,14 +493,20 @@ export function tableScreen(gameId, env) {
     let status;
     if (ctx.replaying) status = t("replay.at", { n: ui.replay.position, total: ui.replay.total });
     else if (msg.finished) status = t("status.over");
-    else if (msg.seats.some((s) => s.vacant)) status = t("status.waitingPlayers"); // an open table
-    else if (ctx.myTurn) status = ctx.heldSeats.length > 1 ? t("status.yourTurnAs", { name: ctx.names[msg.seat] }) : t("status.yourTurn");
+    else if (msg.seats.some((s) => s.vacant))
+      status = t("status.waitingPlayers"); // an open table
+    else if (ctx.myTurn)
+      status =
+        ctx.heldSeats.length > 1
+          ? t("status.yourTurnAs", { name: ctx.names[msg.seat] })
+          : t("status.yourTurn");
     else status = t("status.waiting", { name: ctx.names[msg.current_player] ?? "" });
     dom.status.textContent = status;
     dom.status.className = ctx.myTurn ? "your-turn" : "";
     const title = `${env.gameTitle(summary.game)} – polis`;
     setTitle(ctx.myTurn ? `${t("status.titleTurn")} · ${title}` : title);
-    if (ctx.myTurn && !ui.wasMyTurn) yourTurn(t("status.titleTurn"), `${env.gameTitle(summary.game)}: ${status}`);
+    if (ctx.myTurn && !ui.wasMyTurn)
+      yourTurn(t("status.titleTurn"), `${env.gameTitle(summary.game)}: ${status}`);
     ui.wasMyTurn = ctx.myTurn;
   }
 
@@ -324,31 +514,61 @@ export function tableScreen(gameId, env) {
     const ctx = context();
     clear(dom.banners);
     if (!conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN) && !ui.refused) {
-      dom.banners.append(h("p", { class: "banner offline", role: "status", text: t("status.reconnecting") }));
+      dom.banners.append(
+        h("p", { class: "banner offline", role: "status", text: t("status.reconnecting") }),
+      );
     }
     if (conns.some((c) => c.storeDown && !c.closed)) {
-      dom.banners.append(h("p", { class: "banner warn", id: "store-down", role: "status", text: t("status.storeDown") }));
+      dom.banners.append(
+        h("p", {
+          class: "banner warn",
+          id: "store-down",
+          role: "status",
+          text: t("status.storeDown"),
+        }),
+      );
     }
     if (!ctx) return;
     if (!ctx.heldSeats.length && !ctx.replaying) {
-      dom.banners.append(h("p", { class: "banner", id: "spectator", text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator") }));
+      dom.banners.append(
+        h("p", {
+          class: "banner",
+          id: "spectator",
+          text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator"),
+        }),
+      );
     }
     if (!ctx.replaying) {
-      dom.banners.append(...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim), ...awayBanners(ctx), ...whileAwayBanners(ctx));
+      dom.banners.append(
+        ...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim),
+        ...awayBanners(ctx),
+        ...whileAwayBanners(ctx),
+      );
     }
     const vacant = ctx.msg.seats.filter((s) => s.vacant).length;
-    if (vacant && !ctx.replaying) dom.banners.append(h("p", { class: "banner", id: "vacant", role: "status", text: t("status.vacant", { n: vacant }) }));
+    if (vacant && !ctx.replaying)
+      dom.banners.append(
+        h("p", {
+          class: "banner",
+          id: "vacant",
+          role: "status",
+          text: t("status.vacant", { n: vacant }),
+        }),
+      );
   }
 
   // A person away on their turn where the table has an away limit: the time left before a bot
   // plays for them (from when this page saw them go; the server counts from when it did).
   function awayBanners(ctx) {
-    const msg = ctx.msg, limit = msg.rules?.away_limit;
+    const msg = ctx.msg,
+      limit = msg.rules?.away_limit;
     if (!limit || msg.clock || msg.finished || msg.seats.some((s) => s.vacant)) return [];
     const seat = msg.current_player;
     const since = ui.awaySince[seat];
     if (since === undefined || ctx.heldSeats.includes(seat)) return [];
-    return [awayBanner(seat, ctx.names[seat], msg.rules.stand_in ?? "medium", since + limit * 1000)];
+    return [
+      awayBanner(seat, ctx.names[seat], msg.rules.stand_in ?? "medium", since + limit * 1000),
+    ];
   }
 
   // Back at a seat a bot played meanwhile: what it did, until the person says they saw it or
@@ -358,66 +578,130 @@ export function tableScreen(gameId, env) {
     return ctx.heldSeats.flatMap((seat) => {
       const run = trailing[seat];
       if (!run || ctx.msg.seats[seat]?.stand_in || ui.seenWhileAway[seat] === run.move) return [];
-      return [whileAwayBanner(seat, ctx.names[seat], run, () => {
-        ui.seenWhileAway[seat] = run.move;
-        ui.focusNext = "#status";
-        drawBanners();
-        restoreFocus(null);
-      })];
+      return [
+        whileAwayBanner(seat, ctx.names[seat], run, () => {
+          ui.seenWhileAway[seat] = run.move;
+          ui.focusNext = "#status";
+          drawBanners();
+          restoreFocus(null);
+        }),
+      ];
     });
   }
 
   // "Keep in My games": a signed-in person playing a seat by its link, the seat bound to no
   // account, may bind it to theirs (POST /api/account/claim).
   function drawClaim(ctx) {
-    const loose = ctx.replaying || !me() ? [] : conns.filter((c) => c.token && c.state && c.state.seat !== null
-      && ctx.msg.seats[c.state.seat] && !ctx.msg.seats[c.state.seat].account && ctx.msg.seats[c.state.seat].kind === "human");
+    const loose =
+      ctx.replaying || !me()
+        ? []
+        : conns.filter(
+            (c) =>
+              c.token &&
+              c.state &&
+              c.state.seat !== null &&
+              ctx.msg.seats[c.state.seat] &&
+              !ctx.msg.seats[c.state.seat].account &&
+              ctx.msg.seats[c.state.seat].kind === "human",
+          );
     const key = JSON.stringify([ctx.lang, me(), loose.map((c) => c.state.seat)]);
     if (ui.drawn.claim === key) return;
     ui.drawn.claim = key;
     clear(dom.claim);
     if (!loose.length) return;
-    const button = h("button", { id: "claim-seat", type: "button", class: "primary", text: t("claim.button"), on: { click: async () => {
-      button.disabled = true;
-      try {
-        for (const c of loose) await api("/api/account/claim", { method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ game_id: gameId, token: c.token }) });
-        toast(t("claim.done"), "info");
-      } catch (err) {
-        toast(errorLine(err));
-        button.disabled = false;
-      }
-    } } });
-    dom.claim.append(h("div", { class: "banner claim", id: "claim" }, [h("span", { text: t("claim.ask", { name: me() }) }), " ", button]));
+    const button = h("button", {
+      id: "claim-seat",
+      type: "button",
+      class: "primary",
+      text: t("claim.button"),
+      on: {
+        click: async () => {
+          button.disabled = true;
+          try {
+            for (const c of loose)
+              await api("/api/account/claim", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ game_id: gameId, token: c.token }),
+              });
+            toast(t("claim.done"), "info");
+          } catch (err) {
+            toast(errorLine(err));
+            button.disabled = false;
+          }
+        },
+      },
+    });
+    dom.claim.append(
+      h("div", { class: "banner claim", id: "claim" }, [
+        h("span", { text: t("claim.ask", { name: me() }) }),
+        " ",
+        button,
+      ]),
+    );
   }
 
   // Taking back a move: the button, its confirmation, a request to answer (takeback.js).
   function drawTakeBack(ctx) {
-    const key = JSON.stringify([ctx.lang, ctx.msg.position, ctx.msg.take_back, ctx.heldSeats, ui.takeBack.confirming, ctx.replaying, ctx.msg.seats]);
+    const key = JSON.stringify([
+      ctx.lang,
+      ctx.msg.position,
+      ctx.msg.take_back,
+      ctx.heldSeats,
+      ui.takeBack.confirming,
+      ctx.replaying,
+      ctx.msg.seats,
+    ]);
     if (ui.drawn.takeBack === key) return;
     ui.drawn.takeBack = key;
-    const box = ctx.replaying ? null : takeBackBox({ msg: ctx.msg, names: ctx.names, conns, ui: ui.takeBack,
-      redraw: ({ confirming, focus }) => {
-        ui.takeBack.confirming = confirming;
-        ui.focusNext = focus ?? null;
-        update();
-      } });
+    const box = ctx.replaying
+      ? null
+      : takeBackBox({
+          msg: ctx.msg,
+          names: ctx.names,
+          conns,
+          ui: ui.takeBack,
+          redraw: ({ confirming, focus }) => {
+            ui.takeBack.confirming = confirming;
+            ui.focusNext = focus ?? null;
+            update();
+          },
+        });
     clear(dom.takeBack).append(...(box ? [box] : []));
   }
 
   // Hints: whether the table allows them, and "Suggest a move" for the seat to move (hint.js).
   // (not while a hot-seat device is being passed on: the hint is worked out from secrets)
   function drawHint(ctx, covered) {
-    const key = JSON.stringify([covered, ctx.lang, ctx.msg.position, ctx.msg.seat, ctx.msg.hints, ctx.myTurn, ctx.replaying, ctx.msg.finished,
-      ui.hint.asking, Object.keys(ui.hint.answers).length]);
+    const key = JSON.stringify([
+      covered,
+      ctx.lang,
+      ctx.msg.position,
+      ctx.msg.seat,
+      ctx.msg.hints,
+      ctx.myTurn,
+      ctx.replaying,
+      ctx.msg.finished,
+      ui.hint.asking,
+      Object.keys(ui.hint.answers).length,
+    ]);
     if (ui.drawn.hint === key) return;
     ui.drawn.hint = key;
-    const box = covered ? null : hintBox({ gameId, msg: ctx.msg, conn: ctx.conn, myTurn: ctx.myTurn, replaying: ctx.replaying, ui: ui.hint,
-      redraw: (focus) => {
-        ui.focusNext = focus ?? null;
-        ui.drawn.hint = null;
-        update();
-      } });
+    const box = covered
+      ? null
+      : hintBox({
+          gameId,
+          msg: ctx.msg,
+          conn: ctx.conn,
+          myTurn: ctx.myTurn,
+          replaying: ctx.replaying,
+          ui: ui.hint,
+          redraw: (focus) => {
+            ui.focusNext = focus ?? null;
+            ui.drawn.hint = null;
+            update();
+          },
+        });
     clear(dom.hint).append(...(box ? [box] : []));
   }
 
@@ -426,8 +710,11 @@ export function tableScreen(gameId, env) {
     for (const c of conns) {
       if (!c.state || !seats.includes(c.state.seat) || !c.token) continue;
       try {
-        await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST",
-          headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: c.token }) });
+        await api(`/api/games/${encodeURIComponent(gameId)}/resign`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ token: c.token }),
+        });
       } catch (err) {
         toast(err.message);
       }
@@ -460,18 +747,37 @@ export function tableScreen(gameId, env) {
     return h("div", { class: "box handover", id: "handover" }, [
       h("p", { text: t("handover.pass", { name: ctx.names[seat] }) }),
       h("p", { class: "hint", text: t("handover.hint", { name: ctx.names[seat] }) }),
-      h("button", { id: "handover-ok", class: "primary", text: t("handover.show", { name: ctx.names[seat] }), on: { click: () => {
-        ui.revealed = seat;
-        ui.focusNext = "#controls button, #board [tabindex='0']";
-        ui.drawn = {};
-        update();
-      } } }),
+      h("button", {
+        id: "handover-ok",
+        class: "primary",
+        text: t("handover.show", { name: ctx.names[seat] }),
+        on: {
+          click: () => {
+            ui.revealed = seat;
+            ui.focusNext = "#controls button, #board [tabindex='0']";
+            ui.drawn = {};
+            update();
+          },
+        },
+      }),
     ]);
   }
 
   function drawBoard(ctx, covered) {
-    const key = JSON.stringify([ctx.lang, ctx.position, ctx.msg.seat, ctx.selection, ctx.pending?.text, ctx.replaying, ctx.finished,
-      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0, covered, ctx.msg.choices ? 1 : 0, ctx.myTurn, ctx.hint?.move]);
+    const key = JSON.stringify([
+      ctx.lang,
+      ctx.position,
+      ctx.msg.seat,
+      ctx.selection,
+      ctx.pending?.text,
+      ctx.replaying,
+      ctx.finished,
+      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0,
+      covered,
+      ctx.msg.choices ? 1 : 0,
+      ctx.myTurn,
+      ctx.hint?.move,
+    ]);
     if (ui.drawn.board === key) return false;
     ui.drawn.board = key;
     hideTip();
@@ -489,30 +795,62 @@ export function tableScreen(gameId, env) {
     clear(dom.board).append(mod.render(ctx, tg));
     const parts = [];
     if (ctx.pending) {
-      parts.push(h("div", { class: "confirm-box", id: "confirm" }, [
-        h("p", { class: "step", text: t("confirm.ask", { move: ctx.pending.label }) }),
-        h("div", { class: "row" }, [
-          h("button", { id: "confirm-move", class: "primary", text: t("confirm.ok"), on: { click: () => send(ctx.conn, ctx.pending.text) } }),
-          h("button", { id: "confirm-cancel", text: t("confirm.change"), on: { click: () => ctx.select(ui.selection) } }),
+      parts.push(
+        h("div", { class: "confirm-box", id: "confirm" }, [
+          h("p", { class: "step", text: t("confirm.ask", { move: ctx.pending.label }) }),
+          h("div", { class: "row" }, [
+            h("button", {
+              id: "confirm-move",
+              class: "primary",
+              text: t("confirm.ok"),
+              on: { click: () => send(ctx.conn, ctx.pending.text) },
+            }),
+            h("button", {
+              id: "confirm-cancel",
+              text: t("confirm.change"),
+              on: { click: () => ctx.select(ui.selection) },
+            }),
+          ]),
         ]),
-      ]));
+      );
     }
     parts.push(...[mod.controls(ctx, tg)].flat());
-    if (ui.lastError && ctx.myTurn) parts.push(h("p", { id: "error", class: "error", text: `${t("error.prefix")}: ${ui.lastError}` }));
+    if (ui.lastError && ctx.myTurn)
+      parts.push(
+        h("p", { id: "error", class: "error", text: `${t("error.prefix")}: ${ui.lastError}` }),
+      );
     clear(dom.controls).append(...parts);
     dom.controls.setAttribute("aria-label", ctx.myTurn ? t("table.yourMove") : t("table.info"));
     return true;
   }
 
   function drawEnd(ctx) {
-    const key = JSON.stringify([ctx.lang, ctx.msg.finished, ctx.replaying && ui.replay.position, ctx.msg.rematch_id]);
+    const key = JSON.stringify([
+      ctx.lang,
+      ctx.msg.finished,
+      ctx.replaying && ui.replay.position,
+      ctx.msg.rematch_id,
+    ]);
     if (ui.drawn.end === key) return;
     ui.drawn.end = key;
     clear(dom.end);
     dom.table.classList.toggle("ended", !!ctx.msg.finished);
     if (!ctx.msg.finished) return;
     const tokens = [...new Set(Object.values(heldTokens(gameId)))];
-    dom.end.append(endPanel({ gameId, msg: ctx.msg, ctx, mod, tg, replay: ui.replay, tokens, goto, leaveReplay, rematch: () => rematch(tokens) }));
+    dom.end.append(
+      endPanel({
+        gameId,
+        msg: ctx.msg,
+        ctx,
+        mod,
+        tg,
+        replay: ui.replay,
+        tokens,
+        goto,
+        leaveReplay,
+        rematch: () => rematch(tokens),
+      }),
+    );
   }
 
   function drawLinks(ctx) {
@@ -520,14 +858,28 @@ export function tableScreen(gameId, env) {
     if (ui.drawn.links === key) return;
     ui.drawn.links = key;
     clear(dom.links);
-    const box = h("details", { class: "box links", id: "links" }, h("summary", { text: t("links.title") }));
+    const box = h(
+      "details",
+      { class: "box links", id: "links" },
+      h("summary", { text: t("links.title") }),
+    );
     for (const c of conns) {
       if (!c.state || c.state.seat === null || !c.token) continue;
-      box.append(h("p", { class: "hint", text: t("links.seat", { name: ctx.names[c.state.seat] }) }),
-        copyField(seatLink(gameId, c.token), { class: "seat-link", "aria-label": t("links.seat", { name: ctx.names[c.state.seat] }) }));
+      box.append(
+        h("p", { class: "hint", text: t("links.seat", { name: ctx.names[c.state.seat] }) }),
+        copyField(seatLink(gameId, c.token), {
+          class: "seat-link",
+          "aria-label": t("links.seat", { name: ctx.names[c.state.seat] }),
+        }),
+      );
     }
-    box.append(h("p", { class: "hint", text: t("links.watch") }),
-      copyField(`${location.origin}/#/game/${encodeURIComponent(gameId)}`, { class: "watch-link", "aria-label": t("links.watch") }));
+    box.append(
+      h("p", { class: "hint", text: t("links.watch") }),
+      copyField(`${location.origin}/#/game/${encodeURIComponent(gameId)}`, {
+        class: "watch-link",
+        "aria-label": t("links.watch"),
+      }),
+    );
     dom.links.append(box);
   }
 
@@ -541,7 +893,13 @@ export function tableScreen(gameId, env) {
   // The log: appended to as moves come; drawn again on a language switch or a replay.
   function drawLog(ctx, covered) {
     // (the names too: an open seat's events are worded again once someone takes it)
-    const key = JSON.stringify([ctx.lang, ctx.msg.seat, ctx.replaying && ui.replay.position, !!covered, ctx.names]);
+    const key = JSON.stringify([
+      ctx.lang,
+      ctx.msg.seat,
+      ctx.replaying && ui.replay.position,
+      !!covered,
+      ctx.names,
+    ]);
     const events = ctx.log;
     let fresh = [];
     if (ui.log.key !== key || events.length < ui.log.count || covered) {
@@ -561,8 +919,14 @@ export function tableScreen(gameId, env) {
     const runs = standInRuns(events, authors, ctx.msg.seats);
     const why = (seat, move) => (runs.runStart[seat] === move ? ui.why[seat] : null);
     const live = ctx.replaying ? [] : ui.liveNotes;
-    const seenLive = (note, move) => live.some((l) => l.note.seat === note.seat && l.note.kind === note.kind
-      && l.at > (note.prev === undefined ? -1 : runs.first.get(note.prev)) && l.at <= runs.first.get(move));
+    const seenLive = (note, move) =>
+      live.some(
+        (l) =>
+          l.note.seat === note.seat &&
+          l.note.kind === note.kind &&
+          l.at > (note.prev === undefined ? -1 : runs.first.get(note.prev)) &&
+          l.at <= runs.first.get(move),
+      );
     const liveUpTo = (i) => {
       for (const l of live) {
         if (l.at > i || ui.log.live.has(l)) continue;
@@ -575,16 +939,30 @@ export function tableScreen(gameId, env) {
       const first = event.move !== previous;
       previous = event.move;
       const note = first ? runs.notes.get(event.move) : null;
-      if (note && !seenLive(note, event.move)) dom.log.append(standInNote(note, ctx.names, why(note.seat, event.move)));
+      if (note && !seenLive(note, event.move))
+        dom.log.append(standInNote(note, ctx.names, why(note.seat, event.move)));
       const kind = mod.eventKind?.(event) ?? "";
-      dom.log.append(h("li", { class: `${first ? "move-start" : ""} ${kind}`, dataset: { move: event.move ?? "setup", key: event.key } },
-        [mod.describe(event, ctx, tg), first && event.move !== null ? authorNote(authors[event.move]) : null]));
+      dom.log.append(
+        h(
+          "li",
+          {
+            class: `${first ? "move-start" : ""} ${kind}`,
+            dataset: { move: event.move ?? "setup", key: event.key },
+          },
+          [
+            mod.describe(event, ctx, tg),
+            first && event.move !== null ? authorNote(authors[event.move]) : null,
+          ],
+        ),
+      );
     });
     liveUpTo(Infinity); // changes seen since the last event
     ui.log.count = events.length;
     dom.log.dataset.position = ctx.position;
     for (const li of dom.log.querySelectorAll("li.last")) li.classList.remove("last");
-    if (ctx.lastMove !== null) for (const li of dom.log.querySelectorAll(`li[data-move="${ctx.lastMove}"]`)) li.classList.add("last");
+    if (ctx.lastMove !== null)
+      for (const li of dom.log.querySelectorAll(`li[data-move="${ctx.lastMove}"]`))
+        li.classList.add("last");
     requestAnimationFrame(() => (dom.log.scrollTop = dom.log.scrollHeight));
     return fresh;
   }
@@ -596,11 +974,13 @@ export function tableScreen(gameId, env) {
     ui.focusNext = null;
     let el = null;
     if (wanted && keyboard) el = document.querySelector(wanted);
-    if (!el && had && document.activeElement === document.body) el = document.querySelector(`[data-focus-key="${CSS.escape(had)}"]`);
+    if (!el && had && document.activeElement === document.body)
+      el = document.querySelector(`[data-focus-key="${CSS.escape(had)}"]`);
     if (!el) return;
     if (el.matches("svg *")) {
       // the board's Tab stop moves to the piece focused (see roving.js)
-      for (const other of el.closest("svg").querySelectorAll('[tabindex="0"]')) other.setAttribute("tabindex", "-1");
+      for (const other of el.closest("svg").querySelectorAll('[tabindex="0"]'))
+        other.setAttribute("tabindex", "-1");
       el.setAttribute("tabindex", "0");
     }
     el.focus();
@@ -611,7 +991,8 @@ export function tableScreen(gameId, env) {
     const ctx = context();
     if (!ctx) return;
     const had = document.activeElement?.dataset?.focusKey;
-    const focusWasHere = dom.board.contains(document.activeElement) || dom.controls.contains(document.activeElement);
+    const focusWasHere =
+      dom.board.contains(document.activeElement) || dom.controls.contains(document.activeElement);
     const turnStarts = ctx.myTurn && !ui.wasMyTurn;
     ui.drawn.position = ctx.msg.position;
     drawTitle(ctx);
@@ -628,7 +1009,12 @@ export function tableScreen(gameId, env) {
     drawLinks(ctx);
     drawPush(ctx);
     // what happened since the last update, read out (not on the first draw, nor in a replay)
-    if (!ctx.replaying && ui.announcedPosition !== null && ctx.msg.position !== ui.announcedPosition && !covered) {
+    if (
+      !ctx.replaying &&
+      ui.announcedPosition !== null &&
+      ctx.msg.position !== ui.announcedPosition &&
+      !covered
+    ) {
       const lines = fresh.slice(-6).map((e) => mod.describe(e, ctx, tg));
       if (ctx.myTurn) lines.push(dom.status.textContent);
       announce(lines);
@@ -638,7 +1024,10 @@ export function tableScreen(gameId, env) {
     // a keyboard player never loses focus to the page: it goes to the action bar on their
     // turn, else to the status line
     const lost = document.activeElement === document.body || document.activeElement === null;
-    if (keyboard && ((lost && focusWasHere) || (turnStarts && (lost || document.activeElement === dom.status)))) {
+    if (
+      keyboard &&
+      ((lost && focusWasHere) || (turnStarts && (lost || document.activeElement === dom.status)))
+    ) {
       const target = ctx.myTurn ? dom.controls.querySelector("button") : null;
       (target ?? dom.status).focus();
     }
@@ -647,8 +1036,14 @@ export function tableScreen(gameId, env) {
   function openDialog(id, title, body) {
     document.getElementById(`dialog-${id}`)?.remove();
     const dialog = h("dialog", { id: `dialog-${id}`, "aria-labelledby": `dialog-${id}-title` }, [
-      h("button", { class: "close", text: "✕", "aria-label": t("ui.close"), on: { click: () => dialog.close() } }),
-      h("h2", { id: `dialog-${id}-title`, text: title }), body,
+      h("button", {
+        class: "close",
+        text: "✕",
+        "aria-label": t("ui.close"),
+        on: { click: () => dialog.close() },
+      }),
+      h("h2", { id: `dialog-${id}-title`, text: title }),
+      body,
     ]);
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);
@@ -676,8 +1071,11 @@ export function tableScreen(gameId, env) {
 
   async function rematch(tokens) {
     try {
-      const data = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST",
-        headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }) });
+      const data = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ tokens }),
+      });
       for (const [seat, token] of Object.entries(data.tokens)) holdToken(data.id, seat, token);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
@@ -692,7 +1090,8 @@ export function tableScreen(gameId, env) {
     resizeTimer = setTimeout(() => mod.layoutKey && update(), 120);
   });
   observer.observe(dom.board);
-  const ticker = setInterval(() => { // the running clock and the time before an away limit count down
+  const ticker = setInterval(() => {
+    // the running clock and the time before an away limit count down
     tick(dom.seats);
     tickAway(dom.banners);
   }, 1000);

@@ -22,36 +22,86 @@ export function takeBackBox(env) {
         connFor(seat).send({ type: "takeback_answer", position: request.position, accept: true });
       }
       if (mine.length === request.waiting.length) return null;
-      return h("div", { class: "box takeback", id: "takeback", role: "status" }, h("p", { text: t("takeback.waiting") }));
+      return h(
+        "div",
+        { class: "box takeback", id: "takeback", role: "status" },
+        h("p", { text: t("takeback.waiting") }),
+      );
     }
     if (!mine.length) return null;
     const answer = (accept) => {
-      for (const seat of mine) connFor(seat).send({ type: "takeback_answer", position: request.position, accept });
+      for (const seat of mine)
+        connFor(seat).send({ type: "takeback_answer", position: request.position, accept });
     };
-    return h("div", { class: "box takeback", id: "takeback", role: "alertdialog", "aria-labelledby": "takeback-ask" }, [
-      h("p", { id: "takeback-ask", text: t("takeback.request", { name: names[request.seat] ?? "" }) }),
-      h("div", { class: "row" }, [
-        h("button", { id: "takeback-accept", class: "primary", text: t("takeback.accept"), on: { click: () => answer(true) } }),
-        h("button", { id: "takeback-decline", text: t("takeback.decline"), on: { click: () => answer(false) } }),
-      ]),
-    ]);
+    return h(
+      "div",
+      {
+        class: "box takeback",
+        id: "takeback",
+        role: "alertdialog",
+        "aria-labelledby": "takeback-ask",
+      },
+      [
+        h("p", {
+          id: "takeback-ask",
+          text: t("takeback.request", { name: names[request.seat] ?? "" }),
+        }),
+        h("div", { class: "row" }, [
+          h("button", {
+            id: "takeback-accept",
+            class: "primary",
+            text: t("takeback.accept"),
+            on: { click: () => answer(true) },
+          }),
+          h("button", {
+            id: "takeback-decline",
+            text: t("takeback.decline"),
+            on: { click: () => answer(false) },
+          }),
+        ]),
+      ],
+    );
   }
   const conn = tb.seat === null ? null : connFor(tb.seat);
   if (!conn) return null;
   if (ui.confirming !== msg.position) {
-    return h("div", { class: "takeback-bar", id: "takeback" }, h("button", { id: "takeback-button", text: t("takeback.button"),
-      on: { click: () => env.redraw({ confirming: msg.position, focus: "#takeback-ok" }) } }));
+    return h(
+      "div",
+      { class: "takeback-bar", id: "takeback" },
+      h("button", {
+        id: "takeback-button",
+        text: t("takeback.button"),
+        on: { click: () => env.redraw({ confirming: msg.position, focus: "#takeback-ok" }) },
+      }),
+    );
   }
-  const others = msg.seats.some((s) => s.kind === "human" && s.seat !== tb.seat && !connFor(s.seat));
-  return h("div", { class: "box takeback", id: "takeback", role: "group", "aria-labelledby": "takeback-confirm" }, [
-    h("p", { id: "takeback-confirm", text: t("takeback.ask") }),
-    others ? h("p", { class: "hint", text: t("takeback.askPeople") }) : "",
-    h("div", { class: "row" }, [
-      h("button", { id: "takeback-ok", class: "primary", text: t("takeback.ok"), on: { click: () => {
-        conn.send({ type: "takeback", position: conn.state.position });
-        env.redraw({ confirming: null, focus: "#status" });
-      } } }),
-      h("button", { id: "takeback-keep", text: t("takeback.keep"), on: { click: () => env.redraw({ confirming: null, focus: "#takeback-button" }) } }),
-    ]),
-  ]);
+  const others = msg.seats.some(
+    (s) => s.kind === "human" && s.seat !== tb.seat && !connFor(s.seat),
+  );
+  return h(
+    "div",
+    { class: "box takeback", id: "takeback", role: "group", "aria-labelledby": "takeback-confirm" },
+    [
+      h("p", { id: "takeback-confirm", text: t("takeback.ask") }),
+      others ? h("p", { class: "hint", text: t("takeback.askPeople") }) : "",
+      h("div", { class: "row" }, [
+        h("button", {
+          id: "takeback-ok",
+          class: "primary",
+          text: t("takeback.ok"),
+          on: {
+            click: () => {
+              conn.send({ type: "takeback", position: conn.state.position });
+              env.redraw({ confirming: null, focus: "#status" });
+            },
+          },
+        }),
+        h("button", {
+          id: "takeback-keep",
+          text: t("takeback.keep"),
+          on: { click: () => env.redraw({ confirming: null, focus: "#takeback-button" }) },
+        }),
+      ]),
+    ],
+  );
 }

@@ -60,7 +60,10 @@ function sessionKeys() {
 
 export function holdSessionKey(gameId, seat, token) {
   holdToken(gameId, seat, token);
-  localStorage.setItem(KEYS, JSON.stringify([...sessionKeys().filter((k) => k.token !== token), { gameId, token }]));
+  localStorage.setItem(
+    KEYS,
+    JSON.stringify([...sessionKeys().filter((k) => k.token !== token), { gameId, token }]),
+  );
 }
 
 export function forgetSessionKeys() {

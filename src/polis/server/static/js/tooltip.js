@@ -16,7 +16,8 @@ function show(el) {
   box.textContent = el.dataset.tip;
   box.hidden = false;
   const r = el.getBoundingClientRect();
-  const w = box.offsetWidth, hgt = box.offsetHeight;
+  const w = box.offsetWidth,
+    hgt = box.offsetHeight;
   let x = Math.min(Math.max(8, r.left + r.width / 2 - w / 2), innerWidth - w - 8);
   let y = r.top - hgt - 8;
   if (y < 8) y = r.bottom + 8;
@@ -60,13 +61,17 @@ export function installTooltips() {
       if (e.pointerType !== "mouse") clearTimeout(timer);
     });
   }
-  document.addEventListener("click", (e) => {
-    if (swallowClick) {
-      swallowClick = false;
-      e.stopPropagation();
-      e.preventDefault();
-    }
-  }, true);
+  document.addEventListener(
+    "click",
+    (e) => {
+      if (swallowClick) {
+        swallowClick = false;
+        e.stopPropagation();
+        e.preventDefault();
+      }
+    },
+    true,
+  );
   document.addEventListener("contextmenu", (e) => {
     if (target(e)) e.preventDefault(); // the long press is ours, not the browser's menu
   });

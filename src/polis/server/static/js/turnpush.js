@@ -9,11 +9,18 @@ import { api } from "./ui.js";
 const KEY = (gameId) => `polis:push:${gameId}`;
 
 export function pushSupported() {
-  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window && window.isSecureContext;
+  return (
+    "serviceWorker" in navigator &&
+    "PushManager" in window &&
+    "Notification" in window &&
+    window.isSecureContext
+  );
 }
 
 function keyBytes(text) {
-  const b64 = (text + "=".repeat((4 - (text.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+  const b64 = (text + "=".repeat((4 - (text.length % 4)) % 4))
+    .replace(/-/g, "+")
+    .replace(/_/g, "/");
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
@@ -33,7 +40,13 @@ export async function subscription() {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   await navigator.serviceWorker.ready;
   const found = await registration.pushManager.getSubscription();
-  return found ?? registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  return (
+    found ??
+    registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: keyBytes(key),
+    })
+  );
 }
 
 // env: {gameId, tokens() -> the held seats' tokens, shown() -> false for a finished game or
@@ -50,8 +63,15 @@ export function pushBox(env) {
     try {
       const sub = (await subscription()).toJSON();
       for (const token of env.tokens()) {
-        await api(`/api/games/${encodeURIComponent(gameId)}/push`, { method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ token, subscription: { endpoint: sub.endpoint, keys: sub.keys }, lang: language() }) });
+        await api(`/api/games/${encodeURIComponent(gameId)}/push`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            token,
+            subscription: { endpoint: sub.endpoint, keys: sub.keys },
+            lang: language(),
+          }),
+        });
       }
       localStorage.setItem(KEY(gameId), JSON.stringify({ endpoint: sub.endpoint }));
       status.textContent = t("push.enabled");
@@ -68,8 +88,11 @@ export function pushBox(env) {
     draw();
     try {
       for (const token of env.tokens()) {
-        await api(`/api/games/${encodeURIComponent(gameId)}/push`, { method: "DELETE", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ token, endpoint: was?.endpoint ?? "" }) });
+        await api(`/api/games/${encodeURIComponent(gameId)}/push`, {
+          method: "DELETE",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ token, endpoint: was?.endpoint ?? "" }),
+        });
       }
       localStorage.removeItem(KEY(gameId));
       status.textContent = "";
@@ -90,9 +113,16 @@ export function pushBox(env) {
     if (!pushSupported()) {
       parts.push(h("p", { class: "hint", text: t("push.unsupported") }));
     } else {
-      parts.push(h("p", { class: "hint", text: t("push.hint") }),
-        h("button", { id: "push-toggle", type: "button", disabled: busy,
-          text: enabled ? t("push.off") : t("push.on"), on: { click: () => (enabled ? off() : on()) } }));
+      parts.push(
+        h("p", { class: "hint", text: t("push.hint") }),
+        h("button", {
+          id: "push-toggle",
+          type: "button",
+          disabled: busy,
+          text: enabled ? t("push.off") : t("push.on"),
+          on: { click: () => (enabled ? off() : on()) },
+        }),
+      );
     }
     parts.push(status);
     const had = document.activeElement?.id === "push-toggle";

@@ -40,7 +40,8 @@ export async function api(path, options = {}) {
   const resp = await fetch(path, { credentials: "same-origin", ...options, headers });
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    const message = data?.error?.message || (data.detail ? JSON.stringify(data.detail) : resp.statusText);
+    const message =
+      data?.error?.message || (data.detail ? JSON.stringify(data.detail) : resp.statusText);
     throw new ApiError(message, resp.status, data?.error?.code);
   }
   return data;
@@ -48,7 +49,11 @@ export async function api(path, options = {}) {
 
 // A JSON request that changes something: POST (or `method`) with `body` as JSON.
 export function send(path, body, method = "POST") {
-  return api(path, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) });
+  return api(path, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
 }
 
 async function writeClipboard(text, input) {
@@ -67,8 +72,13 @@ async function writeClipboard(text, input) {
 
 // A read-only field with the link and a Copy button that says when the link was copied.
 export function copyField(link, attrs = {}) {
-  const input = h("input", { readonly: true, value: link, ...attrs, "aria-label": attrs["aria-label"] ?? t("links.link"),
-    on: { focus: (e) => e.target.select() } });
+  const input = h("input", {
+    readonly: true,
+    value: link,
+    ...attrs,
+    "aria-label": attrs["aria-label"] ?? t("links.link"),
+    on: { focus: (e) => e.target.select() },
+  });
   const button = h("button", { class: "copy", type: "button", text: t("lobby.copy") });
   button.addEventListener("click", async () => {
     const done = await writeClipboard(link, input);

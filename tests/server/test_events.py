@@ -168,6 +168,79 @@ def test_seat_order_gives_the_first_seat_to_whoever_had_it_least() -> None:
     assert pairing.seat_order([1, 2], recs, random.Random(0)) == (2, 1)
 
 
+def together(done: pairing.Pairing, a: int, b: int) -> bool:
+    return any(a in table and b in table for table in done.tables)
+
+
+def test_swiss_keeps_a_blocked_pair_apart_at_the_cost_of_a_repeated_meeting() -> None:
+    # rounds 1 and 2 were (1, 3) (2, 4) and (1, 4) (2, 3): the one pairing of round 3 where
+    # nobody meets anyone again is (1, 2) (3, 4)
+    met = {1: {3: 1, 4: 1}, 2: {3: 1, 4: 1}, 3: {1: 1, 2: 1}, 4: {1: 1, 2: 1}}
+    recs = [Record(i, points=1.0, met=met[i], seats=(1, 1)) for i in (1, 2, 3, 4)]
+    for seed in range(10):
+        free = pairing.swiss(recs, 2, {2}, seed, 3)
+        assert sorted(map(sorted, free.tables)) == [[1, 2], [3, 4]]
+        kept = pairing.swiss(recs, 2, {2}, seed, 3, blocks={frozenset((1, 2))})
+        assert not together(kept, 1, 2) and kept.byes == []
+        assert sorted(len(t) for t in kept.tables) == [2, 2]
+        # a repeated meeting instead (1 meets 3 or 4 again)
+        assert any(met[t[0]].get(t[1]) for t in kept.tables)
+    # the other way round (2 blocks 1) is the same pair
+    assert not together(pairing.swiss(recs, 2, {2}, 0, 3, blocks=[frozenset((2, 1))]), 1, 2)
+
+
+def test_swiss_keeps_blocked_pairs_apart_in_a_first_round_and_through_the_byes() -> None:
+    fresh = [Record(i) for i in range(1, 9)]
+    blocks = {frozenset((1, 2)), frozenset((1, 3)), frozenset((5, 6))}
+    for seed in range(30):
+        for players in (2, 4):
+            done = pairing.swiss(fresh, players, {players}, seed, 1, blocks)
+            assert all(not together(done, *sorted(pair)) for pair in blocks), (seed, players)
+            assert sorted(e for t in done.tables for e in t) == list(range(1, 9))
+    # three entrants, one table of two: the bye goes to one of the blocked pair
+    three = [Record(i) for i in (1, 2, 3)]
+    for seed in range(20):
+        done = pairing.swiss(three, 2, {2}, seed, 1, {frozenset((1, 2))})
+        assert len(done.tables) == 1 and not together(done, 1, 2)
+        assert done.byes in ([1], [2])
+
+
+def test_swiss_seats_a_blocked_pair_when_no_pairing_keeps_it_apart() -> None:
+    """The module doc's rule: the round is still paired, with the fewest blocked pairs."""
+    two = [Record(1), Record(2)]
+    assert pairing.swiss(two, 2, {2}, 0, 1, {frozenset((1, 2))}).tables in ([(1, 2)], [(2, 1)])
+    # four at tables of two where 1 blocks everyone: one blocked pair must sit together, and
+    # only one does (3 and 4, 2 and 4 ... meet freely)
+    four = [Record(i) for i in (1, 2, 3, 4)]
+    blocks = {frozenset((1, b)) for b in (2, 3, 4)}
+    for seed in range(10):
+        done = pairing.swiss(four, 2, {2}, seed, 1, blocks)
+        assert len(done.tables) == 2 and done.byes == []
+        assert sum(frozenset(t) in blocks for t in done.tables) == 1
+
+
+def test_a_round_robin_never_seats_a_blocked_pair_and_gives_them_byes_instead() -> None:
+    ids = [1, 2, 3, 4]
+    blocks = {frozenset((1, 2))}
+    schedule = pairing.round_robin(ids, 2, {2}, 5)
+    sat_out = 0
+    for round_no in range(1, len(schedule) + 1):
+        free = pairing.round_robin_round(ids, 2, {2}, 5, round_no, {}, ())
+        kept = pairing.round_robin_round(ids, 2, {2}, 5, round_no, {}, (), blocks)
+        assert not together(kept, 1, 2)
+        if together(free, 1, 2):  # their round: both sit out, the others play
+            sat_out += 1
+            assert sorted(kept.byes) == [1, 2] and [sorted(t) for t in kept.tables] == [[3, 4]]
+        else:
+            assert kept == free
+    assert sat_out == 1
+    # at a table of three (the mode allows two), the later of the pair sits out and the
+    # other two play
+    kept = pairing.round_robin_round([1, 2, 3], 3, {2, 3}, 5, 1, {}, (), blocks)
+    (table,) = kept.tables
+    assert len(table) == 2 and 3 in table and len(kept.byes) == 1
+
+
 # -- over the API -------------------------------------------------------------------------------
 class Wall:
     """The hub's wall clock, moved on by the test."""
@@ -484,6 +557,29 @@ def test_a_no_show_is_replaced_placed_last_and_withdrawn(client: TestClient, wal
     assert data["status"] == "finished"
     dot_line = next(x for x in data["final"] if x["name"] == "Dot")
     assert dot_line["withdrawn"] is True and dot_line["rank"] == 4
+
+
+def test_an_event_never_seats_a_blocked_pair_while_another_pairing_exists(
+    client: TestClient,
+) -> None:
+    """Four entrants over three rounds at tables of two: without the block each pair would
+    meet once; with Bea blocking Ada (after both entered) the two never sit together, and
+    a repeated meeting takes the place of their game."""
+    people = {n: Browser(client, n) for n in ("Ada", "Bea", "Cal", "Dot")}
+    eid = new_event(people["Ada"], rounds=3)["id"]
+    for p in people.values():
+        assert p.post(f"/api/events/{eid}/join").status_code == 200
+    r = people["Bea"].post("/api/account/block", {"name": "Ada"})
+    assert r.status_code == 200 and r.json()["blocked"] == ["Ada"]
+    people["Ada"].post(f"/api/events/{eid}/start")
+    for round_no in (1, 2, 3):
+        data = play_round(client, eid, round_no, people)
+    assert data["status"] == "finished"
+    pairs = Counter(
+        frozenset(s["name"] for s in t["seats"]) for r in data["schedule"] for t in r["tables"]
+    )
+    assert sum(pairs.values()) == 6 and frozenset(("Ada", "Bea")) not in pairs
+    assert max(pairs.values()) == 2  # a pair met again rather than Ada meet Bea
 
 
 def test_leaving_a_running_event_withdraws_from_the_next_rounds(client: TestClient) -> None:

@@ -18,6 +18,19 @@ the circle method (Berger tables): ``n - 1`` rounds (``n`` with an odd count, ea
 sitting one round out). At larger tables, rounds are added until every pair has met, each
 round's tables chosen greedily to bring together as many pairs as have not met yet.
 
+**Blocks** (``blocks``: the pairs of entrants of whom one blocks the other,
+:mod:`polis.server.accounts.people`) cost more than any number of repeated meetings. A Swiss
+round never seats a blocked pair at one table while the search finds a pairing (with any of
+the choices of byes allowed, and repeated meetings if need be) that keeps every such pair
+apart. When there is none (the two are the last entrants left, or every way round puts some
+pair together) the round is still paired, with the fewest blocked pairs together table by
+table: an event's tables are its pairing's, not a challenge between the two, and either may
+leave the event (``/leave``) rather than play. A round robin's schedule is fixed at its start;
+in each round a table that would seat a blocked pair drops the later of the two in its group
+to a bye, until no such pair is left, and gives the rest byes too when they are too few for a
+table: at tables of two the pair's game is not played and both sit the round out with a bye,
+as when an opponent withdrew.
+
 **Seats** (:func:`seat_order`): each table's order is the one in which its entrants have sat
 in those seats least, so over the rounds the first seat (the first move) goes round, as the
 arena's seat rotation (:mod:`polis.arena.schedule`) does over a cycle of games. The arena has
@@ -31,7 +44,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from polis.core.match import derive_seed
@@ -106,18 +119,30 @@ def seat_order(
     return tuple(best)
 
 
+#: Pairs of entrants of whom one blocks the other (each pair as a frozenset of two ids).
+Blocks = Collection[frozenset[int]]
+
+
 def _repeats(group: Sequence[int], records: Mapping[int, Record]) -> int:
     return sum(
         records[a].met.get(b, 0) if a in records else 0 for a, b in itertools.combinations(group, 2)
     )
 
 
+def _blocked(group: Sequence[int], blocks: Blocks) -> int:
+    """How many blocked pairs ``group`` seats together."""
+    if not blocks:
+        return 0
+    return sum(frozenset(pair) in blocks for pair in itertools.combinations(group, 2))
+
+
 def _search(
-    order: list[int], sizes: list[int], records: Mapping[int, Record]
+    order: list[int], sizes: list[int], fits: Callable[[list[int]], bool]
 ) -> list[list[int]] | None:
-    """Tables of ``sizes`` from ``order`` (best placed first) where nobody meets anyone
-    again: the highest placed left with the next ones it can sit with, backtracking; None
-    when there are none (or the search ran out of steps)."""
+    """Tables of ``sizes`` from ``order`` (best placed first), every one of which ``fits``
+    (nobody meets anyone again, no blocked pair): the highest placed left with the next ones
+    it can sit with, backtracking; None when there are none (or the search ran out of
+    steps)."""
     steps = [0]
 
     def search(left: list[int], todo: list[int]) -> list[list[int]] | None:
@@ -129,7 +154,7 @@ def _search(
         first, rest = left[0], left[1:]
         for others in itertools.combinations(range(len(rest)), todo[0] - 1):
             group = [first, *(rest[i] for i in others)]
-            if _repeats(group, records):
+            if not fits(group):
                 continue
             taken = set(others)
             found = search([e for i, e in enumerate(rest) if i not in taken], todo[1:])
@@ -142,17 +167,24 @@ def _search(
     return search(order, sizes)
 
 
-def _greedy(order: list[int], sizes: list[int], records: Mapping[int, Record]) -> list[list[int]]:
-    """Tables of ``sizes`` from ``order`` with the fewest repeated meetings, table by table."""
+def _greedy(
+    order: list[int], sizes: list[int], records: Mapping[int, Record], blocks: Blocks = ()
+) -> list[list[int]]:
+    """Tables of ``sizes`` from ``order`` with the fewest blocked pairs, then the fewest
+    repeated meetings, table by table."""
     tables: list[list[int]] = []
     left = list(order)
     for size in sizes:
         first, rest = left[0], left[1:]
         window = rest[: size - 1 + 8]
-        best = min(
-            itertools.combinations(range(len(window)), size - 1),
-            key=lambda idx: (_repeats([first, *(window[i] for i in idx)], records), idx),
-        )
+
+        def cost(
+            idx: tuple[int, ...], first: int = first, window: list[int] = window
+        ) -> tuple[int, int, tuple[int, ...]]:
+            group = [first, *(window[i] for i in idx)]
+            return (_blocked(group, blocks), _repeats(group, records), idx)
+
+        best = min(itertools.combinations(range(len(window)), size - 1), key=cost)
         group = [first, *(window[i] for i in best)]
         tables.append(group)
         left = [e for e in left if e not in group]
@@ -167,10 +199,18 @@ def standing_order(records: Sequence[Record], rng: random.Random) -> list[int]:
 
 
 def swiss(
-    records: Sequence[Record], players: int, allowed: Collection[int], seed: int, round_no: int
+    records: Sequence[Record],
+    players: int,
+    allowed: Collection[int],
+    seed: int,
+    round_no: int,
+    blocks: Blocks = (),
 ) -> Pairing:
-    """One Swiss round of the entrants still playing (see the module doc)."""
+    """One Swiss round of the entrants still playing (see the module doc); ``blocks``: the
+    pairs to keep apart."""
     by_id = {r.id: r for r in records}
+    entered = set(by_id)
+    blocks = {pair for pair in blocks if pair <= entered}
     rng = _draw(seed, "swiss", round_no)
     order = standing_order(records, rng)
     sizes, bye_count = table_sizes(len(order), players, allowed)
@@ -178,19 +218,29 @@ def swiss(
     # the lowest placed with the fewest byes first: at most one each while that is possible,
     # and the first choice that lets the others meet nobody twice
     candidates = sorted(reversed(order), key=lambda e: by_id[e].byes)
-    choices = itertools.combinations(candidates[: bye_count + BYE_CHOICES], bye_count)
-    byes = list(candidates[:bye_count])
-    groups = None
-    for choice in choices:
+    choices: list[tuple[int, ...]] = []
+    for choice in itertools.combinations(candidates[: bye_count + BYE_CHOICES], bye_count):
         if choice and by_id[choice[-1]].byes > by_id[candidates[bye_count - 1]].byes:
             break  # a second bye for someone while another has had none: not for this
-        playing = [e for e in order if e not in choice]
-        groups = _search(playing, sizes, by_id)
-        if groups is not None:
-            byes = list(choice)
-            break
-    if groups is None:
-        groups = _greedy([e for e in order if e not in byes], sizes, by_id)
+        choices.append(choice)
+
+    def first_fit(fits: Callable[[list[int]], bool]) -> tuple[list[int], list[list[int]]] | None:
+        for choice in choices:
+            groups = _search([e for e in order if e not in choice], sizes, fits)
+            if groups is not None:
+                return list(choice), groups
+        return None
+
+    found = first_fit(lambda g: not _repeats(g, by_id) and not _blocked(g, blocks))
+    if found is None:
+        byes = list(candidates[:bye_count])
+        groups = _greedy([e for e in order if e not in byes], sizes, by_id, blocks)
+        if any(_blocked(g, blocks) for g in groups):
+            # repeated meetings rather than a blocked pair together, if any pairing allows
+            found = first_fit(lambda g: not _blocked(g, blocks))
+        if found is None:
+            found = byes, groups
+    byes, groups = found
     tables = [seat_order(g, by_id, rng) for g in groups]
     return Pairing(tables, byes)
 
@@ -264,15 +314,26 @@ def round_robin_round(
     round_no: int,
     records: Mapping[int, Record],
     withdrawn: Collection[int],
+    blocks: Blocks = (),
 ) -> Pairing:
     """Round ``round_no`` (1-based) of the round robin between ``ids``, without the entrants
-    who withdrew: a table left with fewer entrants than the mode allows gives them byes."""
+    who withdrew, nor a blocked pair at one table (the later of the two in the schedule's
+    group sits out: see the module doc): a table left with fewer entrants than the mode
+    allows gives them byes."""
     rng = _draw(seed, "round-robin-seats", round_no)
     schedule = round_robin(ids, players, allowed, seed)
     tables: list[tuple[int, ...]] = []
     byes: list[int] = []
     for group in schedule[round_no - 1]:
         still = [e for e in group if e not in withdrawn]
+        while _blocked(still, blocks):
+            later = next(
+                b
+                for i, b in enumerate(still)
+                if any(frozenset((a, b)) in blocks for a in still[:i])
+            )
+            still.remove(later)
+            byes.append(later)
         if len(still) >= 2 and len(still) in allowed:
             tables.append(seat_order(still, records, rng))
         else:

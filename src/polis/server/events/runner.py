@@ -27,7 +27,9 @@ more, and their current table plays on (a bot stands in if they go).
 
 **Rounds** follow when every table of the round is recorded. Swiss events play the number of
 rounds their creator chose; a round robin as many as its schedule needs. An event whose
-entrants all left but one ends early.
+entrants all left but one ends early. Each round is paired with the blocks between its
+entrants as they stand then (:mod:`polis.server.events.pairing` keeps a blocked pair apart
+while any pairing does), so a block made during the event counts from the next round on.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import json
 import logging
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from polis.core.errors import PolisError
@@ -48,6 +50,7 @@ from polis.server.events import pairing
 from polis.server.events.standings import Entrant, Played, place_points, records, standings
 from polis.server.http.routes.standins import TableRulesIn
 from polis.server.live.history import line_of
+from polis.server.store import accounts as account_rows
 from polis.server.store import events as rows
 from polis.server.store.accounts import Account
 from polis.server.store.faults import transient
@@ -303,15 +306,19 @@ class Known:
     #: Entrants whose accounts were deleted or suspended (and are not out yet).
     gone: list[int]
     results: list[Played]
+    #: Pairs of entrants of whom one blocks the other: kept apart by the pairing.
+    blocks: set[frozenset[int]] = field(default_factory=set)
 
 
 async def _known(hub: Hub, event_id: str) -> Known:
     engine = hub.store.engine
 
-    def read() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        return rows.entrants(engine, event_id), rows.results(engine, event_id)
+    def read() -> tuple[list[dict[str, Any]], list[dict[str, Any]], set[frozenset[int]]]:
+        found = rows.entrants(engine, event_id)
+        ids = [e["account_id"] for e in found]
+        return found, rows.results(engine, event_id), account_rows.blocked_pairs(engine, ids)
 
-    found, results = await hub.patiently(read, "an event's entrants")
+    found, results, blocks = await hub.patiently(read, "an event's entrants")
     entrants = [
         Entrant(e["account_id"], e["name"], e["bot"], e["withdrawn"], e["why"]) for e in found
     ]
@@ -329,7 +336,7 @@ async def _known(hub: Hub, event_id: str) -> Known:
         )
         for r in results
     ]
-    return Known(entrants, gone, played)
+    return Known(entrants, gone, played, blocks)
 
 
 async def _ratings(hub: Hub, event: dict[str, Any], ids: list[int]) -> dict[int, float]:
@@ -361,7 +368,7 @@ def _pair(
     if event["format"] == "round_robin":
         ids = [e.id for e in known.entrants if e.withdrawn is None or e.withdrawn > 0]
         return pairing.round_robin_round(
-            ids, event["players"], allowed, seed, round_no, by_record, out
+            ids, event["players"], allowed, seed, round_no, by_record, out, known.blocks
         )
     playing = [by_record[e.id] for e in known.entrants if e.id not in out]
     if ratings is not None:  # the first round: ordered by rating
@@ -369,7 +376,7 @@ def _pair(
             pairing.Record(r.id, r.points, ratings.get(r.id, 0.0), r.met, r.byes, r.seats)
             for r in playing
         ]
-    return pairing.swiss(playing, event["players"], allowed, seed, round_no)
+    return pairing.swiss(playing, event["players"], allowed, seed, round_no, known.blocks)
 
 
 def _written(p: pairing.Pairing) -> rows.Round:
@@ -393,7 +400,7 @@ async def begin(hub: Hub, event: dict[str, Any], *, by_hand: bool = False) -> bo
         return False
     if event["format"] == "round_robin":
         rounds = len(pairing.round_robin(live, event["players"], allowed, int(event["seed"])))
-        known = Known([e for e in known.entrants if e.id in live], [], known.results)
+        known = Known([e for e in known.entrants if e.id in live], [], known.results, known.blocks)
     else:
         rounds = int(event["rounds"])
     ratings = await _ratings(hub, event, live) if event["format"] == "swiss" else None

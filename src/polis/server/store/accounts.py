@@ -625,6 +625,22 @@ def blocks(engine: Engine, account_id: int, other_ids: list[int]) -> bool:
     return bool(found)
 
 
+def blocked_pairs(engine: Engine, account_ids: list[int]) -> set[frozenset[int]]:
+    """The pairs among ``account_ids`` of whom one blocks the other (an event's pairing keeps
+    them apart: :mod:`polis.server.events.pairing`)."""
+    if len(account_ids) < 2:
+        return set()
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(RELATIONS.c.account_id, RELATIONS.c.other_id).where(
+                RELATIONS.c.kind == "block",
+                RELATIONS.c.account_id.in_(account_ids),
+                RELATIONS.c.other_id.in_(account_ids),
+            )
+        ).all()
+    return {frozenset((a, b)) for a, b in rows if a != b}
+
+
 def add_report(engine: Engine, **values: Any) -> int:
     with engine.begin() as conn:
         done = conn.execute(insert(REPORTS).values(created=now(), **values))

@@ -161,6 +161,49 @@ def test_a_suspended_bot_is_refused(client: TestClient, db_url: str) -> None:
     assert r.status_code in (401, 403)
 
 
+def test_deleting_a_bot_account_deletes_its_tokens_refused_by_every_bot_route(
+    client: TestClient, db_url: str
+) -> None:
+    from .browsers import PASSWORD
+
+    owner, token = make_bot(client)
+    assert owner.post("/api/account/tokens", {"label": "spare"}).status_code == 200
+    ada = Browser(client, "Ada")
+    made = ada.post("/api/events", {"name": "Cup", **TOY, "rounds": 1})
+    assert made.status_code == 200, made.text
+    eid = made.json()["id"]
+    assert client.post(f"/api/events/{eid}/join", headers=bearer(token)).status_code == 200
+    assert owner.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+    engine = create_engine(normalise_url(db_url))
+    with engine.connect() as conn:
+        left = conn.execute(text("SELECT count(*) FROM polis_api_tokens")).scalar()
+    engine.dispose()
+    assert left == 0  # gone with the account, revoked ones too
+    paths = client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    routes = [
+        (method.upper(), path)
+        for path, methods in paths.items()
+        if path.startswith("/api/bot/")
+        for method in methods
+    ]
+    assert len(routes) >= 8, routes
+    bodies = {"move": {"move": "1", "position": 0}, "seats": {"seat": None}}
+    for method, path in routes:
+        url = path.replace("{game_id}", "abc").replace("{challenge_id}", "abc")
+        url = url.replace("{event_id}", eid)
+        body = bodies.get(url.rsplit("/", 1)[-1])
+        r = client.request(method, url, headers=bearer(token), json=body)
+        assert r.status_code == 401, (method, path, r.text)
+        assert r.json()["error"]["code"] == "unauthorized"
+    # nor does it enter or leave events, nor see one as a bot
+    for method, url in [
+        ("POST", f"/api/events/{eid}/join"),
+        ("POST", f"/api/events/{eid}/leave"),
+        ("GET", f"/api/events/{eid}"),
+    ]:
+        assert client.request(method, url, headers=bearer(token)).status_code == 401, url
+
+
 # -- playing through the API -----------------------------------------------------------------
 def test_a_bot_moves_by_notation_or_action_id_through_the_rooms_one_pipeline(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
@@ -532,6 +575,34 @@ def test_a_revoked_token_closes_its_open_streams_at_once(live: ThreadServer) -> 
         client.account()
     assert refused.value.status == 401
     eventually(lambda: live.hub.rooms[game_id].presence.count(1) == 0, "the seat stays online")
+
+
+def test_deleting_the_account_closes_its_open_streams_at_once(live: ThreadServer) -> None:
+    owner, token = bot_account(live.base, "Robo")
+    ended: list[float] = []
+
+    def read() -> None:
+        with (
+            httpx.Client(base_url=live.base, headers=bearer(token), timeout=30) as raw,
+            raw.stream("GET", "/api/bot/stream") as response,
+        ):
+            assert response.status_code == 200
+            for _line in response.iter_lines():
+                pass
+        ended.append(time.monotonic())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    token_id = owner.get("/api/account/tokens").json()["tokens"][0]["id"]
+    api = bots.bot_api_of(live.app)
+    eventually(lambda: api.open_streams(token_id) == 1, "the stream did not open")
+    deleted = time.monotonic()
+    r = owner.post("/api/account/delete", {"password": "correct horse battery"})
+    assert r.status_code == 200, r.text
+    reader.join(10)
+    assert ended and ended[0] - deleted < 3  # within a tick, not the store's next look
+    r = httpx.get(f"{live.base}/api/bot/account", headers=bearer(token))
+    assert r.status_code == 401
 
 
 def test_streams_are_limited_per_token(live: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:

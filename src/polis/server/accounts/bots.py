@@ -230,6 +230,11 @@ class BotApi:
             )
         return Caller(token_id, account)
 
+    def forget(self, token_ids: list[str]) -> None:
+        """Tokens gone with their deleted account: refused as revoked, and their open streams
+        in this process end at their next look (elsewhere within ``LIVE_EVERY`` seconds)."""
+        self._revoked.update(token_ids)
+
     def revoked_here(self, token_id: str) -> bool:
         """Whether ``token_id`` was revoked through this process."""
         return token_id in self._revoked

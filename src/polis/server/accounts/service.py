@@ -164,15 +164,18 @@ class Accounts:
             self.limits.failed(account.name)
             raise ServerError("unauthorized", "the password is not this account's")
 
-    async def delete(self, signed: SignedIn, password: str) -> None:
+    async def delete(self, signed: SignedIn, password: str) -> list[str]:
+        """Delete the account (:func:`polis.server.store.accounts.delete_account`: its API
+        tokens go with it, refused from now on); the ids of the tokens that were live."""
         await self.check_password(signed.account, password)
-        await self.hub.write(
+        tokens: list[str] = await self.hub.write(
             lambda: rows.delete_account(self.engine, signed.account.id), "deleting an account"
         )
         for room in list(self.hub.rooms.values()):  # seats shown as "deleted player" at once
             if any(s.account_id == signed.account.id for s in room.stored.seats):
                 await room.reload_seats()
                 room.presence_changed()
+        return tokens
 
     # -- seats --------------------------------------------------------------------------------
     async def bind(self, game_id: str, seat: int, account: Account) -> bool:

@@ -293,15 +293,19 @@ def set_suspended(engine: Engine, name: str, suspended: bool) -> Account | None:
     return by_id(engine, account.id)
 
 
-def delete_account(engine: Engine, account_id: int) -> None:
-    """Empty an account: its secrets, sessions, passkeys, relations and ratings go; its seats
-    and chat lines stay in their games, named :data:`DELETED` (the other players' games and
-    records stay whole). The standings' rows go too (:mod:`polis.server.store.standings`)."""
+def delete_account(engine: Engine, account_id: int) -> list[str]:
+    """Empty an account: its secrets, sessions, passkeys, API tokens, relations and ratings
+    go; its seats and chat lines stay in their games, named :data:`DELETED` (the other
+    players' games and records stay whole). The standings' rows go too
+    (:mod:`polis.server.store.standings`). The ids of the API tokens that were live (their
+    open streams end: :meth:`polis.server.accounts.bots.BotApi.forget`)."""
+    from polis.server.store.api_tokens import drop_tokens
     from polis.server.store.chat_push import CHAT
     from polis.server.store.standings import forget_account
 
     with engine.begin() as conn:
         end_sessions(conn, account_id)
+        tokens = drop_tokens(conn, account_id)
         conn.execute(delete(PASSKEYS).where(PASSKEYS.c.account_id == account_id))
         conn.execute(delete(ACCOUNT_PUSH).where(ACCOUNT_PUSH.c.account_id == account_id))
         conn.execute(
@@ -340,6 +344,7 @@ def delete_account(engine: Engine, account_id: int) -> None:
                 deleted=1,
             )
         )
+    return tokens
 
 
 # -- sessions ---------------------------------------------------------------------------------

@@ -21,13 +21,14 @@ from sqlalchemy import (
     Index,
     String,
     Table,
+    delete,
     exists,
     func,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -164,6 +165,21 @@ def revoke_token(engine: Engine, account_id: int, token_id: str, at: float) -> b
             .values(revoked=at)
         )
         return bool(done.rowcount)
+
+
+def drop_tokens(conn: Connection, account_id: int) -> list[str]:
+    """Forget every token of ``account_id``, live or revoked (its account is being deleted:
+    :func:`polis.server.store.accounts.delete_account`); the ids of those that were live."""
+    live = [
+        r[0]
+        for r in conn.execute(
+            select(API_TOKENS.c.id).where(
+                API_TOKENS.c.account_id == account_id, API_TOKENS.c.revoked.is_(None)
+            )
+        )
+    ]
+    conn.execute(delete(API_TOKENS).where(API_TOKENS.c.account_id == account_id))
+    return live
 
 
 def token_owner(engine: Engine, token_hash: str) -> tuple[str, str, Account] | None:

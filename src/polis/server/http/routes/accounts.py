@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from polis.server.accounts import challenges
+from polis.server.accounts.bots import bot_api
 from polis.server.accounts.profiles import rating_json
 from polis.server.accounts.sessions import COOKIE, SignedIn
 from polis.server.errors import ServerError
@@ -159,7 +160,8 @@ async def delete(
     body: PasswordIn, request: Request, response: Response, signed: SignedInDep, hub: HubDep
 ) -> dict[str, Any]:
     """Delete the account (its password asked again). Its games stay, its seats shown as
-    "deleted player"; its sessions, passkeys, ratings and lists go."""
-    await hub.accounts.delete(signed, body.password)
+    "deleted player"; its sessions, passkeys, API tokens, ratings and lists go."""
+    tokens = await hub.accounts.delete(signed, body.password)
+    bot_api(request).forget(tokens)  # a bot account's open streams end now
     response.delete_cookie(COOKIE, path="/")
     return {"deleted": True, "shown_as": rows.DELETED}

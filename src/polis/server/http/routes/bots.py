@@ -211,9 +211,7 @@ async def accept(
     """Accept a challenge to the bot: the table is made (the challenger at seat 0, the bot
     at seat 1)."""
     hub.guards.create(address(request))
-    room, seat, _token = await challenges.accept(
-        hub, caller.account, checked_id(challenge_id)
-    )
+    room, seat, _token = await challenges.accept(hub, caller.account, checked_id(challenge_id))
     api.wake(caller.account.id)
     return answer(hub, BotSeated, BotSeated(game_id=room.id, seat=seat))
 

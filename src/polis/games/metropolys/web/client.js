@@ -1100,3 +1100,69 @@ export function rules(ctx, t) {
     ),
   ]);
 }
+
+// -- the lobby's card ----------------------------------------------------------------------------
+// How long a game takes, in minutes (a typical range), for the lobby's card of the game.
+export const ABOUT = { minutes: [45, 60] };
+
+// The lobby's picture of the game: a corner of the city by a lake, its neighbourhoods joined by
+// streets, one built on, one bid on, one with a token, drawn with the table's own pieces. It
+// is decoration: the card says in words what the game is.
+export function picture() {
+  const W = 232,
+    H = 160;
+  const svg = s("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "game-picture m-picture",
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "water" }));
+  const fields = [
+    { x: 40, y: 44, colour: "orange", district: "north" },
+    { x: 96, y: 30, colour: "red", district: "north", building: { player: 0, value: 7 } },
+    { x: 152, y: 50, colour: "green", district: "east", token: "chic" },
+    { x: 62, y: 112, colour: "blue", district: "center", building: { player: 1, value: 3 } },
+    { x: 190, y: 112, colour: "gray", district: "east" },
+  ];
+  for (const f of fields)
+    svg.append(s("circle", { cx: f.x, cy: f.y, r: 40, fill: DISTRICT_TINTS[f.district] }));
+  svg.append(s("ellipse", { cx: 128, cy: 114, rx: 30, ry: 16, class: "lake" }));
+  for (const [a, b] of [
+    [0, 1],
+    [1, 2],
+    [0, 3],
+    [2, 4],
+  ])
+    svg.append(
+      s("line", {
+        x1: fields[a].x,
+        y1: fields[a].y,
+        x2: fields[b].x,
+        y2: fields[b].y,
+        class: "street",
+      }),
+    );
+  svg.append(s("polygon", { points: "120,72 127,86 113,86", class: "statue" }));
+  const ctx = { colours: PLAYER_COLOURS, marker: () => null };
+  for (const f of fields) {
+    svg.append(
+      s("circle", {
+        cx: f.x,
+        cy: f.y,
+        r: R,
+        fill: FIELD_FILL[f.colour],
+        stroke: FIELD_RING[f.colour],
+        "stroke-width": 3,
+      }),
+    );
+    if (f.building)
+      svg.append(
+        buildingPiece(ctx, f.x, f.y, { ...f.building, built: f.building.player === 1 }, false),
+        kindBadge(f.colour, f.x + R - 4, f.y + R - 4),
+      );
+    else svg.append(fieldIcon(f.colour, f.x, f.y - 1, 20));
+    if (f.token) svg.append(tokenBadge(f.token, f.x + R - 3, f.y - R + 3, 8.5));
+  }
+  return svg;
+}

@@ -1203,3 +1203,77 @@ export function rules(ctx, t) {
     ),
   ]);
 }
+
+// -- the lobby's card ----------------------------------------------------------------------------
+// How long a game takes, in minutes (the box's range), for the lobby's card of the game.
+export const ABOUT = { minutes: [30, 60] };
+
+// The lobby's picture of the game: the corner of a Classic city with a few buildings on it (a
+// tower block of two floors), an architect and the inhabitants and energy they give, drawn
+// with the table's own pieces. It is decoration: the card says in words what the game is.
+export function picture() {
+  const W = 3 * CITY + 2 * GUTTER,
+    H = 2 * CITY + 2 * GUTTER;
+  const svg = s("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "game-picture q-picture",
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 10, fill: "#dfe6ee" }));
+  const at = (row, col) => [GUTTER + col * CITY, GUTTER + row * CITY];
+  for (let row = 0; row < 2; row++)
+    for (let col = 0; col < 3; col++) {
+      const [x, y] = at(row, col);
+      svg.append(
+        s("rect", {
+          x,
+          y,
+          width: CITY,
+          height: CITY,
+          fill: CLASSIC_TINTS.NW,
+          stroke: "#b9c3cf",
+          class: "cell-bg",
+        }),
+      );
+    }
+  const tiles = [
+    [0, 0, { type: "tower_block", gives: { inhabitants: 2 } }, 2],
+    [0, 1, { type: "shop", vp: 1 }, 1],
+    [0, 2, { type: "park" }, 1],
+    [1, 0, { type: "harbor", vp: 2 }, 1],
+    [1, 2, { type: "factory", gives: { energy: 2 } }, 1],
+  ];
+  for (const [row, col, tile, floors] of tiles) {
+    const [x, y] = at(row, col);
+    // a floor below shows as the edge of a tile under the top one
+    for (let f = 1; f < floors; f++)
+      svg.append(
+        s("rect", {
+          x: x + 3 + 4 * f,
+          y: y + 3 - 4 * f,
+          width: CITY - 6,
+          height: CITY - 6,
+          rx: 7,
+          fill: TYPE_COLOURS[tile.type],
+          stroke: "#333",
+          "stroke-width": 1.2,
+          opacity: 0.75,
+        }),
+      );
+    svg.append(tileGroup(tile, x, y, CITY));
+  }
+  const [x, y] = at(1, 1);
+  svg.append(
+    architectPiece(
+      { colours: PLAYER_COLOURS, marker: () => null },
+      x + CITY / 2,
+      y + CITY / 2,
+      2,
+      0,
+    ),
+    meeple(x + 12, y + 12, 16),
+    barrel(x + CITY - 12, y + CITY - 12, 16),
+  );
+  return svg;
+}

@@ -9,6 +9,7 @@ import { openTablesBox, listedChoice } from "./opentables.js";
 import { tableRules, rulesBody } from "./seatclock.js";
 import { hintsChoice } from "./hint.js";
 import { me, session, onSession } from "./session.js";
+import { gameCards } from "./welcome.js";
 
 // env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
 export function lobby(env) {
@@ -39,9 +40,14 @@ export function lobby(env) {
   // My games (with the tables where it is the account's turn) and the leaderboards; for a
   // guest, what an account is for
   const accountBar = h("nav", { class: "account-bar", id: "account-bar" });
+  // a card per game above the form (welcome.js): its picture, what it is, Learn to play, New table
+  const cardsOf = () =>
+    gameCards({ games: meta.games, clients, names, gameTitle, newTable: startTableOf });
+  let cards = cardsOf();
   clear(root).append(
     h("h1", { class: "visually-hidden", text: "polis" }),
     accountBar,
+    cards,
     panel,
     openBox.element,
     recentBox,
@@ -455,6 +461,14 @@ export function lobby(env) {
     recentBox.append(list);
   }
 
+  // "New table" on a game's card: the form, set to that game, with its game menu focused
+  function startTableOf(name) {
+    form.game = name;
+    invitesShown = false;
+    draw();
+    document.getElementById("game")?.focus();
+  }
+
   drawAccountBar();
   draw();
   drawRecent().catch(() => {});
@@ -462,6 +476,9 @@ export function lobby(env) {
   const stop = onSession(drawAccountBar);
   return {
     render: () => {
+      const next = cardsOf();
+      cards.replaceWith(next);
+      cards = next;
       drawAccountBar();
       draw();
       drawRecent().catch(() => {});

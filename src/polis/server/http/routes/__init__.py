@@ -1,5 +1,6 @@
 """The server's routers: pages and client files, the HTTP API, accounts and their passkeys,
-the bot API, events, open tables, the live WebSocket, turn notifications, hints and reviews."""
+the bot API, events, open tables, the live WebSocket, turn notifications, hints and reviews,
+the tutorials."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from polis.server.http.routes import (
     challenges,
     events,
     hints,
+    learn,
     live,
     pages,
     passkeys,
@@ -33,6 +35,7 @@ ROUTERS = (
     tables.router,
     standins.router,
     hints.router,
+    learn.router,
     live.router,
     push.router,
 )

@@ -41,6 +41,7 @@ import { profilePage } from "./profile.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { challengePage } from "./challenge.js";
 import { eventsPage, eventPage } from "./events.js";
+import { learnPage } from "./learn.js";
 
 const main = () => document.getElementById("main");
 let page = null; // the current screen: {render(), destroy()}
@@ -144,6 +145,17 @@ async function route() {
         clients,
         gameTitle,
         modeName,
+      });
+    } else if (parts[0] === "learn") {
+      // a game's tutorial (learn.js); without a game, the games that have one
+      const arg = (i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
+      page = learnPage({
+        root: main(),
+        game: arg(1),
+        chapter: arg(2),
+        clients,
+        names: playable(),
+        gameTitle,
       });
     } else if (ACCOUNT_PAGES[parts[0]]) {
       // accounts (optional): signing in, the account, My games, profiles, leaderboards, challenges

@@ -33,6 +33,7 @@ import { pushBox } from "./turnpush.js";
 import { takeBackBox } from "./takeback.js";
 import { hintBox } from "./hint.js";
 import { me, onSession, errorLine } from "./session.js";
+import { learnLink } from "./learn.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -417,7 +418,13 @@ export function tableScreen(gameId, env) {
         h("button", {
           id: "rules-button",
           text: t("table.rules"),
-          on: { click: () => openDialog("rules", t("table.rules"), mod.rules(ctx, tg)) },
+          on: {
+            click: () =>
+              openDialog("rules", t("table.rules"), [
+                mod.rules(ctx, tg),
+                learnLink(summary.game), // the tutorial (learn.js)
+              ]),
+          },
         }),
       );
     if (mod.legend)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from polis.cli.main import app
 from polis.core.moves import Move
 from polis.server.wire.check import VIOLATIONS
 from server.browser_helpers import ROOT, ServerProcess
+from waiting import eventually
 
 pytest.importorskip("httpx")
 runner = CliRunner()
@@ -159,6 +162,128 @@ def test_join_takes_an_open_seat_at_a_table_that_lets_bots_in(live: ThreadServer
     assert last["finished"] and last["seats"][1]["account"] == "Robo"
 
 
+# -- events (tournaments) ------------------------------------------------------------------------
+def new_event(person: Person, **extra: Any) -> str:
+    body = {"name": "Spring open", "game": "counting", "mode": "basic", "players": 2}
+    r = person.post("/api/events", {**body, "format": "swiss", "rounds": 3, **extra})
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def plays_event(person: Person, base: str, event_id: str, seed: int) -> dict[str, Any]:
+    """``person`` plays every table the event gives them (random legal moves over the
+    WebSocket, a seat key from "My games") until it is over; the event then."""
+    rng = random.Random(seed)
+    played: set[str] = set()
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        data: dict[str, Any] = person.get(f"/api/events/{event_id}").json()
+        if data["status"] in ("finished", "cancelled"):
+            return data
+        for table in (t for r in data["schedule"] for t in r["tables"]):
+            gid = table["game_id"]
+            if gid and gid not in played and person.name in {s["name"] for s in table["seats"]}:
+                play_person(base, gid, person.seat_token(gid), rng)
+                played.add(gid)
+        time.sleep(0.2)
+    raise TimeoutError(f"event {event_id} did not end")
+
+
+def test_a_bot_joins_an_event_and_plays_its_tables_to_the_final_standings(
+    live: ThreadServer,
+) -> None:
+    """``polis bot connect --event``: the bot enters through its token, then plays its
+    table of every round (the event stream's ``game_start``) until the final table."""
+    ada, bea = Person(live.base, "Ada"), Person(live.base, "Bea")
+    _owner, token = bot_account(live.base, "Robo")
+    eid = new_event(ada)
+    for person in (ada, bea):
+        assert person.post(f"/api/events/{eid}/join").status_code == 200
+    result: dict[str, Any] = {}
+
+    def bot() -> None:
+        args = ["bot", "connect", "--server", live.base, "--token", token, "--agent", "random"]
+        result["run"] = runner.invoke(app, [*args, "--event", eid])
+
+    thread = threading.Thread(target=bot)
+    thread.start()
+    eventually(
+        lambda: {e["name"] for e in ada.get(f"/api/events/{eid}").json()["roster"]} >= {"Robo"},
+        "the bot did not enter the event",
+    )
+    started = ada.post(f"/api/events/{eid}/start")
+    assert started.status_code == 200, started.text
+    done: dict[str, dict[str, Any]] = {}
+    people = [
+        threading.Thread(
+            target=lambda p=p, n=n: done.update({p.name: plays_event(p, live.base, eid, n)})
+        )
+        for n, p in enumerate((ada, bea))
+    ]
+    for t in people:
+        t.start()
+    for t in people:
+        t.join(200)
+    thread.join(60)
+    assert not thread.is_alive(), "the bot did not stop once the event was over"
+    run = result["run"]
+    assert run.exit_code == 0, run.output
+    assert f"joined event Spring open ({eid})" in run.output
+    final = done["Ada"]["final"]
+    assert done["Ada"]["status"] == "finished" and final is not None
+    robo = next(line for line in final if line["name"] == "Robo")
+    # three entrants, three rounds at tables of two: each sits one round out, plays two
+    assert robo["bot"] is True and robo["played"] == 2 and robo["byes"] == 1
+    tables = [t for r in done["Ada"]["schedule"] for t in r["tables"]]
+    mine = [t["game_id"] for t in tables if "Robo" in {s["name"] for s in t["seats"]}]
+    assert len(mine) == 2 and all(t["finished"] for t in tables)
+    for gid in mine:
+        assert f"playing game {gid}" in run.output
+        record = httpx.get(f"{live.base}/api/games/{gid}/record").json()
+        assert "bot:" not in "".join(a or "" for a in record.get("authors", []))  # no stand-in
+    assert "2 game(s) played to the end" in run.output
+    place = {1: "1st", 2: "2nd", 3: "3rd"}[robo["rank"]]
+    assert f"event Spring open finished: Robo {place} of 3, {robo['points']:g} points" in run.output
+
+
+def test_the_client_joins_lists_and_leaves_events(live: ThreadServer) -> None:
+    from polis.client import ApiError, BotClient
+
+    ada = Person(live.base, "Ada")
+    _owner, token = bot_account(live.base, "Robo")
+    eid = new_event(ada)
+    with BotClient(live.base, token) as client:
+        assert [e["id"] for e in client.list_events()["upcoming"]] == [eid]
+        assert client.event(eid)["joined"] is False
+        assert client.join_event(eid) == {"event_id": eid, "joined": True, "withdrawn": False}
+        assert client.event(eid)["joined"] is True
+        with pytest.raises(ApiError) as again:
+            client.join_event(eid)
+        assert again.value.status == 400 and "entered already" in again.value.message
+        assert client.leave_event(eid)["joined"] is False
+        assert client.event(eid)["roster"] == []
+        with pytest.raises(ApiError) as unknown:
+            client.event("../games")  # one path segment, whatever is typed
+        assert unknown.value.status == 404
+
+
+def test_an_event_it_cannot_enter_is_one_line(live: ThreadServer) -> None:
+    ada, bea = Person(live.base, "Ada"), Person(live.base, "Bea")
+    _owner, token = bot_account(live.base, "Robo")
+    eid = new_event(ada)
+    for person in (ada, bea):
+        person.post(f"/api/events/{eid}/join")
+    assert ada.post(f"/api/events/{eid}/start").status_code == 200
+    args = ["bot", "connect", "--server", live.base, "--token", token, "--event"]
+    for event_id, words in [(eid, "running: too late to enter"), ("nosuchevent", "no such event")]:
+        run = runner.invoke(app, [*args, event_id])
+        assert run.exit_code == 2, run.output
+        assert words in run.output and "Traceback" not in run.output
+    listed = runner.invoke(app, ["bot", "events", "--server", live.base])
+    assert listed.exit_code == 0, listed.output
+    assert f"{eid}  Spring open: counting basic" in listed.output and "round 1" in listed.output
+
+
 def test_a_refused_token_stops_the_command_with_one_line(live: ThreadServer) -> None:
     run = runner.invoke(app, ["bot", "connect", "--server", live.base, "--token", "polis_bot_nope"])
     assert run.exit_code == 2
@@ -243,6 +368,71 @@ def test_a_briefly_trained_policy_plays_a_whole_game_as_a_bot(
     assert run.exit_code == 0, run.output
     assert "1 game(s) played to the end" in run.output and "agent failed" not in run.output
     assert last["finished"]
+
+
+def readme_block(after: str) -> list[str]:
+    """The command lines of the README's first ```sh block after the words ``after``."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```sh\n(.*?)```", readme[readme.index(after) :], flags=re.S)
+    assert found is not None, after
+    return [line for line in found.group(1).splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+def test_the_readmes_three_commands_put_a_trained_policy_on_a_server(
+    live: ThreadServer, tmp_path: Path
+) -> None:
+    """The README's "trained policy, in three commands", run as written by bash in a fresh
+    folder (the checkout's examples/ beside it), against this test's server: only the
+    server's address, the token, and a budget for training (a few hundred steps, one
+    evaluation game) and for playing (``--games 1``) are put in."""
+    pytest.importorskip("sb3_contrib")
+    lines = readme_block("A trained policy, in three commands")
+    assert len(lines) == 3, lines
+    train, export, connect = lines
+    assert train.startswith("python examples/train_maskable_ppo.py ") and "--save ppo.zip" in train
+    assert export == "export POLIS_BOT_TOKEN=polis_bot_..."
+    assert connect.startswith("POLIS_PPO_MODEL=ppo.zip polis bot connect --server https://")
+    ada = Person(live.base, "Ada")
+    _owner, token = bot_account(live.base, "Robo")
+    ada.challenge("Robo", "metropolys", "family")
+    script = "\n".join(
+        [
+            "set -euo pipefail",
+            f"{train} --steps 256 --envs 2 --games 1 --against random --threads 1",
+            export.replace("polis_bot_...", token),
+            re.sub(r"--server \S+", f"--server {live.base}", connect) + " --games 1",
+        ]
+    )
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+    env.pop("POLIS_BOT_TOKEN", None)
+    env.pop("POLIS_PPO_MODEL", None)
+    shell = subprocess.Popen(
+        ["bash", "-c", script],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        gid = ada.first_game(timeout=400)  # the bot accepts once trained and connected
+        last = play_person(live.base, gid, ada.seat_token(gid), random.Random(4), timeout=300)
+        out, _ = shell.communicate(timeout=120)
+    finally:
+        if shell.poll() is None:
+            shell.kill()
+            shell.wait(10)
+    assert shell.returncode == 0, out
+    assert (tmp_path / "ppo.zip").is_file() and (tmp_path / "ppo.normalize.pkl").is_file()
+    assert "1 game(s) played to the end" in out, out
+    assert "agent failed" not in out and "no agent" not in out and "random one" not in out
+    assert last["finished"] and last["seats"][1]["account"] == "Robo"
 
 
 def test_without_a_token_it_says_where_to_put_one(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,15 +2,18 @@
 
 The bot account's API token (made on the account page of the server) goes in ``--token`` or,
 kept out of the process list, in ``$POLIS_BOT_TOKEN``. The command accepts challenges, plays
-every game the account is seated at (``--join`` takes an open seat first) and keeps playing
-through dropped connections and server restarts (:mod:`polis.client.runner`). It stops after
-``--games`` games, on Ctrl-C, or when the server refuses the token.
+every game the account is seated at (``--join`` takes an open seat first; ``--event`` enters
+an event, a tournament, and plays every table it gives the bot) and keeps playing through
+dropped connections and server restarts (:mod:`polis.client.runner`). It stops after
+``--games`` games, once the ``--event`` is over, on Ctrl-C, or when the server refuses the
+token. ``polis bot events`` lists the server's events that take entrants.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
@@ -65,6 +68,15 @@ def connect(
             show_default=False,
         ),
     ] = None,
+    event: Annotated[
+        str | None,
+        typer.Option(
+            "--event",
+            help="Enter this event (its id; polis bot events lists them) and play every "
+            "table it gives the bot; stop once it is over.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play AGENT on a server through its bot API: accept challenges, play every game the
     bot account is seated at, keep playing through dropped connections and restarts.
@@ -86,7 +98,14 @@ def connect(
 
         maker = AgentMaker(agent)
     with BotClient(server, token) as client:
-        runner = BotRunner(client, maker, games=games, say=typer.echo)
+        runner = BotRunner(client, maker, games=games, event=event, say=typer.echo)
+        if event is not None:
+            try:
+                typer.echo(runner.enter_event())
+            except ApiError as exc:
+                fail(f"--event {event}: {exc.message}")
+            except OSError as exc:
+                fail(f"--event {event}: no answer from {server} ({exc})")
         for table in join or ():
             try:
                 seat = client.take_seat(table)
@@ -101,8 +120,50 @@ def connect(
     if runner.refused is not None:
         fail(f"{server} refused the token: {runner.refused.message}")
     typer.echo(f"{played} game(s) played to the end")
-    if games is not None and played < games:
+    if games is not None and played < games and not runner.event_done:
         raise typer.Exit(INTERRUPTED)
+
+
+@bot.command("events", cls=Command)
+def events(
+    server: Annotated[
+        str, typer.Option(help="The server's address, e.g. https://polis.example.org.")
+    ],
+) -> None:
+    """List the server's events that take entrants (and those under way): the id to give
+    polis bot connect --event, the game, the format and the start.
+
+    Example: polis bot events --server http://localhost:8000
+    """
+    with user_errors():
+        require("polis bot events", [("httpx", "httpx")])
+        if not server.startswith(("http://", "https://")):
+            raise InputError(f"--server {server}: an address starting http:// or https://")
+        import httpx
+
+    try:
+        response = httpx.get(f"{server.rstrip('/')}/api/events", timeout=30)
+        response.raise_for_status()
+        listed = response.json()
+    except (httpx.HTTPError, ValueError) as exc:
+        fail(f"{server}: no list of events ({exc})")
+    for key, heading in (("upcoming", "taking entrants"), ("running", "under way")):
+        typer.echo(f"{heading}:")
+        found = listed.get(key) or []
+        for e in found:
+            starts = (
+                "started by its creator"
+                if e.get("starts") is None
+                else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(e["starts"]))
+            )
+            rounds = f"{e['rounds']} rounds" if e.get("rounds") else "rounds as needed"
+            typer.echo(
+                f"  {e['id']}  {e['name']}: {e['game']} {e['mode']}, {e['players']} a table, "
+                f"{e['format'].replace('_', ' ')}, {rounds}, {e['entrants']} entered; "
+                f"{starts if key == 'upcoming' else 'round ' + str(e.get('round'))}"
+            )
+        if not found:
+            typer.echo("  none")
 
 
 @contextmanager

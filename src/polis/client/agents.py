@@ -71,8 +71,9 @@ def _takes_seed(factory: Callable[..., Any]) -> bool:
 
 
 class AgentMaker:
-    """Makes one fresh agent per game from a spec (checked when made: a typo fails at once,
-    not at the first game)."""
+    """Makes one fresh agent per game from a spec (checked when made: a typo, or a factory
+    that fails, such as a model file that is not there, fails at once, not at the first
+    game)."""
 
     def __init__(self, spec: str) -> None:
         self.spec = spec.strip()
@@ -82,6 +83,14 @@ class AgentMaker:
             make_agent(self.spec, 0)  # InputError for a bad budget or name
         else:
             self.factory = load_factory(self.spec)
+            try:  # one agent made now: a factory that cannot make one fails before play
+                self.make(0)
+            except InputError:
+                raise
+            except Exception as exc:
+                raise InputError(
+                    f"the agent {self.spec!r} could not be made: {type(exc).__name__}: {exc}"
+                ) from None
 
     def make(self, seed: int) -> tuple[Agent, Budget]:
         """A fresh agent for one game (seeded) and its budget."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -23,6 +24,12 @@ SILENCE = 20.0
 TIMEOUT = 30.0
 #: Statuses that no retry mends: the token is refused, or the request is wrong.
 FATAL = frozenset({400, 401, 403, 404, 405, 413, 422})
+
+
+def _segment(text: str) -> str:
+    """``text`` as one segment of a path (an id typed by a person: no ``/`` or ``?`` in it
+    reaches another route)."""
+    return quote(text, safe="")
 
 
 class ApiError(Exception):
@@ -114,6 +121,32 @@ class BotClient:
         """Take an open seat of a table that seats bots; the seat taken."""
         found = self._call("POST", f"/api/bot/games/{game_id}/seats", {"seat": seat})
         return int(found["seat"])
+
+    # -- events (tournaments) -------------------------------------------------------------------
+    def list_events(self) -> dict[str, list[dict[str, Any]]]:
+        """The server's events: ``{"upcoming", "running", "finished"}``, each a list of
+        summaries (``id``, ``name``, ``game``, ``mode``, ``format``, ``starts`` ...)."""
+        found: dict[str, list[dict[str, Any]]] = self._call("GET", "/api/events")
+        return found
+
+    def event(self, event_id: str) -> dict[str, Any]:
+        """One event as the server shows it: its ``status``, ``roster``, ``schedule`` and
+        ``standings``; ``joined`` says whether the bot is an entrant."""
+        found: dict[str, Any] = self._call("GET", f"/api/events/{_segment(event_id)}")
+        return found
+
+    def join_event(self, event_id: str) -> dict[str, Any]:
+        """Enter the event (before it starts), as a person's join does: its tables are then
+        the bot's games (``game_start`` on the event stream). ``{"event_id", "joined",
+        "withdrawn"}``."""
+        found: dict[str, Any] = self._call("POST", f"/api/events/{_segment(event_id)}/join")
+        return found
+
+    def leave_event(self, event_id: str) -> dict[str, Any]:
+        """Leave the event: before its start the entry goes; once running the bot is paired no
+        more (its results stand, a table it sits at plays on)."""
+        found: dict[str, Any] = self._call("POST", f"/api/events/{_segment(event_id)}/leave")
+        return found
 
     # -- streams --------------------------------------------------------------------------------
     def _lines(self, path: str) -> Iterator[str]:

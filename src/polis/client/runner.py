@@ -14,7 +14,13 @@ What happens, in the manner of lichess's bot clients:
   so a game goes on where it stood; a move whose answer was lost is sent again, and the
   store's position guard keeps it from counting twice;
 * after ``games`` games are over (None: never), no new game is taken and the bot stops once
-  the games it plays are over. A refused token (revoked) stops it at once.
+  the games it plays are over. A refused token (revoked, or its account deleted) stops it at
+  once;
+* with an ``event`` (a tournament's id), :meth:`BotRunner.enter_event` enters it before play
+  (an entrant connecting again just plays on); its tables reach the bot as any game does, as
+  ``game_start`` on the event stream, and are played like the rest. The runner looks at the
+  event every :data:`EVENT_POLL` seconds and stops once it is over (or the bot is out of it:
+  withdrawn, a no-show) and the games under way are over, saying where the bot finished.
 """
 
 from __future__ import annotations
@@ -47,6 +53,16 @@ DROPS = (httpx.HTTPError, OSError, json.JSONDecodeError)
 log = logging.getLogger("polis.client")
 #: Tries of one move whose answer did not come.
 MOVE_TRIES = 8
+#: Seconds between looks at the event the bot plays in (is it over?).
+EVENT_POLL = 3.0
+#: An event's states once nothing more is played in it.
+EVENT_OVER = frozenset({"finished", "cancelled"})
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def place_of(result: Mapping[str, Any] | None, seat: int) -> str:
@@ -72,12 +88,21 @@ class BotRunner:
         maker: AgentMaker,
         *,
         games: int | None = None,
+        event: str | None = None,
         say: Callable[[str], None] = print,
         backoff: Callable[[], Backoff] = Backoff,
+        event_poll: float = EVENT_POLL,
     ) -> None:
         self.client = client
         self.maker = maker
         self.limit = games
+        #: The event (tournament) the bot plays in, if any: it stops once that is over.
+        self.event = event
+        self.event_poll = event_poll
+        #: The event as last seen (``status``, ``standings`` ...), once looked at.
+        self.event_seen: dict[str, Any] | None = None
+        #: It stopped because the event has nothing more for the bot.
+        self.event_done = False
         self.say = say
         self.backoff = backoff
         self._stop = threading.Event()
@@ -105,6 +130,9 @@ class BotRunner:
         self.say(f"connected to {self.client.server} as {self.name}")
         events = threading.Thread(target=self._events, name="polis-bot-events", daemon=True)
         events.start()
+        if self.event is not None:
+            watch = threading.Thread(target=self._watch_event, name="polis-bot-event", daemon=True)
+            watch.start()
         self._stop.wait()
         with self._lock:
             threads = list(self.playing.values())
@@ -138,6 +166,77 @@ class BotRunner:
     def _full(self) -> bool:
         """No new game: as many as asked for are under way or over."""
         return self.limit is not None and len(self.taken | self.over) >= self.limit
+
+    # -- an event (tournament) ------------------------------------------------------------------
+    def enter_event(self) -> str:
+        """Enter :attr:`event` before its start, or find the bot entered already (it connects
+        again); a line saying which. :class:`ApiError` when it cannot: an unknown event, one
+        that started (or ended) without the bot, a refused token."""
+        assert self.event is not None
+        event_id = self.event
+        if not self.name:
+            self.name = str(self._patiently(self.client.account)["name"])
+        seen: dict[str, Any] = self._patiently(lambda: self.client.event(event_id))
+        self.event_seen = seen
+        title = f"event {seen['name']} ({event_id})"
+        if seen.get("joined"):
+            if self._out(seen):
+                return f"{title}: withdrawn, nothing more to play there"
+            return f"{title}: entered already, {seen['status']}"
+        if seen["status"] != "open":
+            raise ApiError(400, "bad_request", f"{title} is {seen['status']}: too late to enter")
+        self._patiently(lambda: self.client.join_event(event_id))
+        return f"joined {title}: {seen['game']} {seen['mode']}, {seen['format']}"
+
+    def _out(self, seen: Mapping[str, Any]) -> bool:
+        """Whether the bot plays no more in the event as ``seen``: it is over, or the bot was
+        withdrawn (left, did not show up) or is no entrant."""
+        if seen.get("status") in EVENT_OVER or not seen.get("joined"):
+            return True
+        mine = [e for e in seen.get("roster", ()) if e.get("name") == self.name]
+        return bool(mine) and mine[0].get("withdrawn") is not None
+
+    def _watch_event(self) -> None:
+        """Look at the event now and then; once the bot plays no more there and its games
+        are over, say where it finished and stop."""
+        assert self.event is not None
+        event_id = self.event
+        while not self.stopped:
+            try:
+                seen = self.client.event(event_id)
+            except ApiError as exc:
+                if exc.status in (401, 403):
+                    self._refused(exc)
+                    return
+                if exc.status == 404:
+                    self.say(f"event {event_id}: {exc.message}")
+                    self.stop()
+                    return
+            except DROPS:
+                pass  # the server is away: the next look tells
+            else:
+                self.event_seen = seen
+                with self._lock:
+                    busy = bool(self.playing)
+                if self._out(seen) and not busy:
+                    self.say(self._event_line(seen))
+                    self.event_done = True
+                    self.stop()
+                    return
+            if self._stop.wait(self.event_poll):
+                return
+
+    def _event_line(self, seen: Mapping[str, Any]) -> str:
+        """Where the bot stands in the event as ``seen``."""
+        title = f"event {seen.get('name')} {seen.get('status')}"
+        lines = seen.get("final") or seen.get("standings") or []
+        mine = next((x for x in lines if x.get("name") == self.name), None)
+        if mine is None:
+            return f"{title}: {self.name} has no standing there"
+        return (
+            f"{title}: {self.name} {ordinal(int(mine['rank']))} of {len(lines)}, "
+            f"{mine['points']:g} points from {mine['played']} table(s) and {mine['byes']} bye(s)"
+        )
 
     # -- the event stream -----------------------------------------------------------------------
     def _events(self) -> None:
@@ -228,8 +327,13 @@ class BotRunner:
             return
         self.say(f"playing game {start.id}: {game.title} {start.mode}, seat {LETTERS[start.seat]}")
         seed = derive_seed(start.id, "bot")
-        agent, budget = self.maker.make(seed)
         rng = random.Random(seed)
+        try:
+            agent, budget = self.maker.make(seed)
+        except Exception as exc:  # the factory's bug must not leave the seat to its clock
+            log.exception("making the agent failed in game %s", start.id)
+            self.say(f"game {start.id}: no agent ({type(exc).__name__}: {exc}); random moves")
+            agent, budget = None, None
         moved_at = -1
         backoff = self.backoff()
         while not self.stopped:
@@ -279,9 +383,11 @@ class BotRunner:
             return moved_at
         mode = str(state["mode"])
         legal = legal_moves(game, mode, state["legal"])
+        move: Any = None
         try:
-            view = seat_view(game, state["view"])
-            move = agent.act(view, legal, game, budget)
+            if agent is not None:
+                view = seat_view(game, state["view"])
+                move = agent.act(view, legal, game, budget)
         except Exception as exc:  # the agent's bug must not cost the seat its turn
             log.exception("the agent failed in game %s", game_id)
             self.say(

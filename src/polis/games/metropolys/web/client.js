@@ -392,7 +392,7 @@ function cardText(kind, card, mode, t) {
 }
 
 // -- the board ----------------------------------------------------------------------------------
-function chosenField(ctx) {
+export function chosenField(ctx) {
   return ctx.choices?.fields.find((f) => f.field === ctx.selection.field) ?? null;
 }
 

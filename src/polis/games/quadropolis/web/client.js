@@ -84,7 +84,7 @@ function builtKinds(log) {
 }
 
 // The choices of the chosen architect, and of the chosen spot.
-function chosen(ctx) {
+export function chosen(ctx) {
   const { choices, selection } = ctx;
   const architect = choices?.architects.find((a) => a.architect === selection.architect) ?? null;
   const spot = architect?.spots.find((sp) => sp.spot === selection.spot) ?? null;
@@ -375,7 +375,7 @@ function siteSquareLabel(sq, t) {
 }
 
 // What an architect would take from a spot, in words.
-function takesWords(entry, view, t) {
+export function takesWords(entry, view, t) {
   if (!entry) return "";
   if (entry.site === "face-up") {
     const tile = view.site.find((sq) => sq.square === entry.square)?.tile;

@@ -1,14 +1,39 @@
+// @ts-check
 // One WebSocket per held seat (or one spectator socket), reconnecting with back-off.
+
+/**
+ * A message from the server: `type` says which (state, welcome, error, ...; wire/to_client).
+ * @typedef {{type: string, [field: string]: any}} ServerMessage
+ */
+
+/**
+ * What a connection tells its owner.
+ * @typedef {object} ConnectionHandlers
+ * @property {(conn: SeatConnection, msg: ServerMessage) => void} message
+ * @property {(conn: SeatConnection, status: "open" | "closed") => void} [status]
+ * @property {(conn: SeatConnection, code: number, refusal: ServerMessage | null) => void} [refused]
+ */
+
 export class SeatConnection {
+  /**
+   * @param {string} gameId
+   * @param {string | null} token  null: a spectator
+   * @param {ConnectionHandlers} handlers
+   */
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
     this.token = token; // null = spectator
     this.handlers = handlers;
+    /** @type {ServerMessage | null} the last state message */
     this.state = null;
     this.closed = false;
     this.retry = 0;
+    /** @type {number | null | undefined} */
     this.seat = undefined; // the seat the server bound this connection to (null: spectator)
+    /** @type {ServerMessage | null} */
     this.refusal = null;
+    /** @type {WebSocket | null} */
+    this.ws = null;
     this.storeDown = false; // the server said its game store is unavailable (a "store" message)
     this.open();
   }
@@ -47,6 +72,10 @@ export class SeatConnection {
     };
   }
 
+  /**
+   * @param {object} obj
+   * @returns {boolean} whether it was sent (false: not connected)
+   */
   send(obj) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(obj));
@@ -55,6 +84,10 @@ export class SeatConnection {
     return false;
   }
 
+  /**
+   * @param {string} text  the move's notation
+   * @returns {boolean}
+   */
   move(text) {
     return this.send({ type: "move", move: text, position: this.state ? this.state.position : -1 });
   }

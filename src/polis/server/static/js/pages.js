@@ -1,9 +1,23 @@
+// @ts-check
 // Pages that explain what went wrong with a link, and what can be done about it.
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetToken, forgetGame } from "./tokens.js";
 
-// {title, text, gameId, token (the link's seat token, if any), watch (offer to watch), detail}
+/**
+ * @typedef {object} MessagePage
+ * @property {string} title
+ * @property {string} text
+ * @property {string} [gameId]
+ * @property {string | null} [token]  the link's seat token, if any
+ * @property {boolean} [watch]  offer to watch the game instead
+ * @property {string | null} [detail]
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {MessagePage} page
+ */
 export function messagePage(root, { title, text, gameId, token, watch, detail }) {
   const actions = h("div", { class: "row" });
   if (watch && gameId) {

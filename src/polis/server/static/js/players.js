@@ -1,3 +1,4 @@
+// @ts-check
 // A seat's marker: its colour and a shape of its own, so no seat is told apart by colour
 // alone (colour-blind players, grey-scale screens). Seat i always has shape i. No board draws
 // a symbol of these shapes at a marker's size (a triangle was one game's statue: seat 3 has
@@ -7,6 +8,11 @@ import { h, s } from "./dom.js";
 export const SHAPES = ["circle", "square", "cross", "diamond"];
 
 // The marker as an HTML element (lists, tables, buttons): a coloured shape with a dark edge.
+/**
+ * @param {number} seat
+ * @param {string} colour
+ * @returns {HTMLSpanElement}
+ */
 export function markerHtml(seat, colour) {
   const shape = SHAPES[seat % SHAPES.length];
   const dot = h("span", { class: `dot shape-${seat % SHAPES.length}`, dataset: { shape } });
@@ -15,6 +21,15 @@ export function markerHtml(seat, colour) {
 }
 
 // The marker drawn in an SVG board, centred on (x, y), about 2r across.
+/**
+ * @param {number} seat
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} colour
+ * @param {import("./dom.js").Attrs} [attrs]
+ * @returns {SVGElement}
+ */
 export function markerSvg(seat, x, y, r, colour, attrs = {}) {
   const shape = SHAPES[seat % SHAPES.length];
   const base = {
@@ -38,6 +53,7 @@ export function markerSvg(seat, x, y, r, colour, attrs = {}) {
       });
     case 2: {
       const a = r * 0.36; // a cross: arms a third of its width
+      /** @type {[number, number][]} */
       const pts = [
         [-a, -r],
         [a, -r],
@@ -68,9 +84,13 @@ export function markerSvg(seat, x, y, r, colour, attrs = {}) {
 }
 
 // Black or white: whichever reads better on `colour` (a #rrggbb colour).
+/**
+ * @param {string} colour  #rrggbb
+ * @returns {"#111" | "#fff"}
+ */
 export function inkOn(colour) {
   const n = parseInt(colour.slice(1), 16);
-  const lin = (c) => {
+  const lin = (/** @type {number} */ c) => {
     const v = c / 255;
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   };

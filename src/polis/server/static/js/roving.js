@@ -1,15 +1,28 @@
+// @ts-check
 // Keyboard movement on a board: one Tab stop per board, the arrow keys move between its
 // pieces by where they are drawn (nearest in that direction), Home/End jump to the first and
 // last, Escape back to the piece offered (data-preferred), Enter or Space activates the piece
 // as a click would.
+/** @type {Record<string, [number, number]>} */
 const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
+/**
+ * @param {Element} el
+ * @returns {[number, number]}
+ */
 function centre(el) {
   const r = el.getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2];
 }
 
 // The item nearest to `from` in direction (dx, dy), or null.
+/**
+ * @param {HTMLElement[]} items
+ * @param {HTMLElement} from
+ * @param {number} dx
+ * @param {number} dy
+ * @returns {HTMLElement | null}
+ */
 function nearest(items, from, dx, dy) {
   const [x0, y0] = centre(from);
   let best = null;
@@ -31,15 +44,23 @@ function nearest(items, from, dx, dy) {
 
 // Make the items matching `selector` inside `root` one roving group. The item marked
 // `data-preferred` (else the first) is the group's Tab stop.
+/**
+ * @param {Element} root
+ * @param {string} selector
+ */
 export function roving(root, selector) {
-  const items = () => [...root.querySelectorAll(selector)];
+  /** @returns {HTMLElement[]} */
+  const items = () => [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector))];
   const all = items();
   if (!all.length) return;
   const start = all.find((el) => el.dataset.preferred !== undefined) ?? all[0];
   for (const el of all) el.setAttribute("tabindex", el === start ? "0" : "-1");
-  root.addEventListener("keydown", (e) => {
-    const current = e.target.closest?.(selector);
+  root.addEventListener("keydown", (event) => {
+    const e = /** @type {KeyboardEvent} */ (event);
+    const target = /** @type {Element | null} */ (e.target);
+    const current = /** @type {HTMLElement | null} */ (target?.closest?.(selector) ?? null);
     if (!current || !root.contains(current)) return;
+    /** @type {HTMLElement | null | undefined} */
     let next = null;
     if (keys[e.key]) next = nearest(items(), current, ...keys[e.key]);
     else if (e.key === "Home") next = items()[0];

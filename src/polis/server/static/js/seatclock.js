@@ -1,3 +1,4 @@
+// @ts-check
 // Clocks and bots standing in for people: the lobby's choices, each seat's time counting down
 // at the table, the banners that say a bot plays for someone, and leaving (resigning).
 //
@@ -6,8 +7,28 @@
 // time, so the countdown here follows the server's clock whatever this device's says.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { secondsLeftAt, serverOffset, formatClock, isLow, awaySecondsLeft } from "./clockmath.js";
+
+/** @typedef {import("./clockmath.js").Clock} Clock */
+
+/**
+ * A seat as the state message lists it (wire/to_client: SeatJSON).
+ * @typedef {{kind: string, name?: string, stand_in?: string | null, stand_in_why?: string | null,
+ *   vacant?: boolean, connected?: boolean, [field: string]: any}} Seat
+ */
+
+/**
+ * A log entry: an engine event of a move (move null: the set-up).
+ * @typedef {{move: number | null, key: string, params?: Record<string, any>}} LogEvent
+ */
+
+/**
+ * The lobby's form, as far as the table's rules go (lobby.js).
+ * @typedef {{clock: string, standIn: string, away: number | null, [field: string]: any}} RulesForm
+ */
 
 // The lobby's clock choices: a key for the label and what POST /api/games receives.
+/** @type {{key: string, clock: null | Record<string, string | number>}[]} */
 export const CLOCKS = [
   { key: "none", clock: null },
   { key: "rt5", clock: { kind: "realtime", bank: 300, increment: 10 } },
@@ -17,44 +38,60 @@ export const CLOCKS = [
   { key: "day3", clock: { kind: "turn", per_move: 3 * 86400, max_bank: 7 * 86400 } },
 ];
 // Away limits for tables without a clock, in seconds (null: never).
+/** @type {(number | null)[]} */
 export const AWAY = [null, 30, 60, 300, 900, 3600];
 
 let offset = 0; // server time minus this device's time, in seconds
 
+/** @param {unknown} now  the server's time (seconds), as a message says it */
 export function serverTime(now) {
-  if (typeof now === "number") offset = now - Date.now() / 1000;
+  offset = serverOffset(now, Date.now()) ?? offset;
 }
 
 const nowOnServer = () => Date.now() / 1000 + offset;
 
 // Seconds left on `seat`'s clock now (null: no clock).
+/**
+ * @param {Clock | null | undefined} clock
+ * @param {number} seat
+ * @returns {number | null}
+ */
 export function secondsLeft(clock, seat) {
-  if (!clock) return null;
-  const bank = clock.banks[seat];
-  return clock.running === seat ? bank - Math.max(0, nowOnServer() - clock.started) : bank;
+  return secondsLeftAt(clock, seat, nowOnServer());
 }
 
 // 4:05, 1:02:03, or 2 d 03 h for turn-based banks.
+/**
+ * @param {number | null} seconds
+ * @returns {string}
+ */
 export function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const pad = (n) => String(n).padStart(2, "0");
-  if (s >= 86400)
-    return t("clock.days", { d: Math.floor(s / 86400), h: pad(Math.floor((s % 86400) / 3600)) });
-  if (s >= 3600)
-    return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
-  return `${Math.floor(s / 60)}:${pad(s % 60)}`;
+  return formatClock(seconds ?? 0, (d, h) => t("clock.days", { d, h }));
 }
 
+/**
+ * @param {Clock} clock
+ * @param {number} seat
+ */
 function clockLabel(clock, seat) {
   return formatTime(secondsLeft(clock, seat));
 }
 
+/** @typedef {HTMLSpanElement & {clock?: Clock}} ClockChip */
+
 // The clock chip of one seat in the seat list (null without a clock); `tick()` keeps the
 // running one counting.
+/**
+ * @param {{clock?: Clock | null, finished?: boolean, seats: Seat[]}} msg
+ * @param {number} seat
+ * @param {string} name
+ * @returns {ClockChip | null}
+ */
 export function seatClock(msg, seat, name) {
   const clock = msg.clock;
   if (!clock || msg.finished || msg.seats[seat]?.kind === "bot") return null; // a bot's time never runs
   const running = clock.running === seat;
+  /** @type {ClockChip} */
   const el = h("span", {
     class: `clock${running ? " running" : ""}`,
     dataset: { clockSeat: seat, name },
@@ -67,17 +104,22 @@ export function seatClock(msg, seat, name) {
 }
 
 // Refresh every running clock chip on the page (once a second).
+/** @param {ParentNode} root */
 export function tick(root) {
-  for (const el of root.querySelectorAll(".clock.running")) {
+  for (const el of /** @type {NodeListOf<ClockChip>} */ (root.querySelectorAll(".clock.running"))) {
     const seat = Number(el.dataset.clockSeat);
     const left = secondsLeft(el.clock, seat);
     el.textContent = formatTime(left);
     el.setAttribute("aria-label", t("clock.left", { name: el.dataset.name, time: el.textContent }));
-    el.classList.toggle("low", left !== null && left < 30);
+    el.classList.toggle("low", isLow(left));
   }
 }
 
 // The seat's marker in the seat list when a bot plays it for its person.
+/**
+ * @param {Seat} seat
+ * @returns {HTMLSpanElement | null}
+ */
 export function standInBadge(seat) {
   if (!seat.stand_in) return null;
   return h("span", {
@@ -87,7 +129,15 @@ export function standInBadge(seat) {
 }
 
 // Banners: a bot plays for someone (with "take my seat back" for this browser's seats).
+/**
+ * @param {{finished?: boolean, seats: Seat[], rules?: {leave_final?: boolean} | null}} msg
+ * @param {string[]} names
+ * @param {number[]} held  the seats this browser holds
+ * @param {(seat: number) => void} reclaim
+ * @returns {HTMLElement[]}
+ */
 export function standInBanners(msg, names, held, reclaim) {
+  /** @type {HTMLElement[]} */
   const out = [];
   if (msg.finished) return out;
   msg.seats.forEach((seat, i) => {
@@ -133,6 +183,12 @@ export function standInBanners(msg, names, held, reclaim) {
 
 // The "leave the game" button and its confirmation: `leave()` resigns this browser's seats;
 // `final`: the seat is not handed back (the table's rules.leave_final), and the dialog says so.
+/**
+ * @param {string} level
+ * @param {() => void} leave
+ * @param {boolean} [final]
+ * @returns {HTMLButtonElement}
+ */
 export function resignButton(level, leave, final = false) {
   const open = () => {
     const dialog = h("dialog", { id: "dialog-resign", "aria-labelledby": "dialog-resign-title" }, [
@@ -173,6 +229,10 @@ export function resignButton(level, leave, final = false) {
 }
 
 // Who made a move, for the log: null for a person, "bot (easy)" for a bot.
+/**
+ * @param {string | null | undefined} author
+ * @returns {HTMLSpanElement | null}
+ */
 export function authorNote(author) {
   if (!author || !author.startsWith("bot:")) return null;
   return h("span", {
@@ -182,6 +242,11 @@ export function authorNote(author) {
 }
 
 // The lobby's part of the form: a clock, the bot level that replaces leavers, an away limit.
+/**
+ * @param {RulesForm} form
+ * @param {() => void} redraw
+ * @returns {HTMLElement[]}
+ */
 export function tableRules(form, redraw) {
   const clockSel = h(
     "select",
@@ -237,17 +302,30 @@ export function tableRules(form, redraw) {
 }
 
 // What POST /api/games receives of the form's rules.
+/**
+ * @param {RulesForm} form
+ * @returns {{clock: Record<string, string | number> | null, stand_in: string, away_limit: number | null}}
+ */
 export function rulesBody(form) {
   const clock = CLOCKS.find((c) => c.key === form.clock)?.clock ?? null;
   return { clock, stand_in: form.standIn, away_limit: clock ? null : form.away };
 }
 
 // -- stand-ins told: who moved, the countdown before the away limit, the log's notes ----------
+/**
+ * @param {unknown} author
+ * @returns {author is string}
+ */
 const byBot = (author) => typeof author === "string" && author.startsWith("bot:");
 
 // Who made each move (entry index -> seat): the player of the move's first event (every
 // game's first event of a move names who moved).
+/**
+ * @param {LogEvent[]} log
+ * @returns {Map<number, number>}
+ */
 export function movers(log) {
+  /** @type {Map<number, number>} */
   const out = new Map();
   for (const e of log)
     if (e.move !== null && e.move !== undefined && !out.has(e.move))
@@ -259,17 +337,34 @@ export function movers(log) {
 // before it ({kind: "standIn" | "back", seat, level, prev: the seat's move before}); per
 // person's seat, the author of its last move, its moves since it last moved itself (a bot's,
 // trailing), and where its latest bot run began; per move, the index of its first event.
+/**
+ * A note of the log: a bot stands in for a seat from this move, or its person is back.
+ * @typedef {{kind: "standIn", seat: number, level: string, prev: number | undefined}
+ *   | {kind: "back", seat: number, prev: number | undefined}} StandInNote
+ */
+
+/**
+ * @param {LogEvent[]} log
+ * @param {(string | null)[]} authors  per move: "bot:<level>" for a bot's, else a person's
+ * @param {Seat[]} seats
+ */
 export function standInRuns(log, authors, seats) {
   const who = movers(log);
+  /** @type {Map<number, number>} */
   const first = new Map();
   log.forEach(
     (e, i) => e.move !== null && e.move !== undefined && !first.has(e.move) && first.set(e.move, i),
   );
+  /** @type {Map<number, StandInNote>} */
   const notes = new Map();
-  const last = {}; // seat -> author of its last move
-  const lastMove = {}; // seat -> its last move
-  const trailing = {}; // seat -> {count, level, move}: bot moves since its person last moved
-  const runStart = {}; // seat -> the move where its latest bot run began
+  /** @type {Record<number, string | null | undefined>} seat -> author of its last move */
+  const last = {};
+  /** @type {Record<number, number>} seat -> its last move */
+  const lastMove = {};
+  /** @type {Record<number, {count: number, level: string, move: number} | null>} bot moves since its person last moved */
+  const trailing = {};
+  /** @type {Record<number, number>} seat -> the move where its latest bot run began */
+  const runStart = {};
   for (const [move, seat] of [...who.entries()].sort((a, b) => a[0] - b[0])) {
     if (seats[seat]?.kind !== "human") continue;
     const author = authors[move];
@@ -290,6 +385,12 @@ export function standInRuns(log, authors, seats) {
 
 // The note of the log for a bot standing in for a seat from here (`why`: "left", "time",
 // "away", or null when not known), or for its person being back.
+/**
+ * @param {StandInNote} note
+ * @param {string[]} names
+ * @param {string | null} [why]
+ * @returns {HTMLLIElement}
+ */
 export function standInNote(note, names, why) {
   const text =
     note.kind === "back"
@@ -310,6 +411,13 @@ export { byBot };
 
 // A person away on their turn at a table with an away limit: how long until a bot plays for
 // them (counted from when this page saw them go: at most that long).
+/**
+ * @param {number} seat
+ * @param {string} name
+ * @param {string} level
+ * @param {number} deadline  this device's time, milliseconds
+ * @returns {HTMLParagraphElement}
+ */
 export function awayBanner(seat, name, level, deadline) {
   const el = h("p", {
     class: "banner warn away",
@@ -320,8 +428,9 @@ export function awayBanner(seat, name, level, deadline) {
   return el;
 }
 
+/** @param {HTMLElement} el */
 function drawAway(el) {
-  const left = Math.max(0, (Number(el.dataset.deadline) - Date.now()) / 1000);
+  const left = awaySecondsLeft(Number(el.dataset.deadline), Date.now());
   const mark = "\u0000";
   const [before, after] = t("standin.awayCountdown", {
     name: el.dataset.name,
@@ -336,12 +445,21 @@ function drawAway(el) {
 }
 
 // Count every away banner down (once a second).
+/** @param {ParentNode} root */
 export function tickAway(root) {
-  for (const el of root.querySelectorAll(".banner.away")) drawAway(el);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".banner.away")))
+    drawAway(el);
 }
 
 // A person back at their seat after a bot played for them: what happened meanwhile, until they
 // say they have seen it (`seen()`) or move themselves.
+/**
+ * @param {number} seat
+ * @param {string} name
+ * @param {{count: number, level: string}} run
+ * @param {() => void} seen
+ * @returns {HTMLDivElement}
+ */
 export function whileAwayBanner(seat, name, run, seen) {
   return h(
     "div",

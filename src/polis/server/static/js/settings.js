@@ -1,12 +1,19 @@
+// @ts-check
 // The player's settings, kept in this browser: colour theme, confirming moves (on touch
 // screens by default), notifications and sound on your turn.
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 
+/**
+ * The settings: the colour theme, confirming moves, notifications, sound, and what others add.
+ * @typedef {{theme: string, confirm: boolean, notify: boolean, sound: boolean, [key: string]: any}} Prefs
+ */
+
 const KEY = "polis:prefs";
 const coarse = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
 const defaults = () => ({ theme: "auto", confirm: coarse(), notify: false, sound: false });
 
+/** @returns {Prefs} */
 function load() {
   try {
     return { ...defaults(), ...JSON.parse(localStorage.getItem(KEY) || "{}") };
@@ -16,14 +23,23 @@ function load() {
 }
 
 export const prefs = load();
+/** @type {((key: string, value: any) => void)[]} */
 const listeners = [];
 
 // Call fn(key, value) on every change; returns the function that stops it.
+/**
+ * @param {(key: string, value: any) => void} fn
+ * @returns {() => void}
+ */
 export function onPrefs(fn) {
   listeners.push(fn);
   return () => listeners.splice(listeners.indexOf(fn), 1);
 }
 
+/**
+ * @param {string} key
+ * @param {any} value
+ */
 export function setPref(key, value) {
   prefs[key] = value;
   localStorage.setItem(KEY, JSON.stringify(prefs));
@@ -41,6 +57,11 @@ export function applyTheme() {
 export function drawSettings() {
   const panel = document.getElementById("settings-panel");
   if (!panel) return;
+  /**
+   * @param {string} key
+   * @param {string} label
+   * @param {(on: boolean, box: HTMLInputElement) => void} [onTick]
+   */
   const check = (key, label, onTick) =>
     h("label", {}, [
       h("input", {

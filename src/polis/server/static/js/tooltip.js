@@ -1,19 +1,24 @@
+// @ts-check
 // Tooltips for the pieces of a board: on hover (mouse), on keyboard focus and on a long press
 // (touch). An element opts in with data-tip; the text is also its accessible name's detail.
 const DELAY = 350;
 const PRESS = 450;
-let timer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+/** @type {Element | null} */
 let shownFor = null;
 let swallowClick = false;
 
+/** @returns {HTMLElement | null} */
 function tipBox() {
   return document.getElementById("tip");
 }
 
+/** @param {Element} el */
 function show(el) {
   const box = tipBox();
   if (!box || !el.isConnected) return;
-  box.textContent = el.dataset.tip;
+  box.textContent = el.getAttribute("data-tip") ?? "";
   box.hidden = false;
   const r = el.getBoundingClientRect();
   const w = box.offsetWidth,
@@ -33,6 +38,11 @@ export function hideTip() {
   shownFor = null;
 }
 
+/**
+ * The element with a tip that an event happened in, if any.
+ * @param {{target: EventTarget | null}} e
+ * @returns {Element | null}
+ */
 function target(e) {
   return e.target instanceof Element ? e.target.closest("[data-tip]") : null;
 }
@@ -58,7 +68,7 @@ export function installTooltips() {
   });
   for (const type of ["pointerup", "pointercancel"]) {
     document.addEventListener(type, (e) => {
-      if (e.pointerType !== "mouse") clearTimeout(timer);
+      if (/** @type {PointerEvent} */ (e).pointerType !== "mouse") clearTimeout(timer);
     });
   }
   document.addEventListener(

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from polis.bots.advice import advise
-from polis.bots.review import MARKED, MoveReview, mark_worst, review_moves
+from polis.bots.review import MoveReview, mark_moves, review_moves
 from polis.cli.main import app
 from polis.cli.play import hint_text
 from polis.core import get_game
@@ -102,28 +102,27 @@ def _review(index: int, loss: float, low: float | None = None) -> MoveReview:
     )
 
 
-def test_only_the_worst_moves_are_marked_and_by_how_bad() -> None:
+def test_every_move_past_a_threshold_is_marked_by_how_bad() -> None:
+    """No cap: a game with five sure losses shows five marks (the old rule showed 3)."""
     losses = [0.05, 0.12, 0.5, 0.25, 0.31, 0.0, 0.11]
-    marked = mark_worst([_review(i, loss) for i, loss in enumerate(losses)])
+    marked = mark_moves([_review(i, loss) for i, loss in enumerate(losses)], 1.0)
     marks = {r.index: r.mark for r in marked if r.mark}
-    assert len(marks) == MARKED
-    assert marks == {2: "blunder", 4: "blunder", 3: "mistake"}
-    assert mark_worst([_review(0, 0.09)])[0].mark == ""
+    assert marks == {
+        1: "inaccuracy", 2: "blunder", 3: "mistake", 4: "blunder", 6: "inaccuracy"
+    }  # fmt: skip
+    assert mark_moves([_review(0, 0.09)], 1.0)[0].mark == ""
 
 
 def test_a_mark_needs_its_whole_interval_past_the_threshold() -> None:
     """The mark is that of the interval's low end, never of the estimate alone; a move with
     no interval (nothing measured) is never marked."""
-    assert mark_worst([_review(0, 0.5, low=0.31)])[0].mark == "blunder"
-    assert mark_worst([_review(0, 0.5, low=0.29)])[0].mark == "mistake"
-    assert mark_worst([_review(0, 0.5, low=0.12)])[0].mark == "inaccuracy"
-    assert mark_worst([_review(0, 0.5, low=0.05)])[0].mark == ""
+    assert mark_moves([_review(0, 0.5, low=0.31)], 1.0)[0].mark == "blunder"
+    assert mark_moves([_review(0, 0.5, low=0.29)], 1.0)[0].mark == "mistake"
+    assert mark_moves([_review(0, 0.5, low=0.12)], 1.0)[0].mark == "inaccuracy"
+    assert mark_moves([_review(0, 0.5, low=0.05)], 1.0)[0].mark == ""
     move = get_game("metropolys").action_space("family")[0]
     bare = MoveReview(0, 0, move, move, False, None, None, 0.9, 0.0)
-    assert mark_worst([bare])[0].mark == ""
-    # the surest losses are the ones marked when more than MARKED could be
-    sure = [_review(i, 0.6, low=0.1 + 0.01 * i) for i in range(MARKED + 2)]
-    assert {r.index for r in mark_worst(sure) if r.mark} == {2, 3, 4}
+    assert mark_moves([bare], 1.0)[0].mark == ""
 
 
 def test_polis_review_reports_every_move_of_a_finished_game(tmp_path: Path) -> None:

@@ -3,32 +3,74 @@
 For each move of a finished game, from the view of the player who made it at that moment
 (:mod:`polis.bots.advice`): the searcher's choice, the estimated win share and points of both
 moves on the same sampled games, and the loss, each with its 95% sampling interval
-(:mod:`polis.bots.intervals`). The biggest losses are marked, in the manner of chess sites: an
-inaccuracy, a mistake, a blunder, but only where the whole interval of the win share lost lies
-past the mark's threshold: 4 sampled games that happen to favour the searcher's move do not
-make a blunder. So a move a hint suggested is labelled worse than the hint said only when the
-review's own samples are sure of it. With an iteration budget and a seed the review is the
-same on every run.
+(:mod:`polis.bots.intervals`). With an iteration budget and a seed the review is the same on
+every run.
+
+Severity: the marks of chess sites (inaccuracy, mistake, blunder), measured on the game's
+own scale and only where the review is sure. A move's severity has two sides, and the
+worse one counts (:data:`MARKS`):
+
+* **win share**: the low end of the 95% interval of the win share lost, past 0.10, 0.20 or
+  0.30 of a win. This is what matters in a close game; but in a game one side loses by 40,
+  every move of the loser has a win share of 0 whatever it is, so wins alone say nothing
+  there (that old rule, with the game's 3 worst moves at most, showed at most three
+  inaccuracies in a game lost 43 to -1).
+* **points**: the points lost as estimated, in *moves' worth*, where the 95% interval of
+  the points lost lies wholly above 0 (the move surely lost points): 1, 1.5 or 2.5 moves'
+  worth. One move's worth is :func:`points_scale`: the winner's final score (from 0, or
+  from the lowest score when that is below 0) over the moves each player made, the points
+  an average move of the winner brought (1.9 to 3.9 points in the calibration's games).
+  So the scale follows the game and the table (4 players, or a game in which everybody
+  scores little, have their own), and a loss is weighed against what one move can do in
+  that game.
+
+Only what the samples are sure of counts: 4 sampled games that happen to favour the
+searcher's move do not make a blunder (the win share needs its whole interval past the
+threshold, the points an interval wholly above 0), so a move a hint suggested is labelled
+worse than the hint said only when the review's own samples are sure of it. Every move past
+a threshold is marked, with no cap: a game lost by 44 shows all its blunders.
+
+Calibration (``benchmarks/review_marks.py`` prints the figures, per game; its docstring
+has them): 2-player games of a random player against the ``hard`` level in each registered
+game, each move reviewed as the web app reviews it (``mcts:200i``, 24 sampled games). The
+thresholds sit where the two sides part. The hard level's moves that surely lost points
+lost at most 0.7 and 0.9 moves' worth in the two games, so 1 move's worth marks none of
+them; about half of the random player's moves in the tile-laying game surely lost a move's
+worth or more, a quarter 1.7 or more, a tenth 2.3 or more (hence 1.5 and 2.5), which gives
+the random player 1.2 blunders, 3.2 mistakes and 3.8 inaccuracies of its 16 moves a game
+(the old rule: 1.2 inaccuracies and nothing else) and the hard level none. In the bidding
+game an estimate is noisier (one call's outcome swings the playouts), fewer moves are sure,
+and the sure ones lost 1.4 to 3.2 moves' worth: 0.8 blunders, 1 mistake and 0.2
+inaccuracies a game for the random player (none in one game of four, lost 7 to 47), none
+for the hard level (whose one sure loss was 0.9 moves' worth), none by the old rule.
+
+Each marked move is explained in words by the game's ``reasons`` part
+(:data:`polis.core.parts.REASONS`): a catalogue key and its arguments, computed by the game
+from what the player saw (:func:`explain`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise
 from polis.bots.intervals import Interval, mean_interval, paired_difference, rounded
+from polis.core.errors import PolisError
 from polis.core.match import derive_seed
 from polis.core.moves import Move
+from polis.core.parts import REASONS, Reason
 from polis.core.protocol import Game, GameState
 from polis.core.view import View
 
-#: Win share lost from which a move is marked, worst first: the low end of the loss's 95%
-#: interval must reach it.
-MARKS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
-#: How many of the worst moves of a game are marked at most.
-MARKED = 3
+#: The marks, worst first: (name, win share lost, points lost in moves' worth). A move gets
+#: the first mark whose win share the low end of its loss's 95% interval reaches, or whose
+#: moves' worth its points lost reach where their interval lies wholly above 0.
+MARKS = (("blunder", 0.30, 2.5), ("mistake", 0.20, 1.5), ("inaccuracy", 0.10, 1.0))
+#: The least points one move is taken to be worth (a game where nobody scored).
+MIN_SCALE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +100,12 @@ class MoveReview:
     loss_interval: Interval | None = None
     #: The 95% interval of the points lost (None: forced, or a single sample).
     points_interval: Interval | None = None
+    #: The points lost in moves' worth (:attr:`points_loss` over :func:`points_scale`) where
+    #: they were surely lost (:attr:`surely_lost_points`), else 0; set by :func:`mark_moves`.
+    moves_lost: float = 0.0
+    #: Why ``best`` was better, in the words of the game's catalogue: ``{"key", "params"}``
+    #: (a param may itself be such a reason, formatted first); None where nothing is said.
+    reason: Reason | None = None
 
     @classmethod
     def forced_move(cls, index: int, player: int, played: Move) -> MoveReview:
@@ -69,6 +117,11 @@ class MoveReview:
         """The win share the move lost for sure (the low end of its interval, at least 0;
         0 without an interval)."""
         return 0.0 if self.loss_interval is None else max(0.0, self.loss_interval[0])
+
+    @property
+    def surely_lost_points(self) -> bool:
+        """Did the move lose points for sure (the low end of its interval above 0)?"""
+        return self.points_interval is not None and self.points_interval[0] > 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The move's entry in a review's JSON (``polis review --json`` and the web's)."""
@@ -85,6 +138,8 @@ class MoveReview:
             "mark": self.mark,
             "win_share_loss_interval": rounded(self.loss_interval, 4),
             "points_loss_interval": rounded(self.points_interval, 2),
+            "moves_lost": round(self.moves_lost, 2),
+            "reason": reason_json(self.reason),
         }
 
 
@@ -111,17 +166,27 @@ def review_moves(
     seats: Collection[int] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[MoveReview]:
-    """Weigh ``moves`` played from ``start`` (the players in ``seats``, default all)."""
+    """Weigh ``moves`` played from ``start`` (the players in ``seats``, default all), mark
+    them on the game's scale and explain the marked ones."""
     state = start.clone()
     out = []
+    views: dict[int, View] = {}
     for index, played in enumerate(moves):
         player = state.current_player()
         if seats is None or player in seats:
             out.append(_weigh(game, state, index, played, agent, samples, seed))
+            views[index] = state.view(player)
         state.apply(played)
         if progress is not None:
             progress(index + 1, len(moves))
-    return mark_worst(out)
+    # points are weighed on the game's scale, known at its end: a game not over is marked on
+    # its wins alone
+    scale = (
+        points_scale(state.result().scores, len(moves), state.num_players)
+        if state.is_terminal()
+        else math.inf
+    )
+    return explain_marked(game, mark_moves(out, scale), views.__getitem__)
 
 
 def _weigh(
@@ -183,30 +248,89 @@ def losses(best: Estimate, played: Estimate) -> tuple[Interval, Interval | None]
     return wins, points
 
 
-def mark_of(review: MoveReview) -> str:
-    """The worst mark the move's interval supports ("" where none does)."""
-    sure = review.surely_lost
-    return next((name for name, at in MARKS if sure >= at), "")
+def points_scale(scores: Sequence[float], moves: int, players: int) -> float:
+    """The points one move is worth in a game that ended with ``scores`` after ``moves``
+    moves of ``players``: the winner's score, counted from 0 (or from the lowest score when
+    that is below 0), over the moves each player made; at least :data:`MIN_SCALE`."""
+    if not scores:
+        return MIN_SCALE
+    spread = max(scores) - min(0.0, min(scores))
+    return max(MIN_SCALE, spread / max(1.0, moves / max(1, players)))
 
 
-def mark_worst(reviews: list[MoveReview]) -> list[MoveReview]:
-    """The same reviews with the game's :data:`MARKED` worst moves marked: those whose whole
-    interval of the win share lost lies past a threshold, the surest losses first."""
-    worst = sorted(
-        (r for r in reviews if mark_of(r)),
-        key=lambda r: (-r.surely_lost, -r.win_share_loss, r.index),
-    )[:MARKED]
-    marks = {r.index: mark_of(r) for r in worst}
-    return [replace(r, mark=marks.get(r.index, "")) for r in reviews]
+def moves_worth(review: MoveReview, scale: float) -> float:
+    """The points ``review`` lost in moves' worth (points over ``scale``), where it surely
+    lost points; else 0."""
+    return review.points_loss / scale if review.surely_lost_points else 0.0
+
+
+def mark_of(review: MoveReview, scale: float = math.inf) -> str:
+    """The worst mark the move's intervals support ("" where none does): its sure loss of
+    wins, or the points it surely lost, in moves' worth (points over ``scale``)."""
+    sure, moves = review.surely_lost, moves_worth(review, scale)
+    return next((name for name, win, worth in MARKS if sure >= win or moves >= worth), "")
+
+
+def mark_moves(reviews: Sequence[MoveReview], scale: float) -> list[MoveReview]:
+    """The same reviews, each marked as its intervals support on a game whose moves are
+    worth ``scale`` points each (:func:`points_scale`); forced moves never are."""
+    return [
+        r if r.forced else replace(r, mark=mark_of(r, scale), moves_lost=moves_worth(r, scale))
+        for r in reviews
+    ]
+
+
+def explain(game: Game, view: View, review: MoveReview) -> MoveReview:
+    """``review`` with the reason its game gives for ``best`` over ``played`` from ``view``
+    (the view the player had), unchanged where the game offers no ``reasons`` part or the
+    move was the best."""
+    if review.forced or review.best is review.played or REASONS.name not in game.plugins:
+        return review
+    reasons = game.plugin(REASONS)
+    try:
+        reason = reasons(
+            view,
+            review.played,
+            review.best,
+            points=review.points_loss,
+            win_share=review.win_share_loss,
+        )
+    except PolisError:  # a view the game cannot read again: the row keeps its figures
+        return review
+    return review if reason is None else replace(review, reason=reason)
+
+
+def explain_marked(
+    game: Game, reviews: Sequence[MoveReview], view_of: Callable[[int], View]
+) -> list[MoveReview]:
+    """Every marked move explained (:func:`explain`); ``view_of(index)`` is the view its
+    player had."""
+    return [explain(game, view_of(r.index), r) if r.mark else r for r in reviews]
+
+
+def reason_json(reason: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A reason as plain JSON (nested reasons included)."""
+    if reason is None:
+        return None
+    params = {
+        k: reason_json(v) if isinstance(v, Mapping) else v
+        for k, v in reason.get("params", {}).items()
+    }
+    return {"key": reason["key"], "params": params}
 
 
 __all__ = [
-    "MARKED",
     "MARKS",
+    "MIN_SCALE",
     "MoveReview",
+    "explain",
+    "explain_marked",
     "losses",
+    "mark_moves",
     "mark_of",
-    "mark_worst",
+    "moves_worth",
+    "points_scale",
+    "reason_json",
     "review_moves",
     "weigh",
 ]

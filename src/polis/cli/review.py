@@ -12,11 +12,13 @@ from rich.table import Table
 from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES
 from polis.bots.factory import parse_agent_spec
 from polis.bots.intervals import LEVEL, Interval
-from polis.bots.review import MARKS, MoveReview, review_moves
-from polis.cli.common import echo_json, game_of, parse_seat, read_json, user_errors
+from polis.bots.review import MARKS, MoveReview, points_scale, review_moves
+from polis.cli.common import echo_json, fail, game_of, parse_seat, read_json, user_errors
+from polis.cli.text import game_wording
 from polis.core.errors import InputError
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
+from polis.core.wording import LANGUAGES, WordingError, Words, pick_language, say_reason
 from polis.games.text import seat_label
 
 
@@ -42,6 +44,14 @@ def review(
     json_out: Annotated[
         bool, typer.Option("--json", help="Print JSON instead of a table.")
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The language of the marked moves' explanations: {', '.join(LANGUAGES)} "
+            "(default: POLIS_LANG, else the locale's, else en).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Weigh every move of a finished game against the move the searcher would have chosen.
 
@@ -49,10 +59,16 @@ def review(
     see): the searcher's choice, the estimated win share and points of both moves over the
     same sampled games, and the loss with its 95% interval. The worst moves are marked
     (inaccuracy, mistake, blunder) where their whole interval lies past the mark's threshold:
-    more samples, narrower intervals. Same record, agent, samples and seed: the same review.
+    more samples, narrower intervals. Each marked move is explained in a sentence, from the
+    game's own reasons (the web review's words). Same record, agent, samples and seed: the
+    same review.
 
     Example: polis review game.json --agent mcts:400i --samples 48
     """
+    try:
+        language = pick_language(lang)
+    except WordingError as exc:
+        fail(str(exc))
     with user_errors():
         parse_agent_spec(agent)
         record = read_json(file)
@@ -77,7 +93,7 @@ def review(
     if json_out:
         echo_json(as_json(game, final, reviews, agent, samples, seed))
     else:
-        print_review(final, reviews, names)
+        print_review(final, reviews, names, game_wording(game, language))
 
 
 def as_json(
@@ -95,9 +111,12 @@ def as_json(
     }
 
 
-def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) -> None:
+def print_review(
+    final: GameState, reviews: list[MoveReview], names: list[str], say: Words | None = None
+) -> None:
     """A table of the weighed moves (forced ones left out), the marked ones last; every
-    loss with its 95% interval in brackets."""
+    loss with its 95% interval in brackets, and each marked move's reason in ``say``'s
+    language (the game's catalogue, as the browser words it)."""
     console = Console()
     table = Table(title="Review: each move against the searcher's choice", expand=False)
     for head, justify in (
@@ -120,17 +139,22 @@ def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) 
         )
     console.print(table)
     samples = next((r.best_estimate.samples for r in reviews if r.best_estimate), 0)
-    thresholds = ", ".join(f"{100 * at:.0f}% ({name})" for name, at in reversed(MARKS))
+    thresholds = ", ".join(
+        f"{100 * win:.0f}% of a win or {worth:g}x a move's worth of points ({name})"
+        for name, win, worth in reversed(MARKS)
+    )
+    scale = points_scale(final.result().scores, len(final.history), final.num_players)
     console.print(
         f"In brackets: the {100 * LEVEL:.0f}% interval over {samples} sampled games. A move is "
-        f"marked only where its whole interval lies past {thresholds} of a win.",
+        f"marked where the low end of its interval lies past {thresholds}; one move is "
+        f"worth {scale:.1f} points in this game.",
         markup=False,
         highlight=False,
     )
     marked = [r for r in reviews if r.mark]
     if not marked:
         console.print("No move surely lost much: nothing marked.")
-    for r in sorted(marked, key=lambda r: -r.win_share_loss):
+    for r in sorted(marked, key=lambda r: r.index):
         console.print(
             f"{r.mark.capitalize()} at move {r.index + 1} ({_seat(r.player, names)}): "
             f"{r.played} instead of {r.best} gave away about "
@@ -139,6 +163,8 @@ def print_review(final: GameState, reviews: list[MoveReview], names: list[str]) 
             markup=False,
             highlight=False,
         )
+        if r.reason is not None and say is not None:
+            console.print(f"  {say_reason(say, r.reason)}", markup=False, highlight=False)
 
 
 def _difference(r: MoveReview) -> float:

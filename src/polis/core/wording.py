@@ -205,6 +205,17 @@ class Words:
         return names_list(names, self.lang)
 
 
+def say_reason(say: Words, reason: Mapping[str, Any]) -> str:
+    """A reason (:data:`polis.core.parts.Reason`: ``{"key", "params"}``, a param itself a
+    reason where nested) in ``say``'s language, its nested reasons formatted first, as the
+    browser's review does."""
+    params = {
+        name: say_reason(say, value) if isinstance(value, Mapping) else value
+        for name, value in reason.get("params", {}).items()
+    }
+    return say(reason["key"], params)
+
+
 @cache
 def words(lang: str, *sources: tuple[str, str]) -> Words:
     """The (cached) translator of ``lang`` over the catalogues ``(package, folder)``."""
@@ -223,5 +234,6 @@ __all__ = [
     "parse",
     "pick_language",
     "plural_form",
+    "say_reason",
     "words",
 ]

@@ -24,7 +24,10 @@ web lives here, in the core, so a game implements all of them importing nothing 
 * ``WIRE``, for the server's wire contract: :class:`WireTypes`, a module naming the types
   (``TypedDict`` classes) of the JSON the view's ``to_json`` and the ``choices`` part write;
 * ``READ_VIEW``, for programs playing through the server's bot API (:mod:`polis.client`):
-  :class:`ReadView`, ``(json) -> View``, the view back from what its ``to_json`` wrote.
+  :class:`ReadView`, ``(json) -> View``, the view back from what its ``to_json`` wrote;
+* ``REASONS``, for the post-game review (:mod:`polis.bots.review`): :class:`Reasons`,
+  ``(view, played, best, points=, win_share=) -> Reason``, why one move was better than
+  another, as a key of the game's catalogue and its arguments.
 
 Importing this package loads no part and no third-party library: the interfaces' own
 modules are imported only for type checking here.
@@ -157,6 +160,24 @@ class ReadView(Protocol):
     def __call__(self, data: Mapping[str, Any], /) -> View: ...
 
 
+#: Words to be formatted from a catalogue: ``{"key": str, "params": {name: value}}``, where a
+#: value is a string, a number or itself a reason (formatted first, in the same catalogue):
+#: plain JSON, formatted alike by the terminal (:func:`polis.core.wording.say_reason`) and
+#: the browser (``static/js/review.js``).
+Reason = Mapping[str, Any]
+
+
+class Reasons(Protocol):
+    """A game's ``reasons`` part: why ``best`` was better than ``played`` for the player whose
+    ``view`` it is, from the facts the game computes (its scorer, its board), as a
+    :data:`Reason` of the game's catalogue; ``points`` and ``win_share`` are what the
+    review's played-out games say ``played`` lost. None: nothing to say beyond the figures."""
+
+    def __call__(
+        self, view: View, played: Move, best: Move, /, *, points: float, win_share: float
+    ) -> Reason | None: ...
+
+
 KNOWLEDGE: PluginKey[KnowledgeFactory] = PluginKey("knowledge")
 OBSERVATION: PluginKey[ObservationFactory] = PluginKey("observation")
 CHANCE: PluginKey[ChanceModel] = PluginKey("chance")
@@ -165,11 +186,12 @@ REVEALS: PluginKey[Reveals] = PluginKey("reveals")
 TEXT: PluginKey[TextParts] = PluginKey("text")
 WIRE: PluginKey[WireTypes] = PluginKey("wire")
 READ_VIEW: PluginKey[ReadView] = PluginKey("read_view")
+REASONS: PluginKey[Reasons] = PluginKey("reasons")
 
 #: Every part a game may offer, by name.
 PARTS: Mapping[str, PluginKey[object]] = {
     key.name: key
-    for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE, READ_VIEW)
+    for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE, READ_VIEW, REASONS)
 }
 
 __all__ = [
@@ -179,6 +201,7 @@ __all__ = [
     "OBSERVATION",
     "PARTS",
     "READ_VIEW",
+    "REASONS",
     "REVEALS",
     "TEXT",
     "WIRE",
@@ -187,6 +210,8 @@ __all__ = [
     "ObservationFactory",
     "PluginKey",
     "ReadView",
+    "Reason",
+    "Reasons",
     "Reveals",
     "TextParts",
     "WireTypes",

@@ -56,6 +56,7 @@ class MetropolysGame(Game):
         "reveals": "polis.games.metropolys.reveals:reveals",
         "wire": "polis.games.metropolys.view_json",
         "read_view": "polis.games.metropolys.view_read:read_view",
+        "reasons": "polis.games.metropolys.reasons:reasons",
     }
 
     def new_game(

@@ -58,6 +58,7 @@ class QuadropolisGame(Game):
         "reveals": "polis.games.quadropolis.reveals:reveals",
         "wire": "polis.games.quadropolis.view_json",
         "read_view": "polis.games.quadropolis.view_read:read_view",
+        "reasons": "polis.games.quadropolis.reasons:reasons",
     }
 
     def new_game(

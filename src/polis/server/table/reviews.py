@@ -2,10 +2,14 @@
 
 Each move is weighed from the view its player had at that moment against the move the
 searcher would have chosen (:func:`polis.server.table.hint_search.weigh`, one worker call
-per move, so live bots are not held up for long and the client can show how far it has come); forced
-moves cost nothing. Every loss carries its 95% sampling interval, and the game's worst moves
-are then marked where their whole interval lies past a threshold (:func:`polis.bots.review.
-mark_worst`). The seed is :data:`SEED` and the agent and samples the server's
+per move, so live bots are not held up for long and the client can show how far it has
+come); forced moves cost nothing. Every loss carries its 95% sampling interval; the moves are
+then marked on the game's own scale (:func:`polis.bots.review.mark_moves`: the win share or
+the points, in moves' worth, surely lost) and each marked move is explained by the game's
+``reasons`` part (:func:`polis.bots.review.explain`, here in the web process: a few
+scorings, no search), as a catalogue key and its arguments that the client words in the
+reader's language. The server names no game: it passes views and moves. The seed is
+:data:`SEED` and the agent and samples the server's
 ``review_agent`` / ``review_samples``: a game always gets the same review, the same that
 ``polis review RECORD --agent A --samples S`` prints for its record.
 
@@ -25,9 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from polis.bots.intervals import LEVEL
-from polis.bots.review import MoveReview, mark_worst
+from polis.bots.review import MARKS, MoveReview, explain_marked, mark_moves, points_scale
 from polis.core.moves import Move, MoveList
-from polis.core.protocol import Game
+from polis.core.protocol import Game, GameState
 from polis.core.view import View
 from polis.server.bots.pool import BotFailed
 from polis.server.live.history import line_of
@@ -58,6 +62,8 @@ class Review:
     total: int
     done: int = 0
     moves: list[dict[str, Any]] | None = None
+    #: The points one move is worth in the game (:func:`polis.bots.review.points_scale`).
+    scale: float = 0.0
     failed: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
@@ -70,6 +76,10 @@ class Review:
                 "seed": SEED,
                 "interval_level": LEVEL,
                 "total": self.total,
+                "points_scale": round(self.scale, 2),
+                "marks": {
+                    name: {"win_share": win, "moves_worth": worth} for name, win, worth in MARKS
+                },
                 "moves": self.moves,
             }
         if self.failed is not None:
@@ -114,7 +124,7 @@ class Reviews:
     async def _weigh_all(self, game: Game, stored: StoredGame, review: Review) -> None:
         config = self.hub.config
         try:
-            positions = await asyncio.to_thread(_positions, game, stored)
+            positions, final = await asyncio.to_thread(_positions, game, stored)
             weighed: list[MoveReview] = []
             for index, (view, legal, played) in enumerate(positions):
                 assert view.player is not None
@@ -127,7 +137,12 @@ class Reviews:
                     )  # fmt: skip
                     weighed.append(await self.hub.pool.compute(weigh, args, LIMIT))
                 review.done = index + 1
-            review.moves = [r.to_json() for r in mark_worst(weighed)]
+            scale = points_scale(final.result().scores, len(positions), final.num_players)
+            marked = mark_moves(weighed, scale)
+            review.scale = scale
+            views = [view for view, _legal, _played in positions]
+            explained = await asyncio.to_thread(explain_marked, game, marked, views.__getitem__)
+            review.moves = [r.to_json() for r in explained]
         except Exception as exc:  # a worker that failed (or anything else): said, not hung
             if isinstance(exc, BotFailed):
                 log.warning("the review of game %s failed: %s", stored.id, exc)
@@ -136,8 +151,11 @@ class Reviews:
             review.failed = "the review could not be worked out just now; try again"
 
 
-def _positions(game: Game, stored: StoredGame) -> list[tuple[View, MoveList[Move], Move]]:
-    """Each move of the final line with the view its player had and the legal moves then."""
+def _positions(
+    game: Game, stored: StoredGame
+) -> tuple[list[tuple[View, MoveList[Move], Move]], GameState]:
+    """Each move of the final line with the view its player had and the legal moves then,
+    and the game as it ended."""
     state = game.new_game(
         stored.mode,
         stored.players,
@@ -150,7 +168,7 @@ def _positions(game: Game, stored: StoredGame) -> list[tuple[View, MoveList[Move
         move = state.parse_move(text)
         out.append((state.view(state.current_player()), state.legal_moves(), move))
         state.apply(move)
-    return out
+    return out, state
 
 
 _BOARDS: weakref.WeakKeyDictionary[Hub, Reviews] = weakref.WeakKeyDictionary()

@@ -86,7 +86,8 @@ function modeName(name, mode) {
   return translator(name)(`mode.${mode}`);
 }
 
-async function gameScreen(gameId) {
+// at: a finished game opened at that position of its replay (#/replay/{id}/{n}, a review's row)
+async function gameScreen(gameId, at = null) {
   let summary;
   try {
     summary = await api(`/api/games/${encodeURIComponent(gameId)}`);
@@ -107,7 +108,7 @@ async function gameScreen(gameId) {
   const mod = clients[summary.game];
   if (!mod) throw new Error(t("error.noClient"));
   const board = await boardData(summary.game);
-  return tableScreen(gameId, { root: main(), mod, summary, board, gameTitle, modeName });
+  return tableScreen(gameId, { root: main(), mod, summary, board, gameTitle, modeName, at });
 }
 
 const ACCOUNT_PAGES = {
@@ -137,6 +138,10 @@ async function route() {
         history.replaceState(null, "", `#/game/${parts[1]}`);
       }
       page = await gameScreen(gameId);
+    } else if (parts[0] === "replay" && parts[1]) {
+      // a finished game at one position of its replay (the start without one)
+      const at = Number.parseInt(parts[2] ?? "0", 10);
+      page = await gameScreen(decodeURIComponent(parts[1]), Number.isNaN(at) ? 0 : at);
     } else if (parts[0] === "review" && parts[1]) {
       // the review of a finished game (review.js)
       page = reviewPage({

@@ -1,11 +1,15 @@
 // The review of a finished game (see reviews.py): every move next to the move the strongest
 // level would have chosen from what that player could see then, what it cost in wins and
 // points with the 95% interval of each over the sampled games, and the game's worst moves
-// marked (only where the whole interval lies past a threshold). The server works it out in its bot workers; the
-// page says how far it has come meanwhile and asks again every second.
+// marked on the game's own scale (only where the interval is sure of it), each marked move
+// explained in a sentence the game computed (its "reasons" part: a key of the game's
+// catalogue and its arguments, a nested reason formatted first). Every row opens the replay
+// at that move (click, Enter or Space). The server works it out in its bot workers; the page
+// says how far it has come meanwhile and asks again every second.
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, translator } from "./i18n.js";
 import { markerHtml } from "./players.js";
+import { words } from "./reasons.js";
 import { api, ApiError } from "./ui.js";
 
 const POLL = 1000;
@@ -43,6 +47,25 @@ function ranges(m) {
   };
 }
 
+// a row that opens the replay at its move: a click, or Enter or Space on the focused row
+function opener(gameId, m) {
+  const open = () => {
+    location.hash = `#/replay/${encodeURIComponent(gameId)}/${m.index + 1}`;
+  };
+  return {
+    tabindex: "0",
+    "aria-describedby": "review-open-help",
+    on: {
+      click: open,
+      keydown: (e) => {
+        if (e.target !== e.currentTarget || (e.key !== "Enter" && e.key !== " ")) return;
+        e.preventDefault();
+        open();
+      },
+    },
+  };
+}
+
 // env: {root, gameId, clients, gameTitle(name), modeName(name, mode)}
 export function reviewPage(env) {
   const { root, gameId } = env;
@@ -66,7 +89,8 @@ export function reviewPage(env) {
   }
 
   function worstList(moves, who) {
-    const marked = moves.filter((m) => m.mark).sort((a, b) => b.win_share_loss - a.win_share_loss);
+    const say = translator(summary.game);
+    const marked = moves.filter((m) => m.mark);
     const box = h("section", { class: "review-worst", "aria-labelledby": "review-worst-title" }, [
       h("h2", { id: "review-worst-title", text: t("review.worst") }),
     ]);
@@ -79,18 +103,36 @@ export function reviewPage(env) {
         "ul",
         {},
         marked.map((m) =>
-          h("li", { class: `mark-${m.mark}`, dataset: { move: m.index } }, [
+          h("li", { class: `mark-${m.mark}`, dataset: { move: m.index }, ...opener(gameId, m) }, [
             h("span", { class: `badge mark ${m.mark}`, text: t(`review.mark.${m.mark}`) }),
             " ",
-            t("review.markLine", {
-              n: m.index + 1,
-              name: who[m.player] ?? "",
-              played: m.played,
-              best: m.best,
-              win: pct(m.win_share_loss),
-              points: points(m.points_loss),
-              ...ranges(m),
-            }),
+            m.reason
+              ? [
+                  h("strong", {
+                    text: t("review.atMove", { n: m.index + 1, name: who[m.player] ?? "" }),
+                  }),
+                  " ",
+                  h("span", { class: "reason", text: words(m.reason, say) }),
+                  " ",
+                  h("small", {
+                    class: "muted",
+                    text: t("review.figures", {
+                      played: m.played,
+                      best: m.best,
+                      win: pct(m.win_share_loss),
+                      points: points(m.points_loss),
+                    }),
+                  }),
+                ]
+              : t("review.markLine", {
+                  n: m.index + 1,
+                  name: who[m.player] ?? "",
+                  played: m.played,
+                  best: m.best,
+                  win: pct(m.win_share_loss),
+                  points: points(m.points_loss),
+                  ...ranges(m),
+                }),
           ]),
         ),
       ),
@@ -114,6 +156,7 @@ export function reviewPage(env) {
         {
           class: `${m.forced ? "forced" : ""} ${m.mark ? `mark-${m.mark}` : ""}`,
           dataset: { move: m.index },
+          ...opener(gameId, m),
         },
         [
           h("th", { scope: "row", text: String(m.index + 1) }),
@@ -143,7 +186,17 @@ export function reviewPage(env) {
     });
     return h("section", { "aria-labelledby": "review-moves-title" }, [
       h("h2", { id: "review-moves-title", text: t("review.table") }),
-      h("p", { class: "hint", id: "review-loss-help", text: t("review.lossHelp") }),
+      h("p", {
+        class: "hint",
+        id: "review-loss-help",
+        text: t("review.lossHelp", {
+          inaccuracy: data.marks?.inaccuracy?.moves_worth ?? "?",
+          mistake: data.marks?.mistake?.moves_worth ?? "?",
+          blunder: data.marks?.blunder?.moves_worth ?? "?",
+          scale: data.points_scale ?? 0,
+        }),
+      }),
+      h("p", { class: "hint", id: "review-open-help", text: t("review.openHelp") }),
       h(
         "div",
         {

@@ -997,6 +997,11 @@ export function tableScreen(gameId, env) {
     if (ui.refused || ui.destroyed) return;
     const ctx = context();
     if (!ctx) return;
+    // opened at a position of the replay (env.at: a review's row): go there once, when over
+    if (env.at != null && ctx.msg.finished && !ui.openedAt) {
+      ui.openedAt = true;
+      goto(env.at);
+    }
     const had = document.activeElement?.dataset?.focusKey;
     const focusWasHere =
       dom.board.contains(document.activeElement) || dom.controls.contains(document.activeElement);

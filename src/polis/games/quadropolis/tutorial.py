@@ -60,9 +60,13 @@ TUTORIAL: Final[dict[str, Any]] = {
                 {
                     "text": "tutorial.classic.where",
                     "move": "3T4 r2c3",
+                    # any empty square of row 3 or column 3 will do
+                    "accept": [
+                        f"3T4 {sq}" for sq in ("r1c3", "r3c1", "r3c2", "r3c3", "r3c4", "r4c3")
+                    ],
                     "mark": [_cell("r2c3")],
                     "refuse": "tutorial.classic.whereRule",
-                    "check": {"cities.0.squares.6.code": "F", "energy.0": 3},
+                    "check": {"energy.0": 3},
                     "then": ["4R5 r4c4"],
                 },
                 {

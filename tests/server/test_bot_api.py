@@ -325,6 +325,7 @@ def test_bots_take_open_seats_only_at_tables_that_let_them(client: TestClient) -
     assert client.get(f"/api/games/{gid}").json()["bots"] is True
     listed = client.get("/api/bot/tables", headers=bearer(token)).json()["tables"]
     assert [t["id"] for t in listed] == [gid] and listed[0]["vacant"] == [1]
+    assert [t["bots"] for t in client.get("/api/tables").json()["tables"]] == [True, False]
     r = client.post(f"/api/bot/games/{gid}/seats", json={"seat": None}, headers=bearer(token))
     assert r.status_code == 200 and r.json() == {"game_id": gid, "seat": 1}
     summary = client.get(f"/api/games/{gid}").json()

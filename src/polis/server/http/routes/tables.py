@@ -16,6 +16,7 @@ from polis.server.errors import ServerError
 from polis.server.http.deps import HubDep, MaybeSignedIn, RoomDep
 from polis.server.http.inputs import Body, check_name
 from polis.server.http.middleware import public_base
+from polis.server.store.api_tokens import bots_allowed
 from polis.server.table.open_tables import take_seat
 
 router = APIRouter(prefix="/api")
@@ -34,9 +35,13 @@ class TakeSeat(Body):
 
 @router.get("/tables")
 async def tables(hub: HubDep) -> dict[str, Any]:
-    """The listed tables with vacant seats, newest first (invite-only ones never)."""
+    """The listed tables with vacant seats, newest first (invite-only ones never); ``bots``:
+    whether bot accounts may take the open seats (the table was made with ``"bots": true``)."""
     found = await hub.patiently(lambda: hub.store.open_tables(30), "listing open tables")
-    return {"tables": found}
+    ids = [t["id"] for t in found]
+    engine = hub.store.engine
+    allowed = await hub.patiently(lambda: bots_allowed(engine, ids), "tables for bots")
+    return {"tables": [{**t, "bots": t["id"] in allowed} for t in found]}
 
 
 @router.post("/games/{game_id}/seats")

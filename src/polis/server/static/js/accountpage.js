@@ -1,8 +1,9 @@
 // #/account: the signed-in account's own page. Its name and profile; a new password; passkeys
 // (listed, added through passkeys.js, removed); turn notifications for every seat bound to the
 // account (the browser's push subscription, turnpush.js); the data kept, as a download; the
-// people blocked and muted (each can be taken off); and deleting the account, which asks the
-// password again and says what stays (the games, the account's seats shown as "deleted player").
+// people blocked and muted (each can be taken off); the bot account (making one, its API tokens
+// and the commands that connect a program); and deleting the account, which asks the password
+// again and says what stays (the games, the account's seats shown as "deleted player").
 import { h, clear } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api, send, toast, ApiError, csrfToken } from "./ui.js";
@@ -49,6 +50,9 @@ export function accountPage(env) {
   let keys = null; // the passkeys listed (null: not asked yet; false: none to be had here)
   let passkeysHere = true; // this page can make passkeys (a secure context with WebAuthn)
   let known = { blocked: [], muted: [] };
+  let tokens = null; // a bot account's API tokens (null: not asked yet)
+  let fresh = null; // the token just made, {label, token}: its secret is shown this once
+  let refusal = null; // why the server would not make this a bot account (kept over redraws)
   let destroyed = false;
 
   async function load() {
@@ -60,6 +64,7 @@ export function accountPage(env) {
     } catch (err) {
       keys = err instanceof ApiError && err.status === 404 ? false : [];
     }
+    await loadTokens();
     if (!destroyed) draw();
   }
 
@@ -85,6 +90,7 @@ export function accountPage(env) {
       passkeySection(),
       pushSection(),
       peopleSection(),
+      botSection(),
       dataSection(),
     );
   }
@@ -344,6 +350,309 @@ export function accountPage(env) {
       h("p", { class: "hint", text: t("people.mutedHint") }),
       personList("mute", known.muted),
     ]);
+  }
+
+  // -- the bot account: made from an account that has played no game; its API tokens -------------
+  const isBot = () => !!session().account?.bot;
+
+  async function loadTokens() {
+    if (!isBot()) {
+      tokens = null;
+      return;
+    }
+    try {
+      tokens = (await api("/api/account/tokens", { cache: "no-store" })).tokens ?? [];
+    } catch {
+      tokens = tokens ?? [];
+    }
+  }
+
+  // The server's times: ISO text (created) or seconds since the epoch (last used, revoked).
+  const moment = (x) => (typeof x === "number" ? new Date(x * 1000).toISOString() : x);
+
+  function botSection() {
+    if (!isBot()) {
+      const error = errorLine("bot-error");
+      if (refusal) showError(error, refusal, { forbidden: t("bot.refused") });
+      return section("bot", t("bot.title"), [
+        h("p", { class: "hint", id: "bot-offer", text: t("bot.offer") }),
+        error,
+        h("button", {
+          id: "make-bot",
+          type: "button",
+          "aria-describedby": "bot-offer",
+          text: t("bot.make"),
+          on: { click: askMakeBot },
+        }),
+      ]);
+    }
+    return section("bot", t("bot.title"), [
+      h("p", { id: "bot-is", text: t("bot.is") }),
+      h("h3", { id: "tokens-title", tabindex: "-1", text: t("bot.tokens") }),
+      tokenList(),
+      tokenForm(),
+      fresh ? freshToken() : "",
+      h("h3", { id: "bot-connect-title", text: t("bot.connect") }),
+      h("p", { class: "hint", id: "bot-connect-hint", text: t("bot.connectHint") }),
+      h(
+        "pre",
+        { class: "bot-commands", id: "bot-commands", "aria-labelledby": "bot-connect-title" },
+        [h("code", { text: commands() })],
+      ),
+      copyButton("bot-commands-copy", t("bot.copyCommands"), commands, () =>
+        document.getElementById("bot-commands"),
+      ),
+      h("p", { class: "done", id: "bot-commands-copy-status", role: "status" }),
+    ]);
+  }
+
+  // The three commands that connect a program (the README's words, with this server's address).
+  function commands() {
+    return [
+      "pip install 'polis-boardgames[client]'",
+      `export POLIS_BOT_TOKEN=${fresh?.token ?? "polis_bot_..."}`,
+      `polis bot connect --server ${location.origin} --agent easy`,
+    ].join("\n");
+  }
+
+  // A dialog of the bot section whose onOk(error) answers false to stay open, or what to do once
+  // it has closed (the page under a modal dialog is inert: it takes no focus, and a screen
+  // reader does not read it while the dialog is open).
+  function botDialog(options) {
+    let then = null;
+    const dialog = askDialog({
+      ...options,
+      onOk: async (_shown, error) => {
+        const done = await options.onOk(error);
+        if (done) then = done;
+        return !!done;
+      },
+    });
+    dialog.addEventListener("close", () => then?.());
+  }
+
+  const focusOn = (id) => () => document.getElementById(id)?.focus();
+
+  function askMakeBot() {
+    botDialog({
+      id: "dialog-bot",
+      title: t("bot.makeTitle"),
+      ok: t("bot.makeOk"),
+      body: h("p", { text: t("bot.makeAsk", { name: me() }) }),
+      onOk: async () => {
+        try {
+          await send("/api/account/bot", {});
+        } catch (err) {
+          // after a first game the server refuses: its words stay under the button
+          refusal = err;
+          return () => {
+            if (!destroyed) draw();
+            focusOn("make-bot")();
+          };
+        }
+        refusal = null;
+        await refreshSession();
+        await loadTokens();
+        if (!destroyed) draw();
+        toast(t("bot.made"), "info");
+        return focusOn("token-label");
+      },
+    });
+  }
+
+  function tokenList() {
+    if (tokens === null) return h("p", { class: "muted", text: "…" });
+    if (!tokens.length) return h("p", { class: "muted", id: "token-none", text: t("bot.none") });
+    return h(
+      "ul",
+      { class: "plain-list", id: "token-list", "aria-labelledby": "tokens-title" },
+      tokens.map((k) =>
+        h("li", { class: "token", dataset: { id: k.id, revoked: k.revoked ? "yes" : "no" } }, [
+          h("div", { class: "token-info" }, [
+            h("strong", { class: "token-label", text: k.label }),
+            h("span", {
+              class: "muted",
+              text: t("bot.created", { when: when(moment(k.created)) }),
+            }),
+            h("span", {
+              class: "muted token-used",
+              text: k.last_used
+                ? t("bot.lastUsed", { when: when(moment(k.last_used)) })
+                : t("bot.neverUsed"),
+            }),
+            k.revoked
+              ? h("span", {
+                  class: "badge token-revoked",
+                  text: t("bot.revoked", { when: when(moment(k.revoked)) }),
+                })
+              : "",
+          ]),
+          k.revoked
+            ? ""
+            : h("button", {
+                type: "button",
+                class: "revoke-token danger",
+                text: t("bot.revoke"),
+                "aria-label": t("bot.revokeNamed", { label: k.label }),
+                on: { click: () => askRevoke(k) },
+              }),
+        ]),
+      ),
+    );
+  }
+
+  function askRevoke(k) {
+    botDialog({
+      id: "dialog-revoke",
+      title: t("bot.revokeTitle", { label: k.label }),
+      ok: t("bot.revoke"),
+      danger: true,
+      body: h("p", { text: t("bot.revokeAsk") }),
+      onOk: async (error) => {
+        try {
+          await send(`/api/account/tokens/${encodeURIComponent(k.id)}/revoke`, {});
+        } catch (err) {
+          showError(error, err);
+          return false;
+        }
+        if (fresh?.id === k.id) fresh = null;
+        await loadTokens();
+        if (!destroyed) draw();
+        toast(t("bot.revokedToast", { label: k.label }), "info");
+        return focusOn("tokens-title");
+      },
+    });
+  }
+
+  function tokenForm() {
+    const error = errorLine("token-error");
+    const form = h(
+      "form",
+      {
+        id: "token-form",
+        novalidate: true,
+        on: {
+          submit: async (e) => {
+            e.preventDefault();
+            const label = form.querySelector("#token-label").value.trim();
+            if (!label) return showError(error, t("bot.needLabel"));
+            clearError(error);
+            const button = form.querySelector("#token-create");
+            button.disabled = true;
+            try {
+              const made = await send("/api/account/tokens", { label });
+              fresh = { id: made.id, label: made.label, token: made.token };
+            } catch (err) {
+              button.disabled = false;
+              showError(error, err, { rate_limited: t("bot.tooMany") });
+              return;
+            }
+            await loadTokens();
+            if (destroyed) return;
+            draw();
+            document.getElementById("token-secret")?.focus();
+          },
+        },
+      },
+      [
+        field({
+          id: "token-label",
+          label: t("bot.label"),
+          hint: t("bot.labelHint"),
+          maxlength: 40,
+          autocomplete: "off",
+        }),
+        error,
+        h("button", { id: "token-create", type: "submit", text: t("bot.newToken") }),
+      ],
+    );
+    return form;
+  }
+
+  // The token just made: shown this once, with a way to copy it.
+  function freshToken() {
+    const input = h("input", {
+      id: "token-secret",
+      readonly: true,
+      value: fresh.token,
+      spellcheck: false,
+      autocomplete: "off",
+      "aria-describedby": "token-once",
+      on: { focus: (e) => e.target.select() },
+    });
+    return h(
+      "div",
+      { class: "token-new", id: "token-new", role: "group", "aria-labelledby": "token-new-title" },
+      [
+        h("p", { id: "token-new-title" }, [
+          h("strong", { text: t("bot.freshTitle", { label: fresh.label }) }),
+        ]),
+        h("p", { class: "token-once", id: "token-once", text: t("bot.once") }),
+        h("div", { class: "field" }, [
+          h("label", { for: "token-secret", text: t("bot.secret") }),
+          h("div", { class: "invite" }, [
+            input,
+            copyButton(
+              "token-copy",
+              t("lobby.copy"),
+              () => fresh?.token ?? input.value,
+              () => input,
+            ),
+          ]),
+        ]),
+        h("p", { class: "done", id: "token-copy-status", role: "status" }),
+        h("button", {
+          id: "token-hide",
+          type: "button",
+          text: t("bot.hide"),
+          on: {
+            click: () => {
+              fresh = null;
+              draw();
+              focusOn("tokens-title")();
+            },
+          },
+        }),
+      ],
+    );
+  }
+
+  // A Copy button (id) whose status line (id-status, role=status) says whether it copied; where
+  // the browser will not write the clipboard, the text is selected for the person to copy.
+  function copyButton(id, label, text, target) {
+    return h("button", {
+      id,
+      type: "button",
+      class: "copy",
+      text: label,
+      on: {
+        click: async () => {
+          const status = document.getElementById(`${id}-status`);
+          let done = false;
+          try {
+            await navigator.clipboard.writeText(text());
+            done = true;
+          } catch {
+            selectAll(target());
+          }
+          if (status) status.textContent = done ? t("bot.copied") : t("lobby.copyManual");
+        },
+      },
+    });
+  }
+
+  function selectAll(el) {
+    if (!el) return;
+    el.focus();
+    if (el instanceof HTMLInputElement) {
+      el.select();
+      return;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const chosen = window.getSelection();
+    chosen?.removeAllRanges();
+    chosen?.addRange(range);
   }
 
   function dataSection() {

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { markerHtml } from "./players.js";
 import { heldTokens, holdToken } from "./tokens.js";
 import { api, toast, copyField } from "./ui.js";
-import { openTablesBox, listedChoice } from "./opentables.js";
+import { openTablesBox, listedChoice, botsChoice } from "./opentables.js";
 import { tableRules, rulesBody } from "./seatclock.js";
 import { hintsChoice } from "./hint.js";
 import { me, session, onSession } from "./session.js";
@@ -278,6 +278,7 @@ export function lobby(env) {
       );
     }
     panel.append(seats, rated() ? "" : h("p", { class: "hint", text: t("lobby.hint") }));
+    if (openSeat()) panel.append(botsChoice(form)); // bot accounts may take the open seats
     panel.append(
       h(
         "div",
@@ -305,6 +306,8 @@ export function lobby(env) {
       }),
     );
   }
+
+  const openSeat = () => form.seats.slice(0, form.players).some((s) => s.kind === "open");
 
   // hints are possible (and on by default) only where no other person sits: one person
   // against bots, or hot-seat; never with an open seat (see hints.py, seats.py)
@@ -358,6 +361,7 @@ export function lobby(env) {
           listed,
           hints: !rated() && hintsAllowed() && (form.hints ?? true),
           ...(rated() ? { rated: true } : {}),
+          ...(openSeat() && form.bots ? { bots: true } : {}),
           ...rulesBody(form),
         }),
       });

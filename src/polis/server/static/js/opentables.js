@@ -1,6 +1,7 @@
 // Open tables in the lobby: the listed tables still waiting for people, each with a name field
 // and a button that takes a free seat (the server answers with that seat's token, kept here
-// like an invite link's); and the lobby form's choice to list a table or keep it invite-only.
+// like an invite link's); and the lobby form's choices to list a table or keep it invite-only,
+// and to let bot accounts (programs on the bot API) take its open seats.
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { holdToken } from "./tokens.js";
@@ -49,6 +50,24 @@ export function listedChoice(form) {
       t("lobby.listed"),
     ]),
   );
+}
+
+// The checkbox of the lobby form shown while a seat is open: bot accounts may take the open
+// seats ("bots": true in POST /api/games).
+export function botsChoice(form) {
+  return h("div", { class: "row" }, [
+    h("label", { class: "inline check" }, [
+      h("input", {
+        type: "checkbox",
+        id: "allow-bots",
+        checked: !!form.bots,
+        "aria-describedby": "allow-bots-hint",
+        on: { change: (e) => (form.bots = e.target.checked) },
+      }),
+      t("lobby.allowBots"),
+    ]),
+    h("p", { class: "hint", id: "allow-bots-hint", text: t("lobby.allowBotsHint") }),
+  ]);
 }
 
 // The section listing open tables; env: {gameTitle, modeName}. Returns {element, refresh()}.
@@ -119,6 +138,7 @@ export function openTablesBox(env) {
         " ",
         h("span", { class: "badge", text: t("lobby.free", { n: table.vacant.length }) }),
         table.rated ? h("span", { class: "badge rated", text: t("rated.badge") }) : "",
+        table.bots ? h("span", { class: "badge bots-welcome", text: t("lobby.botsWelcome") }) : "",
         h("div", { class: "muted", text: people }),
         table.clock ? h("div", { class: "muted clock-words", text: clockWords(table.clock) }) : "",
       ]),

@@ -4,9 +4,7 @@
 // move text to send back: this module draws and never works out a rule or writes notation.
 // The board is cropped to the districts in play and turned upright on a narrow screen, so its
 // neighbourhoods stay large enough to read and to tap.
-import { h, s } from "/static/js/dom.js";
-import { roving } from "/static/js/roving.js";
-import { inkOn } from "/static/js/players.js";
+import { h, s, roving, inkOn } from "/static/js/sdk.js";
 
 // Blue, vermillion, white, grey (the box's colours, made safe for colour-blind players; every
 // seat also has a shape of its own).

@@ -4,9 +4,7 @@
 // move}, discard, nothing}]}]}): this module draws and never works out a rule or writes
 // notation. Pointing at a spot (hover, focus or tap) marks the site square it takes and the
 // squares of the city where that building may go, before anything is chosen.
-import { h, s } from "/static/js/dom.js";
-import { roving } from "/static/js/roving.js";
-import { inkOn } from "/static/js/players.js";
+import { h, s, roving, inkOn } from "/static/js/sdk.js";
 
 // Blue, vermillion, bluish green, yellow: told apart with any colour vision (Okabe & Ito),
 // and every seat has a shape of its own besides.

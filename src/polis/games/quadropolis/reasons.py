@@ -74,6 +74,13 @@ def _score(state: QuadropolisState, player: int) -> ScoreReport:
     )
 
 
+def _category(key: str, category: str, n: int) -> Reason:
+    """``n`` points more (``review.why.category``) or fewer (``review.why.less``) in one
+    category of the scoring pad (a penalty's points counted as the penalty)."""
+    kind = "penalty" if category in PENALTIES else "points"
+    return _words(key, category=_words(f"cat.{category}"), kind=kind, n=n)
+
+
 def _after(state: QuadropolisState, move: QuadropolisMove) -> tuple[QuadropolisState, int]:
     """The state after ``move`` and the tile it took (-1: none)."""
     tile = state.offer(move.architect, move.spot)
@@ -124,12 +131,13 @@ def reasons(
             key=lambda c: (could.categories[c] - was.categories[c], c not in PENALTIES),
         )
         delta = could.categories[category] - was.categories[category]
-        why = _words(
-            "review.why.category",
-            category=_words(f"cat.{category}"),
-            kind="penalty" if category in PENALTIES else "points",
-            n=delta,
-        )
+        why = _category("review.why.category", category, delta)
+        lost = min(could.categories, key=lambda c: (could.categories[c] - was.categories[c], c))
+        down = was.categories[lost] - could.categories[lost]
+        if down >= 1:  # the better move gives something up too: say what, or the sum reads wrong
+            why = _words(
+                "review.why.trade", gain=why, loss=_category("review.why.less", lost, down)
+            )
         if category == "harbors" and best.target >= 0 and TILES[other_tile].code == "H":
             line = _harbor_line(other, player, best.target)
             if line >= 2:

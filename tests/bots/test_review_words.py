@@ -33,7 +33,12 @@ from polis.core.protocol import Game, GameState
 from polis.core.wording import LANGUAGES, arguments, load, say_reason, words
 from polis.games.quadropolis.scoring import score_city
 
-GAMES = [("quadropolis", "classic"), ("metropolys", "family"), ("metropolys", "expert")]
+GAMES = [
+    ("quadropolis", "classic"),
+    ("quadropolis", "expert"),
+    ("metropolys", "family"),
+    ("metropolys", "expert"),
+]
 ROOT = Path(__file__).resolve().parents[2]
 
 

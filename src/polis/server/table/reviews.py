@@ -141,7 +141,11 @@ class Reviews:
             marked = mark_moves(weighed, scale)
             review.scale = scale
             views = [view for view, _legal, _played in positions]
-            explained = await asyncio.to_thread(explain_marked, game, marked, views.__getitem__)
+            try:
+                explained = await asyncio.to_thread(explain_marked, game, marked, views.__getitem__)
+            except Exception:  # the words are a help: the figures and marks stand without them
+                log.exception("the review of game %s could not be put in words", stored.id)
+                explained = marked
             review.moves = [r.to_json() for r in explained]
         except Exception as exc:  # a worker that failed (or anything else): said, not hung
             if isinstance(exc, BotFailed):

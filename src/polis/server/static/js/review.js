@@ -120,7 +120,7 @@ export function reviewPage(env) {
                       played: m.played,
                       best: m.best,
                       win: pct(m.win_share_loss),
-                      points: points(m.points_loss),
+                      points: points(m.points_loss).replace(/^\+/, ""), // "lost" says the sign
                     }),
                   }),
                 ]

@@ -421,7 +421,13 @@ def test_the_readmes_three_commands_put_a_trained_policy_on_a_server(
         text=True,
     )
     try:
-        gid = ada.first_game(timeout=400)  # the bot accepts once trained and connected
+        gid = ""
+        deadline = time.monotonic() + 400
+        while not gid and time.monotonic() < deadline and shell.poll() is None:
+            time.sleep(1)  # the bot accepts once trained and connected (polled gently)
+            mine = ada.get("/api/account/games").json()
+            gid = next((str(g["id"]) for g in mine["turn"] + mine["playing"]), "")
+        assert gid, shell.communicate(timeout=30)[0] if shell.poll() is not None else "no table"
         last = play_person(live.base, gid, ada.seat_token(gid), random.Random(4), timeout=300)
         out, _ = shell.communicate(timeout=120)
     finally:

@@ -205,6 +205,8 @@ export function learnPage(env) {
 
   const dom = {
     head: h("div", { class: "table-head learn-head" }),
+    // the step: beside the board on a wide screen, above it on a narrow one (style.css)
+    panel: h("div", { class: "learn-slot", id: "learn-slot" }),
     board: h("section", { id: "board", class: `board ${game}` }),
     controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
     end: h("div", { id: "end-slot" }),
@@ -212,6 +214,7 @@ export function learnPage(env) {
   };
   dom.table = h("div", { class: "table learn", id: "learn" }, [
     dom.head,
+    dom.panel,
     dom.end,
     dom.board,
     h("div", { class: "actions" }, dom.controls),
@@ -361,8 +364,9 @@ export function learnPage(env) {
     );
     document.title = `${t("learn.title")} · ${env.gameTitle(game)}`;
     if (ui.error) dom.head.append(h("p", { class: "error", role: "alert", text: ui.error }));
-    if (!ui.script || !ui.msg) return;
-    dom.head.append(chapterNav(), panel());
+    if (!ui.script || !ui.msg) return clear(dom.panel);
+    dom.head.append(chapterNav());
+    clear(dom.panel).append(panel());
     const ctx = context();
     hideTip();
     dom.board.setAttribute("aria-label", t("table.board"));

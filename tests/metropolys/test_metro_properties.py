@@ -157,7 +157,10 @@ def test_views_leak_nothing_and_determinize_agrees(
             assert GAME.determinize(view, random.Random(seed)).setup() == setup
             continue
         assert "cards" not in data and "result" not in data
-        # The view is the same whatever the cards it may not show.
+        # The running score holds no secret card's points (the public part only).
+        for row in data["running_score"]:
+            assert not {"area", "neighbourhood"} & set(row["categories"])
+        # The view is the same whatever the cards it may not show (its running score too).
         for alt in alternative_deals(state, viewer):
             other = GAME.new_game(mode, players, setup=alt)
             for move in moves:

@@ -17,8 +17,8 @@ from polis.games.metropolys.game import GAME
 VIEW_KEYS = {
     "game", "mode", "players", "player", "current_player", "terminal", "moves", "first_player",
     "start_player", "unused_districts", "layout", "options", "fields", "bid", "bids", "passed",
-    "supplies", "built", "tokens_collected", "metro_card", "archaeology_card", "area_card",
-    "neighbourhood_card",
+    "supplies", "built", "tokens_collected", "metro_card", "archaeology_card", "running_score",
+    "area_card", "neighbourhood_card",
 }  # fmt: skip
 
 
@@ -50,6 +50,8 @@ def test_view_shows_the_round() -> None:
     assert [b["field"] for b in view["bids"]] == [0, 2]
     assert view["passed"] == [0]
     assert view["fields"][0]["building"] == {"player": 1, "value": 3, "built": False}
+    # bids are not built: nothing scores yet (the chic token on field 0 is still lying there)
+    assert [r["total"] for r in view["running_score"]] == [0, 0, 0]
     assert view["fields"][0]["token"] == "chic"
     assert view["fields"][47]["in_play"] is False
     assert 3 not in view["supplies"][1] and 5 not in view["supplies"][2]

@@ -164,10 +164,16 @@ def highest_winners(buildings: Sequence[Sequence[tuple[int, int]]], district: in
 
 def highest_points(pos: EndPosition) -> list[int]:
     """Each player's points for the highest buildings of the districts in play (Expert, R22)."""
-    keys = district_keys(pos.buildings)
-    points = [0] * pos.players
+    return _highest(pos.players, pos.unused, pos.buildings)
+
+
+def _highest(
+    players: int, unused: frozenset[int], buildings: Sequence[Sequence[tuple[int, int]]]
+) -> list[int]:
+    keys = district_keys(buildings)
+    points = [0] * players
     for d in range(len(DISTRICTS)):
-        if d in pos.unused:
+        if d in unused:
             continue
         top = max([row[d] for row in keys])
         if top:
@@ -193,6 +199,39 @@ class EndPosition:
     area_cards: tuple[str, ...]
     neighbourhood_cards: tuple[str, ...] | None
     options: Options = DEFAULT_OPTIONS
+
+
+#: The breakdown entries nobody's secret card decides (Family: the first five).
+PUBLIC_KEYS: Final = ("chic", "metro", "metro_card", "archaeology", "archaeology_card", "highest")
+
+
+def public_breakdowns(
+    mode: str,
+    unused: frozenset[int],
+    buildings: Sequence[Sequence[tuple[int, int]]],
+    tokens: Sequence[tuple[int, int, int]],
+    metro_card: int | None,
+    archaeology_card: int | None,
+) -> list[dict[str, int]]:
+    """Per player, the points that need no secret card, as they stand: tokens, the metro and
+    archaeology cards and (Expert) the highest buildings of the districts in play, scored
+    from the buildings built so far. The table's running score during a game: every player
+    may know them. The area and neighbourhood cards are left out (their keys are absent)."""
+    expert = mode == "expert"
+    highest = _highest(len(buildings), unused, buildings) if expert else None
+    out = []
+    for p, (chic, metro, arch) in enumerate(tokens):
+        row = {
+            "chic": TOKEN_POINTS[1] * chic,
+            "metro": TOKEN_POINTS[2] * metro,
+            "metro_card": METRO_CARD_POINTS if metro_card == p else 0,
+            "archaeology": TOKEN_POINTS[3] * arch,
+            "archaeology_card": ARCHAEOLOGY_CARD_POINTS if archaeology_card == p else 0,
+        }
+        if highest is not None:
+            row["highest"] = highest[p]
+        out.append(row)
+    return out
 
 
 def player_breakdowns(pos: EndPosition) -> list[dict[str, int]]:

@@ -7,7 +7,8 @@ what each means are :class:`MetropolysViewJSON` (:mod:`polis.games.metropolys.vi
 ``game``, ``mode``, ``players``, ``player``, ``current_player`` (-1 once over),
 ``terminal``, ``moves``; ``first_player``, ``start_player``, ``unused_districts``,
 ``layout``, ``options``; ``fields`` (55), ``bid``, ``bids``, ``passed``; ``supplies``,
-``built``, ``tokens_collected``, ``metro_card``, ``archaeology_card``; the viewer's own
+``built``, ``tokens_collected``, ``metro_card``, ``archaeology_card``, ``running_score``
+(the public points as they stand; everything once over); the viewer's own
 ``area_card`` and ``neighbourhood_card``; and only once the game is over ``cards`` (every
 player's, revealed) and ``result``.
 """
@@ -31,7 +32,13 @@ from polis.games.metropolys.board import (
 )
 from polis.games.metropolys.moves import MetropolysMove
 from polis.games.metropolys.options import Options
-from polis.games.metropolys.view_json import BidJSON, FieldJSON, MetropolysViewJSON
+from polis.games.metropolys.scoring import public_breakdowns
+from polis.games.metropolys.view_json import (
+    BidJSON,
+    FieldJSON,
+    MetropolysRunningScoreJSON,
+    MetropolysViewJSON,
+)
 
 if TYPE_CHECKING:
     from polis.games.metropolys.state import MetropolysState
@@ -88,6 +95,31 @@ class MetropolysView(View):
             return None
         return c >> 4, c & 15, field not in self.bids
 
+    def running_score(self) -> list[MetropolysRunningScoreJSON]:
+        """Each player's score as far as everybody may know it (the table's running score):
+        the public points during the game, never a secret card's (so every seat's is the
+        same); once over, the result's total and breakdown."""
+        if self.result is not None:
+            report = self.result.to_json()["players"]
+            return [{"total": r["total"], "categories": dict(r["breakdown"])} for r in report]
+        buildings: list[list[tuple[int, int]]] = [[] for _ in range(self.players)]
+        for f in range(NUM_FIELDS):
+            b = self.building_at(f)
+            if b is not None and b[2]:
+                buildings[b[0]].append((f, b[1]))
+        rows = public_breakdowns(
+            self.mode,
+            frozenset(DISTRICTS.index(d) for d in self.unused_districts),
+            buildings,
+            [
+                (self.collected[p * 4 + 1], self.collected[p * 4 + 2], self.collected[p * 4 + 3])
+                for p in range(self.players)
+            ],
+            self.metro_card if self.metro_card >= 0 else None,
+            self.archaeology_card if self.archaeology_card >= 0 else None,
+        )
+        return [{"total": sum(row.values()), "categories": row} for row in rows]
+
     def to_json(self) -> MetropolysViewJSON:
         n = self.players
         fields: list[FieldJSON] = []
@@ -139,6 +171,7 @@ class MetropolysView(View):
             ],
             "metro_card": self.metro_card if self.metro_card >= 0 else None,
             "archaeology_card": self.archaeology_card if self.archaeology_card >= 0 else None,
+            "running_score": self.running_score(),
             "area_card": self.area_card,
             "neighbourhood_card": self.neighbourhood_card,
         }

@@ -74,6 +74,20 @@ class CardsJSON(TypedDict):
     """Null in Family."""
 
 
+class MetropolysRunningScoreJSON(TypedDict):
+    """A player's score as it stands, as far as every seat may know it. During the game only
+    the public points: tokens, the metro and archaeology cards and (Expert) the highest
+    buildings, from the buildings built so far; the secret area and neighbourhood cards are
+    left out (their keys absent), so it is the same in every seat's view. Once the game is
+    over, every card revealed: the result's total and breakdown."""
+
+    total: int
+    """The points of ``categories`` added up."""
+    categories: dict[str, int]
+    """Breakdown entries (formats §2.3 names): ``chic``, ``metro``, ``metro_card``,
+    ``archaeology``, ``archaeology_card``, and ``highest`` in Expert; once over, all eight."""
+
+
 class MetropolysViewJSON(TypedDict):
     """What one player (or a spectator) may see of a Metropolys game: no other player's secret
     card is in it until the game is over (then every card is revealed)."""
@@ -116,6 +130,9 @@ class MetropolysViewJSON(TypedDict):
     """The holder of the metro card, or null."""
     archaeology_card: int | None
     """The holder of the archaeology card, or null."""
+    running_score: list[MetropolysRunningScoreJSON]
+    """Per player, the score as it stands (the table's running score): the public points
+    during the game, everything once it is over."""
     area_card: str | None
     """The viewing player's own secret area card (null for a spectator)."""
     neighbourhood_card: str | None

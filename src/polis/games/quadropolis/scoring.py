@@ -36,6 +36,7 @@ from polis.games.quadropolis.scoring_tables import (
 
 if TYPE_CHECKING:
     from polis.games.quadropolis.state import QuadropolisState
+    from polis.games.quadropolis.view_json import QuadropolisRunningScoreJSON
 
 _INHABITANT_USERS = frozenset("UFHO")
 _ENERGY_USERS = frozenset("TSO")
@@ -69,6 +70,16 @@ class ScoreReport:
                 "customers": {names[i]: n for i, n in sorted(self.customers.items())},
                 "park_energy": [names[i] for i in self.park_energy],
             },
+        }
+
+    def running_json(self) -> QuadropolisRunningScoreJSON:
+        """The running score of the city (:class:`~polis.games.quadropolis.view_json.
+        QuadropolisRunningScoreJSON`): the report without its allocation."""
+        return {
+            "total": self.total,
+            "categories": {k: self.categories[k] for k in CATEGORIES},
+            "inhabitants_on_buildings": self.inhabitants_on_buildings,
+            "empty_squares": self.empty_squares,
         }
 
 
@@ -480,6 +491,29 @@ def score_city(
     return _score(mode, tuple(city), inhabitants, energy, opts)
 
 
+def running_reports(
+    mode: str,
+    cities: Sequence[City],
+    resources: Sequence[tuple[int, int]],
+    scoring: tuple[bool, int, bool],
+) -> list[ScoreReport]:
+    """Each city scored as it stands, with the inhabitants and energy its player has gained
+    so far (``scoring``: the options' :attr:`~polis.games.quadropolis.options.Options.scoring`).
+
+    The table's running score: the same exact scorer (best allocation) as the end, so at the
+    last position it is the result's report. Each report is cached by city and resources
+    (:func:`_score`), and a move changes one city: the seats' views of a position, and the
+    positions after it, score the other cities from the cache. Measured on whole 4-player
+    games of greedy bots (29 Nov 2026): the four cities of a position scored afresh take
+    about 0.5 ms (at most 5 ms), a whole game's positions about 50 ms in all.
+    """
+    opts = _Options(*scoring)
+    return [
+        _score(mode, tuple(city), inh, en, opts)
+        for city, (inh, en) in zip(cities, resources, strict=True)
+    ]
+
+
 def _decode(key: int) -> tuple[int, int, int]:
     """(total, inhabitants on buildings, empty squares) of an optimiser key
     ``total * W + on_buildings * IB - empty``: the empty squares (at most 25) stay below
@@ -563,6 +597,7 @@ __all__ = [
     "evaluate",
     "game_result",
     "rank",
+    "running_reports",
     "score_city",
     "scorer",
     "use_compiled_keys",

@@ -12,7 +12,8 @@ The JSON's keys, their types and what each means are :class:`QuadropolisViewJSON
 ``round``, ``rounds``, ``turn``, ``action``, ``finished``; ``starting_player``,
 ``first_player``, ``mayor``; ``site`` (25 squares: empty, face-down with its back, face-up
 with its tile), ``spots`` (20), ``urbanist``; ``architects`` (Classic) or ``pool``
-(Expert); ``cities``, ``inhabitants``, ``energy``, ``discarded``, ``public_rounds``; and
+(Expert); ``cities``, ``inhabitants``, ``energy``, ``discarded``, ``running_score`` (each city's
+score as it stands: the exact scorer, public like the cities), ``public_rounds``; and
 ``result`` once the game is over.
 """
 
@@ -38,6 +39,7 @@ from polis.games.quadropolis.tiles import TILES, tile_json
 from polis.games.quadropolis.view_json import (
     CityJSON,
     CitySquareJSON,
+    QuadropolisRunningScoreJSON,
     QuadropolisViewJSON,
     SiteSquareJSON,
     SpotJSON,
@@ -145,8 +147,10 @@ class QuadropolisView(View):
         names = GEOMETRY[self.mode].names
         size = len(names)
         cities: list[CityJSON] = []
+        city_tuples: list[City] = []
         for p in range(n):
             city = self.city(p)
+            city_tuples.append(city)
             squares: list[CitySquareJSON | None] = []
             for q, b in enumerate(city):
                 if b is None:
@@ -187,6 +191,7 @@ class QuadropolisView(View):
             "inhabitants": list(self.inhabitants),
             "energy": list(self.energy),
             "discarded": [TILES[t].id for t in self.discarded],
+            "running_score": self._running_score(city_tuples),
             "public_rounds": [
                 [TILES[t].id if t >= 0 else None for t in layout] for layout in self.public_rounds
             ],
@@ -194,6 +199,14 @@ class QuadropolisView(View):
         if self.result is not None:
             out["result"] = self.result.to_json()
         return out
+
+    def _running_score(self, cities: list[City]) -> list[QuadropolisRunningScoreJSON]:
+        """Each city's score as it stands (the exact scorer, cached per city)."""
+        from polis.games.quadropolis.scoring import running_reports
+
+        resources = list(zip(self.inhabitants, self.energy, strict=True))
+        reports = running_reports(self.mode, cities, resources, self.options.scoring)
+        return [r.running_json() for r in reports]
 
 
 def view_of(state: QuadropolisState, player: int | None) -> QuadropolisView:

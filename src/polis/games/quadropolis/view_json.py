@@ -118,6 +118,21 @@ class CityJSON(TypedDict):
     """Every square of the city, null where nothing is built."""
 
 
+class QuadropolisRunningScoreJSON(TypedDict):
+    """One city's score as it stands: the exact scorer (the best allocation of the inhabitants
+    and energy gained so far, spec §8-§12) on the city as it is now. Cities are public, so
+    every seat and spectator is sent the same; at the last position it is the result's."""
+
+    total: int
+    """The city's points as they stand."""
+    categories: dict[str, int]
+    """The score pad's rows (formats §1.3 ``categories``), penalties negative."""
+    inhabitants_on_buildings: int
+    """The first tie-break, as it stands."""
+    empty_squares: int
+    """The second tie-break (fewer wins), as it stands."""
+
+
 class QuadropolisViewJSON(TypedDict):
     """What one seat (or a spectator) may know of a Quadropolis game. Nothing hidden is ever
     in it: a face-down tile shows only its back and future rounds are absent. Quadropolis has
@@ -169,6 +184,8 @@ class QuadropolisViewJSON(TypedDict):
     """Per player, gained so far."""
     discarded: list[str]
     """The ids of the discarded tiles, in order."""
+    running_score: list[QuadropolisRunningScoreJSON]
+    """Per player, the city's score as it stands (the table's running score)."""
     public_rounds: list[list[str | None]]
     """Per round started so far, the 25 tile ids of the layout as dealt, face-down squares as
     null (so a view alone suffices to sample the hidden facts)."""

@@ -792,6 +792,7 @@ function suppliesTable(ctx, t) {
         h("th", { scope: "row" }, [
           ctx.markerHtml(p),
           names[p],
+          runningScore(ctx, p, t),
           passed ? h("span", { class: "badge", text: t("passed") }) : "",
         ]),
         h(
@@ -998,6 +999,39 @@ export function scorePad(ctx, t) {
     out.push(h("h3", { text: t("cardsTitle") }), list);
   }
   return h("div", {}, out);
+}
+
+// -- the running score ---------------------------------------------------------------------------
+// Each player's score as far as everyone may know it, beside their name: the view's
+// running_score (tokens, the two cards and, in Expert, the highest buildings; the secret
+// objectives only once the game is over, when they are revealed). Its rows show on hover, on
+// keyboard focus and on a long press (data-tip), and are its accessible description. The
+// setting that hides it hides `.running-score` during the game (static/js/settings.js); the
+// final score (`.final`) always shows.
+export function runningScore(ctx, p, t) {
+  const { view } = ctx;
+  const score = view.running_score?.[p];
+  if (!score) return null;
+  const final = view.terminal;
+  const cats = (view.mode === "expert" ? CATS : CATS.slice(0, 6)).filter(
+    (c) => c in score.categories,
+  );
+  const label = t(final ? "running.final" : "running.label", { n: score.total });
+  const rows = cats.map((c) => `${t(`cat.${c}`)}: ${score.categories[c]}`);
+  if (!final) rows.push(t("running.secret"));
+  const id = `running-score-${p}`;
+  return h("span", { class: `running-score${final ? " final" : ""}` }, [
+    h("span", {
+      class: "total",
+      tabindex: "0",
+      role: "img",
+      "aria-label": label,
+      "aria-describedby": id,
+      dataset: { tip: [label, ...rows].join("\n"), seat: p },
+      text: final ? String(score.total) : t("running.short", { n: score.total }),
+    }),
+    h("span", { id, hidden: true, text: rows.join("; ") }),
+  ]);
 }
 
 // -- help --------------------------------------------------------------------------------------------

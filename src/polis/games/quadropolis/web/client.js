@@ -862,7 +862,10 @@ export function render(ctx, t) {
                 )
               : "",
             resources(view, p, t),
-            report ? h("span", { class: "total", text: `${report.total} ${t("score.vp")}` }) : "",
+            runningScore(ctx, p, t) ??
+              (report
+                ? h("span", { class: "total", text: `${report.total} ${t("score.vp")}` })
+                : ""),
           ]),
           citySvg(ctx, p, kinds, t),
           view.architects && !view.finished
@@ -1100,6 +1103,35 @@ export function scorePad(ctx, t) {
     ]),
   );
   return table;
+}
+
+// -- the running score ---------------------------------------------------------------------------
+// Each city's score as it stands, beside its player's name: the view's running_score, worked
+// out by the server with the exact scorer (the best use of the inhabitants and energy gained
+// so far). Its score pad rows show on hover, on keyboard focus and on a long press (data-tip),
+// and are its accessible description. The setting that hides it hides `.running-score` during
+// the game (static/js/settings.js); the final score (`.final`) always shows.
+export function runningScore(ctx, p, t) {
+  const { view } = ctx;
+  const score = view.running_score?.[p];
+  if (!score) return null;
+  const cats =
+    view.mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
+  const label = t(view.finished ? "running.final" : "running.label", { n: score.total });
+  const rows = cats.map((c) => `${t(`cat.${c}`)}: ${score.categories[c]}`);
+  const id = `running-score-${p}`;
+  return h("span", { class: `running-score${view.finished ? " final" : ""}` }, [
+    h("span", {
+      class: "total",
+      tabindex: "0",
+      role: "img",
+      "aria-label": label,
+      "aria-describedby": id,
+      dataset: { tip: [label, ...rows].join("\n"), seat: p },
+      text: `${score.total} ${t("score.vp")}`,
+    }),
+    h("span", { id, hidden: true, text: rows.join("; ") }),
+  ]);
 }
 
 // -- help ----------------------------------------------------------------------------------------

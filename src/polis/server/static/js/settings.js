@@ -23,6 +23,8 @@ function load() {
 }
 
 export const prefs = load();
+// the running score beside each player's name (game clients): shown unless turned off
+prefs.runningScore ??= true;
 /** @type {((key: string, value: any) => void)[]} */
 const listeners = [];
 
@@ -51,6 +53,9 @@ export function applyTheme() {
   const root = document.documentElement;
   if (prefs.theme === "light" || prefs.theme === "dark") root.dataset.theme = prefs.theme;
   else delete root.dataset.theme;
+  // the running score beside each player's name (game clients' `.running-score`): style.css
+  // hides it during the game while this is "hidden"
+  root.dataset.runningScore = prefs.runningScore === false ? "hidden" : "shown";
 }
 
 // The settings panel (in the page header), drawn again on a language switch.
@@ -99,6 +104,7 @@ export function drawSettings() {
       }
     }),
     check("sound", t("settings.sound")),
+    check("runningScore", t("settings.runningScore")),
     h("p", { class: "hint", text: t("settings.hint") }),
   );
 }

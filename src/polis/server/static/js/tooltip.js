@@ -94,6 +94,18 @@ export function installTooltips() {
   document.addEventListener("focusout", (e) => {
     if (!e.relatedTarget || target({ target: e.relatedTarget }) !== shownFor) hideTip();
   });
-  document.addEventListener("scroll", hideTip, true);
+  document.addEventListener(
+    "scroll",
+    () => {
+      // the scroll that brings a piece focused by keyboard into view keeps its tip (placed anew)
+      const el = document.activeElement;
+      if (el instanceof Element && el.matches("[data-tip]:focus-visible")) {
+        if (el === shownFor) show(el);
+        return;
+      }
+      hideTip();
+    },
+    true,
+  );
   document.addEventListener("keydown", (e) => e.key === "Escape" && hideTip());
 }

@@ -740,6 +740,10 @@ export function accountPage(env) {
     },
     // signed in or out while the page is shown
     session() {
+      // another account's token or refusal is never shown to the next
+      fresh = null;
+      refusal = null;
+      tokens = null;
       if (session().account) load();
       else draw();
     },

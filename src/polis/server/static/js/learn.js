@@ -1,3 +1,4 @@
+// @ts-check
 // Learn to play (#/learn/<game>[/<chapter>]): a game's tutorial, played on the real engine.
 //
 // The tutorial is the game's data (polis/games/<game>/tutorial.py, served by GET
@@ -14,6 +15,40 @@ import { api } from "./ui.js";
 import { markerHtml, markerSvg } from "./players.js";
 import { hideTip } from "./tooltip.js";
 
+/** @typedef {import("./sdk.js").TableContext} TableContext */
+/** @typedef {import("./sdk.js").GameEvent} GameEvent */
+/**
+ * A step of a chapter (GET /api/learn/<game>): its words and, where the learner moves, the
+ * move it asks for, the moves it accepts, the words refusing another; what it outlines.
+ * @typedef {{text: string, move?: string, accept?: string[], refuse?: string, mark?: string[]}} Step
+ */
+/** @typedef {{id: string, title: string, mode: string, players: number, steps: Step[]}} Chapter */
+/** @typedef {{game: string, chapters: Chapter[]}} Script */
+/**
+ * The position reached (POST /api/learn/<game>/<chapter>), as a table's state message has it.
+ * @typedef {object} Position
+ * @property {number} seat  the learner's
+ * @property {number} players
+ * @property {number} position
+ * @property {boolean} finished
+ * @property {any} view
+ * @property {any} choices
+ * @property {any} result
+ * @property {GameEvent[]} log
+ * @property {{move: string, choice: any} | null} hint  the step's move, as `choices` holds it
+ */
+/** @typedef {{render: () => void, destroy: () => void}} Page */
+/**
+ * What app.js hands the page.
+ * @typedef {object} LearnEnv
+ * @property {HTMLElement} root
+ * @property {string} game
+ * @property {string} chapter  a chapter's id ("": the first)
+ * @property {Record<string, any>} clients  the games' client modules
+ * @property {string[]} names  the games with a client
+ * @property {(name: string) => string} gameTitle
+ */
+
 // Which input the learner used last: focus follows a choice made by keyboard, not by pointer.
 let keyboard = false;
 document.addEventListener("keydown", (e) => {
@@ -24,7 +59,10 @@ document.addEventListener("pointerdown", () => (keyboard = false), true);
 
 const RETURN = "polis-learn-return"; // sessionStorage: the table the learner came from
 
-// The link to a game's tutorial, for a table's Rules dialog (the table is kept to go back to).
+/**
+ * The link to a game's tutorial, for a table's Rules dialog (the table is kept to go back to).
+ * @param {string} game
+ */
 export function learnLink(game) {
   return h("p", { class: "learn-link" }, [
     h("a", {
@@ -37,12 +75,22 @@ export function learnLink(game) {
   ]);
 }
 
-// env: {root, game, chapter (id, optional), clients, names (games with a client), gameTitle}
+/**
+ * The tutorial's page.
+ * @param {LearnEnv} env
+ * @returns {Page}
+ */
 export function learnPage(env) {
   const { root, game, clients } = env;
   const mod = clients[game];
   if (!mod) return pickPage(env);
   const tg = translator(game);
+  /**
+   * @type {{script: Script | null, board: any, chapter: number, step: number, moves: string[],
+   *   msg: Position | null, selection: Record<string, any>,
+   *   feedback: {kind: "done" | "refused", text: string} | null, busy: boolean,
+   *   error: string | null, focusNext: string | null, destroyed: boolean}}
+   */
   const ui = {
     script: null,
     board: null,
@@ -51,15 +99,22 @@ export function learnPage(env) {
     moves: [],
     msg: null,
     selection: {},
-    feedback: null, // {kind: "done" | "refused", text}
+    feedback: null,
     busy: false,
     error: null,
     focusNext: null,
     destroyed: false,
   };
 
-  const chapter = () => ui.script.chapters[ui.chapter];
+  // (both known once loaded: nothing is drawn or played before)
+  const script = () => /** @type {Script} */ (ui.script);
+  const position = () => /** @type {Position} */ (ui.msg);
+  /** @returns {Chapter} */
+  const chapter = () => script().chapters[ui.chapter];
+  /** @returns {Step | undefined} past the last step: the tutorial is over */
   const step = () => chapter().steps[ui.step];
+  /** @param {unknown} err */
+  const message = (err) => (err instanceof Error ? err.message : String(err));
 
   async function load() {
     try {
@@ -67,14 +122,15 @@ export function learnPage(env) {
         api(`/api/learn/${encodeURIComponent(game)}`),
         api(`/api/boards/${encodeURIComponent(game)}`),
       ]);
-      const wanted = ui.script.chapters.findIndex((c) => c.id === env.chapter);
+      const wanted = script().chapters.findIndex((c) => c.id === env.chapter);
       await openChapter(Math.max(0, wanted), false);
     } catch (err) {
-      ui.error = err.message;
+      ui.error = message(err);
       draw();
     }
   }
 
+  /** @param {number} index @param {boolean} [focus] */
   async function openChapter(index, focus = true) {
     ui.chapter = index;
     ui.step = 0;
@@ -88,6 +144,7 @@ export function learnPage(env) {
     draw();
   }
 
+  /** @param {string[]} moves */
   async function fetchPosition(moves) {
     ui.busy = true;
     try {
@@ -103,7 +160,7 @@ export function learnPage(env) {
       ui.error = null;
       return true;
     } catch (err) {
-      ui.error = err.message;
+      ui.error = message(err);
       return false;
     } finally {
       ui.busy = false;
@@ -112,12 +169,13 @@ export function learnPage(env) {
 
   // A move chosen on the board: the step's move (or one it accepts) is played, any other is
   // refused with the rule it breaks.
+  /** @param {string} text */
   async function move(text) {
     const current = step();
     if (ui.busy || !current?.move) return;
     ui.selection = {};
-    if (!current.accept.includes(text)) {
-      ui.feedback = { kind: "refused", text: tg(current.refuse) };
+    if (!current.accept?.includes(text)) {
+      ui.feedback = { kind: "refused", text: tg(current.refuse ?? "") };
       ui.focusNext = "#learn-feedback";
       draw();
       return;
@@ -136,7 +194,7 @@ export function learnPage(env) {
       ui.feedback = null;
       ui.focusNext = "#learn-text";
       draw();
-    } else if (ui.chapter < ui.script.chapters.length - 1) {
+    } else if (ui.chapter < script().chapters.length - 1) {
       openChapter(ui.chapter + 1);
     } else {
       ui.step = chapter().steps.length; // the end of the tutorial
@@ -146,14 +204,16 @@ export function learnPage(env) {
     }
   }
 
+  /** @param {Position} msg */
   function names(msg) {
     return Array.from({ length: msg.players }, (_, i) =>
       t(i === msg.seat ? "learn.you" : "learn.rival", { n: i + 1 }),
     );
   }
 
+  /** @returns {TableContext & {conn: null, msg: any}} */
   function context() {
-    const msg = ui.msg;
+    const msg = position();
     const moving = !!step()?.move && !msg.finished;
     const colours = mod.PLAYER_COLOURS;
     const seatNames = names(msg);
@@ -188,7 +248,7 @@ export function learnPage(env) {
       pending: null,
       lang: language(),
       size: { w: dom.board.clientWidth || innerWidth, h: innerHeight },
-      marker: (seat, x, y, r, attrs) => markerSvg(seat, x, y, r, colours[seat], attrs),
+      marker: (seat, x, y, r, attrs) => markerSvg(seat, x, y, r, colours[seat], attrs ?? {}),
       markerHtml: (seat) => markerHtml(seat, colours[seat]),
       seatHead: (seat) => [
         markerHtml(seat, colours[seat]),
@@ -203,7 +263,7 @@ export function learnPage(env) {
     };
   }
 
-  const dom = {
+  const parts = {
     head: h("div", { class: "table-head learn-head" }),
     // the step: beside the board on a wide screen, above it on a narrow one (style.css)
     panel: h("div", { class: "learn-slot", id: "learn-slot" }),
@@ -212,14 +272,17 @@ export function learnPage(env) {
     end: h("div", { id: "end-slot" }),
     side: h("aside", { class: "side" }),
   };
-  dom.table = h("div", { class: "table learn", id: "learn" }, [
-    dom.head,
-    dom.panel,
-    dom.end,
-    dom.board,
-    h("div", { class: "actions" }, dom.controls),
-    dom.side,
-  ]);
+  const dom = {
+    ...parts,
+    table: h("div", { class: "table learn", id: "learn" }, [
+      parts.head,
+      parts.panel,
+      parts.end,
+      parts.board,
+      h("div", { class: "actions" }, parts.controls),
+      parts.side,
+    ]),
+  };
 
   function chapterNav() {
     return h(
@@ -228,7 +291,7 @@ export function learnPage(env) {
       h(
         "ol",
         {},
-        ui.script.chapters.map((c, i) =>
+        script().chapters.map((c, i) =>
           h("li", {}, [
             h("button", {
               class: `learn-chapter${i === ui.chapter ? " current" : ""}`,
@@ -243,6 +306,7 @@ export function learnPage(env) {
     );
   }
 
+  /** @param {string} text */
   function paragraphs(text) {
     return text.split("\n").map((line) => h("p", { text: line }));
   }
@@ -281,22 +345,22 @@ export function learnPage(env) {
       tabindex: "-1",
       "aria-live": "polite",
     });
-    if (over) {
+    if (!current) {
       text.append(...paragraphs(t("learn.finishedText")));
     } else {
       text.append(...paragraphs(tg(current.text)));
-      if (current.move && !ui.msg.finished)
+      if (current.move && !position().finished)
         text.append(h("p", { class: "learn-task", text: tg("tutorial.task") }));
     }
     box.append(text);
     const row = h("div", { class: "row learn-buttons" });
-    if (over) {
+    if (!current) {
       row.append(
         h("a", { class: "button primary", href: "#/", id: "learn-play", text: t("learn.play") }),
       );
-    } else if (!current.move || ui.msg.finished) {
+    } else if (!current.move || position().finished) {
       const last = ui.step === steps.length - 1;
-      const following = ui.script.chapters[ui.chapter + 1];
+      const following = script().chapters[ui.chapter + 1];
       row.append(
         h("button", {
           class: "primary",
@@ -323,6 +387,7 @@ export function learnPage(env) {
     return box;
   }
 
+  /** @param {TableContext} ctx */
   function logBox(ctx) {
     const list = h("ol", {
       id: "log",
@@ -396,12 +461,12 @@ export function learnPage(env) {
     const wanted = ui.focusNext;
     ui.focusNext = null;
     if (!wanted) return;
-    const el = document.querySelector(wanted);
+    const el = /** @type {HTMLElement | SVGElement | null} */ (document.querySelector(wanted));
     // the step's words are brought into view for every learner (on a phone they lie above
     // the board); a piece on the board is focused for a keyboard learner only
     if (!el || (!keyboard && !wanted.startsWith("#learn"))) return;
     if (el.matches("svg *")) {
-      for (const other of el.closest("svg").querySelectorAll('[tabindex="0"]'))
+      for (const other of el.closest("svg")?.querySelectorAll('[tabindex="0"]') ?? [])
         other.setAttribute("tabindex", "-1");
       el.setAttribute("tabindex", "0");
     }
@@ -419,7 +484,11 @@ export function learnPage(env) {
   };
 }
 
-// #/learn without a game (or a game without a client): the games that have a tutorial.
+/**
+ * #/learn without a game (or a game without a client): the games that have a tutorial.
+ * @param {LearnEnv} env
+ * @returns {Page}
+ */
 function pickPage(env) {
   const { root, names, gameTitle } = env;
   function draw() {

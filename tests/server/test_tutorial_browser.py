@@ -2,7 +2,7 @@
 1366x900 and by touch (taps) at 390x844, in each of the four languages, light and dark; a
 move the step does not ask for is refused with its rule in words and the step stays; axe-core
 finds no serious or critical violation on any chapter; a table's Rules dialog leads to the
-tutorial and back.
+tutorial and back; #/learn lists the games.
 
 Set POLIS_SCREENSHOTS to a folder to keep the pictures (both sizes, both themes)."""
 
@@ -208,5 +208,9 @@ def test_a_table_rules_lead_to_the_tutorial_and_back(server: ServerProcess, brow
     page.click("#learn-back-table")
     page.wait_for_selector("#board svg")
     assert f"#/game/{made['id']}" in page.url
+    # without a game: the games that have a tutorial
+    page.goto(f"{server.base}/#/learn")
+    page.wait_for_selector("#learn-pick a[href='#/learn/quadropolis']")
+    assert axe_problems(page) == []
     assert errors == []
     context.close()

@@ -42,10 +42,21 @@ def live(tmp_path: Path) -> Iterator[ThreadServer]:
     assert not VIOLATIONS, VIOLATIONS
 
 
-def connect(base: str, token: str, *args: str) -> subprocess.Popen[str]:
-    """``polis bot connect`` in a subprocess (the token in the environment)."""
+#: ``python -c`` for the ``polis`` command with the toy game of the tests registered (the
+#: servers in this process serve it).
+WITH_TOY = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from polis.core.registry import register_game; from toygame import GAME; "
+    "register_game(GAME); from polis.cli.main import app; app(prog_name='polis')"
+)
+
+
+def connect(base: str, token: str, *args: str, toy: bool = False) -> subprocess.Popen[str]:
+    """``polis bot connect`` in a subprocess (the token in the environment; ``toy``: it knows
+    the tests' toy game)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "POLIS_BOT_TOKEN": token}
-    command = [sys.executable, "-m", "polis.cli.main", "bot", "connect", "--server", base, *args]
+    polis = ["-c", WITH_TOY, str(ROOT / "tests")] if toy else ["-m", "polis.cli.main"]
+    command = [sys.executable, *polis, "bot", "connect", "--server", base, *args]
     return subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -199,14 +210,7 @@ def test_a_bot_joins_an_event_and_plays_its_tables_to_the_final_standings(
     eid = new_event(ada)
     for person in (ada, bea):
         assert person.post(f"/api/events/{eid}/join").status_code == 200
-    result: dict[str, Any] = {}
-
-    def bot() -> None:
-        args = ["bot", "connect", "--server", live.base, "--token", token, "--agent", "random"]
-        result["run"] = runner.invoke(app, [*args, "--event", eid])
-
-    thread = threading.Thread(target=bot)
-    thread.start()
+    bot = connect(live.base, token, "--agent", "random", "--event", eid, toy=True)
     eventually(
         lambda: {e["name"] for e in ada.get(f"/api/events/{eid}").json()["roster"]} >= {"Robo"},
         "the bot did not enter the event",
@@ -224,11 +228,14 @@ def test_a_bot_joins_an_event_and_plays_its_tables_to_the_final_standings(
         t.start()
     for t in people:
         t.join(200)
-    thread.join(60)
-    assert not thread.is_alive(), "the bot did not stop once the event was over"
-    run = result["run"]
-    assert run.exit_code == 0, run.output
-    assert f"joined event Spring open ({eid})" in run.output
+    try:
+        out, _ = bot.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        out, _ = bot.communicate(timeout=30)
+        raise AssertionError(f"the bot did not stop once the event was over:\n{out}") from None
+    assert bot.returncode == 0, out
+    assert f"joined event Spring open ({eid})" in out
     final = done["Ada"]["final"]
     assert done["Ada"]["status"] == "finished" and final is not None
     robo = next(line for line in final if line["name"] == "Robo")
@@ -238,12 +245,12 @@ def test_a_bot_joins_an_event_and_plays_its_tables_to_the_final_standings(
     mine = [t["game_id"] for t in tables if "Robo" in {s["name"] for s in t["seats"]}]
     assert len(mine) == 2 and all(t["finished"] for t in tables)
     for gid in mine:
-        assert f"playing game {gid}" in run.output
+        assert f"playing game {gid}" in out
         record = httpx.get(f"{live.base}/api/games/{gid}/record").json()
         assert "bot:" not in "".join(a or "" for a in record.get("authors", []))  # no stand-in
-    assert "2 game(s) played to the end" in run.output
+    assert "2 game(s) played to the end" in out
     place = {1: "1st", 2: "2nd", 3: "3rd"}[robo["rank"]]
-    assert f"event Spring open finished: Robo {place} of 3, {robo['points']:g} points" in run.output
+    assert f"event Spring open finished: Robo {place} of 3, {robo['points']:g} points" in out
 
 
 def test_the_client_joins_lists_and_leaves_events(live: ThreadServer) -> None:

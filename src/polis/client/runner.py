@@ -203,7 +203,8 @@ class BotRunner:
         event_id = self.event
         while not self.stopped:
             try:
-                seen = self.client.event(event_id)
+                if self._look_at_event(event_id):
+                    return
             except ApiError as exc:
                 if exc.status in (401, 403):
                     self._refused(exc)
@@ -214,17 +215,23 @@ class BotRunner:
                     return
             except DROPS:
                 pass  # the server is away: the next look tells
-            else:
-                self.event_seen = seen
-                with self._lock:
-                    busy = bool(self.playing)
-                if self._out(seen) and not busy:
-                    self.say(self._event_line(seen))
-                    self.event_done = True
-                    self.stop()
-                    return
+            except Exception:  # an answer this client cannot read: it must not stop looking
+                log.exception("looking at event %s failed", event_id)
             if self._stop.wait(self.event_poll):
                 return
+
+    def _look_at_event(self, event_id: str) -> bool:
+        """One look at the event: whether the runner stopped because it is done there."""
+        seen = self.client.event(event_id)
+        self.event_seen = seen
+        with self._lock:
+            busy = bool(self.playing)
+        if busy or not self._out(seen):
+            return False
+        self.say(self._event_line(seen))
+        self.event_done = True
+        self.stop()
+        return True
 
     def _event_line(self, seen: Mapping[str, Any]) -> str:
         """Where the bot stands in the event as ``seen``."""

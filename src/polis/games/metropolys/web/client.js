@@ -46,6 +46,24 @@ export function progress(view, t) {
   return t("progress", { built });
 }
 
+// Marks for the table's moves that move (static/js/motion.js): a new bid comes from the value
+// button it was chosen with, else it grows out of the bid it raised, else it rises onto its
+// field; a bid that becomes a building rises too.
+function moving(ctx, piece, f) {
+  const b = f.building;
+  const chain = ctx.view.bids.findIndex((bid) => bid.field === f.id);
+  const from = [];
+  if (b.player === ctx.seat) from.push(`value-${b.value}`);
+  if (chain > 0) from.push(`piece@${ctx.view.bids[chain - 1].field}`);
+  Object.assign(piece.dataset, {
+    motion: `piece@${f.id}`,
+    motionState: b.built ? "built" : "bid",
+    motionEnter: "rise",
+    motionFrom: from.join(" "),
+  });
+  return piece;
+}
+
 // -- geometry: crop to what is in play, turn upright on a narrow screen --------------------------
 // A field's target is its hit circle, R + 6 across each way: on a narrow screen the board is
 // drawn at least large enough for that to be TOUCH px (44, WCAG's enhanced target size), and
@@ -409,6 +427,7 @@ export function render(ctx, t) {
     id: "metro-board",
     role: "group",
     "aria-label": t("boardName"),
+    dataset: { motionFrame: "board" },
     width: fr.pan ? Math.ceil(fr.width * fr.pan) : null,
     height: fr.pan ? Math.ceil(fr.height * fr.pan) : null,
   });
@@ -573,7 +592,7 @@ export function render(ctx, t) {
     if (f.token) g.append(tokenBadge(f.token, x + R - 3, y - R + 3, 8.5));
     if (f.building)
       g.append(
-        buildingPiece(ctx, x, y, f.building, last === f.id),
+        moving(ctx, buildingPiece(ctx, x, y, f.building, last === f.id), f),
         kindBadge(f.colour, x + R - 4, y + R - 4),
       );
     g.append(s("circle", { cx: x, cy: y, r: R + 8, class: "focus-ring" }));
@@ -720,7 +739,7 @@ export function controls(ctx, t) {
         field.values.map((v) =>
           h("button", {
             class: "value",
-            dataset: { value: v.value, focusKey: `value-${v.value}` },
+            dataset: { value: v.value, focusKey: `value-${v.value}`, motionAt: `value-${v.value}` },
             "aria-label": t("valueLabel", { value: v.value, n: field.field }),
             on: {
               click: () => ctx.move(v.move, t("label.bid", { value: v.value, n: field.field })),
@@ -793,7 +812,13 @@ function suppliesTable(ctx, t) {
           ctx.markerHtml(p),
           names[p],
           runningScore(ctx, p, t),
-          passed ? h("span", { class: "badge", text: t("passed") }) : "",
+          passed
+            ? h("span", {
+                class: "badge",
+                dataset: { motion: `passed-${p}`, motionEnter: "pop" },
+                text: t("passed"),
+              })
+            : "",
         ]),
         h(
           "td",

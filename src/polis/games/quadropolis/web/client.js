@@ -93,6 +93,13 @@ function typeName(type, variant, t) {
   return variant === "playground" ? t("type.playground") : t(`type.${type}`);
 }
 
+// Marks for the table's moves that move (static/js/motion.js): a piece's key, where it may
+// come from, the frame it lies in.
+function moving(el, data) {
+  Object.assign(el.dataset, data);
+  return el;
+}
+
 export function progress(view, t) {
   if (view.finished) return t("finished");
   return t("progress", { round: view.round, rounds: view.rounds, turn: view.turn });
@@ -396,6 +403,7 @@ function siteSvg(ctx, t) {
     id: "site",
     role: "group",
     "aria-label": t("site"),
+    dataset: { motionFrame: "site" },
   });
   svg.append(
     s("rect", {
@@ -425,7 +433,8 @@ function siteSvg(ctx, t) {
       },
     });
     g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "sq-bg" }));
-    if (sq.state === "face-up") g.append(tileGroup(sq.tile, x, y, CELL));
+    if (sq.state === "face-up")
+      g.append(moving(tileGroup(sq.tile, x, y, CELL), { motion: `tile-${sq.tile.id}` }));
     else if (sq.state === "face-down") g.append(faceDown(x + 5, y + 5, CELL - 10));
     g.append(
       s("rect", {
@@ -458,6 +467,7 @@ function siteSvg(ctx, t) {
         {
           id: "urbanist",
           role: "img",
+          dataset: { motion: "urbanist", motionEnter: "pop" },
           "aria-label": t("urbanistAt", { square: squareWords(at.square, t) }),
         },
         urbanistPiece(x + 18, y + 14),
@@ -509,8 +519,18 @@ function siteSvg(ctx, t) {
     const horizontal = index < 2 * SITE;
     const [hw, hh] = horizontal ? [EDGE, CELL] : [CELL, EDGE];
     g.append(s("rect", { x: x - hw / 2, y: y - hh / 2, width: hw, height: hh, class: "hit" }));
-    if (spot.architect) g.append(architectPiece(ctx, x, y, spot.architect, spot.player));
-    else {
+    if (spot.architect) {
+      // it comes from the button it was chosen with, else its player's supply (or the pool)
+      const k = spot.architect;
+      const from = [`archchip-${spot.player}-${k}`, `archpool-${k}`];
+      if (spot.player === ctx.seat) from.unshift(`archbtn-${k}`);
+      g.append(
+        moving(architectPiece(ctx, x, y, k, spot.player), {
+          motion: `arch@${spot.spot}`,
+          motionFrom: from.join(" "),
+        }),
+      );
+    } else {
       g.append(s("circle", { cx: x, cy: y, r: 13, class: "spot-free" }));
       if (spot.blocked)
         g.append(
@@ -609,6 +629,7 @@ function citySvg(ctx, p, kinds, t) {
     id: mine ? "my-city" : `city-${p}`,
     role: "group",
     "aria-label": t("cityOf", { name: ctx.names[p] }),
+    dataset: { motionFrame: `city-${p}` },
   });
   const alloc = ctx.result?.players?.[p]?.allocation;
   const inactive = new Set(alloc?.inactive || []);
@@ -685,7 +706,7 @@ function citySvg(ctx, p, kinds, t) {
     if (b) {
       const off = inactive.has(name);
       g.append(
-        s("g", { class: off ? "inactive-b" : "" }, [
+        s("g", { class: off ? "inactive-b" : "", dataset: { motion: `tile-${b.tiles.at(-1)}` } }, [
           s("rect", {
             x: x + 5,
             y: y + 5,
@@ -876,6 +897,7 @@ export function render(ctx, t) {
                   h("span", {
                     class: "arch-chip",
                     "aria-label": t("architect", { n: k }),
+                    dataset: { motionAt: `archchip-${p}-${k}` },
                     text: k,
                   }),
                 ),
@@ -904,7 +926,11 @@ export function controls(ctx, t) {
           t("pool"),
           " ",
           ...Object.entries(pool).map(([k, n]) =>
-            h("span", { class: "arch-chip pool", text: `#${k} ×${n}` }),
+            h("span", {
+              class: "arch-chip pool",
+              dataset: { motionAt: `archpool-${k}` },
+              text: `#${k} ×${n}`,
+            }),
           ),
         ]),
       );
@@ -933,7 +959,7 @@ export function controls(ctx, t) {
           "button",
           {
             class: `architect${selection.architect === k ? " chosen" : ""}${hinted ? " hinted" : ""}`,
-            dataset: { architect: k, focusKey: `arch-${k}`, tip: label },
+            dataset: { architect: k, focusKey: `arch-${k}`, tip: label, motionAt: `archbtn-${k}` },
             "aria-pressed": String(selection.architect === k),
             "aria-label": label,
             on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") },

@@ -1,6 +1,7 @@
 // @ts-check
 // The player's settings, kept in this browser: colour theme, confirming moves (on touch
-// screens by default), notifications and sound on your turn.
+// screens by default), notifications and sound on your turn, animations (as the system:
+// none where it asks for reduced motion; see motion.js).
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -11,7 +12,13 @@ import { t } from "./i18n.js";
 
 const KEY = "polis:prefs";
 const coarse = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
-const defaults = () => ({ theme: "auto", confirm: coarse(), notify: false, sound: false });
+const defaults = () => ({
+  theme: "auto",
+  motion: "auto",
+  confirm: coarse(),
+  notify: false,
+  sound: false,
+});
 
 /** @returns {Prefs} */
 function load() {
@@ -89,8 +96,16 @@ export function drawSettings() {
       h("option", { value: v, selected: prefs.theme === v, text: t(`settings.theme.${v}`) }),
     ),
   );
+  const motion = h(
+    "select",
+    { id: "pref-motion", on: { change: (e) => setPref("motion", e.target.value) } },
+    ["auto", "on", "off"].map((v) =>
+      h("option", { value: v, selected: prefs.motion === v, text: t(`settings.motion.${v}`) }),
+    ),
+  );
   clear(panel).append(
     h("label", {}, [t("settings.theme"), " ", theme]),
+    h("label", {}, [t("settings.motion"), " ", motion]),
     check("confirm", t("settings.confirm")),
     check("notify", t("settings.notify"), async (on, box) => {
       if (!on || !("Notification" in window)) return;

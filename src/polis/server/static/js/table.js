@@ -13,6 +13,7 @@ import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
 import { hideTip } from "./tooltip.js";
+import { motionStage } from "./motion.js";
 import {
   serverTime,
   seatClock,
@@ -151,6 +152,8 @@ export function tableScreen(gameId, env) {
     dom.side,
   ]);
   clear(root).append(dom.table);
+  // moves that move: what a new position moved slides from where it was (motion.js)
+  const motion = motionStage(dom.table);
 
   // -- connections ---------------------------------------------------------------------------
   // Who is away, and changes of hands: a bot standing in for a person, or the person back, is
@@ -381,6 +384,7 @@ export function tableScreen(gameId, env) {
   }
 
   function send(conn, text) {
+    motion.keep(); // the move travels from where it was picked
     ui.selection = {};
     ui.pending = null;
     ui.focusNext = "#status";
@@ -788,6 +792,9 @@ export function tableScreen(gameId, env) {
     if (ui.drawn.board === key) return false;
     ui.drawn.board = key;
     hideTip();
+    const moved = ui.boardAt !== undefined && ui.boardAt !== ctx.position;
+    ui.boardAt = ctx.position;
+    motion.before(moved);
     if (covered) {
       clear(dom.board).append(covered);
       clear(dom.controls);
@@ -828,6 +835,7 @@ export function tableScreen(gameId, env) {
       );
     clear(dom.controls).append(...parts);
     dom.controls.setAttribute("aria-label", ctx.myTurn ? t("table.yourMove") : t("table.info"));
+    if (moved) motion.after();
     return true;
   }
 

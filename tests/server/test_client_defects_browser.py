@@ -173,7 +173,7 @@ def test_the_confirm_sheet_says_its_verb_once_in_every_language(
         page.locator("button.architect").first.tap()
         page.locator("g.spot.legal").first.tap()
         page.locator("#my-city g.cell.legal").first.tap()
-        said[lang] = page.inner_text("#confirm .step")
+        said[lang] = page.inner_text("#prompt-bar #prompt")
         page.locator("#confirm-cancel").tap()
         page.locator("#cancel").tap()
     assert all(text.count("#1") == 1 for text in said.values()), said

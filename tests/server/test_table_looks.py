@@ -63,6 +63,7 @@ def show(page: Any, name: str, url: str) -> None:
     else:
         page.click("g.field.legal .field-disc")
         page.wait_for_selector("button.value")
+    page.evaluate("window.scrollTo(0, 0)")  # the prompt bar where it lies, not stuck mid-page
 
 
 def set_language(page: Any, lang: str) -> None:

@@ -687,8 +687,9 @@ export function info(ctx, t) {
   return out;
 }
 
-export function controls(ctx, t) {
-  const { view, choices, selection, names } = ctx;
+// Beside the board: the seat's objective on its turn, the bid to beat and the call's bids.
+export function notes(ctx, t) {
+  const { view, choices, names } = ctx;
   const out = [];
   if (view.area_card && choices) {
     const goals = [t(`area.${view.area_card}`)];
@@ -723,14 +724,20 @@ export function controls(ctx, t) {
       );
     }
   }
-  if (!choices) return out;
+  return out;
+}
+
+// The prompt bar's step (promptbar.js): what to do now and the buttons (the neighbourhoods
+// offered when they are few, the buildings for the one chosen, pass, cancel).
+export function prompt(ctx, t) {
+  const { view, choices, selection } = ctx;
+  const out = [];
   const field = chosenField(ctx);
   let step = view.bid
     ? t("chooseRaise", { value: view.bid.value, field: view.bid.field })
     : t("chooseOpen");
   if (!choices.fields.length) step = t("mustPass");
   if (field) step = t("chooseValue", { n: field.field });
-  out.push(h("p", { class: "step", id: "prompt", text: step }));
   if (field) {
     out.push(
       h(
@@ -765,7 +772,10 @@ export function controls(ctx, t) {
             },
             [
               h("strong", { text: f.field }),
-              ` ${t(`district.${where.district}`)} · ${t(`colour.${where.colour}`)}`,
+              h("span", {
+                class: "pb-words",
+                text: ` ${t(`district.${where.district}`)} · ${t(`colour.${where.colour}`)}`,
+              }),
             ],
           );
         }),
@@ -790,7 +800,16 @@ export function controls(ctx, t) {
       }),
     );
   out.push(bar);
-  return out;
+  return { step, actions: out };
+}
+
+// The move in one column, for a screen without the prompt bar (the tutorial): the notes, then
+// what to do now and its buttons.
+export function controls(ctx, t) {
+  const step = ctx.choices ? prompt(ctx, t) : null;
+  if (!step) return notes(ctx, t);
+  const say = h("p", { class: "step", id: "prompt", text: step.step });
+  return [...notes(ctx, t), say, step.note, ...step.actions].filter(Boolean);
 }
 
 function suppliesTable(ctx, t) {

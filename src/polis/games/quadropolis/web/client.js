@@ -913,8 +913,10 @@ export function render(ctx, t) {
   return wrap;
 }
 
-export function controls(ctx, t) {
-  const { view, choices, selection } = ctx;
+// Beside the board, while another seat moves: the architects left in the Expert pool (on its
+// turn the seat's architect buttons say it).
+export function notes(ctx, t) {
+  const { view, choices } = ctx;
   const out = [];
   const pool = view.pool
     ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n]))
@@ -934,8 +936,18 @@ export function controls(ctx, t) {
           ),
         ]),
       );
-    return out;
   }
+  return out;
+}
+
+// The prompt bar's step (promptbar.js): what to do now, what the chosen spot takes, and the
+// buttons (the architects, discard, take nothing, cancel).
+export function prompt(ctx, t) {
+  const { view, choices, selection } = ctx;
+  const out = [];
+  const pool = view.pool
+    ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n]))
+    : null;
   const { architect, spot } = chosen(ctx);
   let step;
   if (!architect) step = t("chooseArchitect");
@@ -944,7 +956,6 @@ export function controls(ctx, t) {
     step = spot.discard ? t("chooseTarget") : t("chooseTargetOnly");
   else if (spot.discard) step = t("onlyDiscard");
   else step = t(spot.site === "face-down" ? "onlyNothingFaceDown" : "onlyNothing");
-  out.push(h("p", { class: "step", id: "prompt", text: step }));
   out.push(
     h(
       "div",
@@ -977,9 +988,10 @@ export function controls(ctx, t) {
       }),
     ),
   );
-  out.push(
-    h("p", { class: "takes-note", id: "takes-note", text: spot ? takesWords(spot, view, t) : "" }),
-  );
+  // (a line once an architect is chosen: a spot's preview fills it on hover)
+  const note = architect
+    ? h("p", { class: "takes-note", id: "takes-note", text: spot ? takesWords(spot, view, t) : "" })
+    : null;
   if (architect) {
     const bar = h("div", { class: "row" });
     if (spot?.discard)
@@ -1008,7 +1020,16 @@ export function controls(ctx, t) {
     );
     out.push(bar);
   }
-  return out;
+  return { step, note, actions: out };
+}
+
+// The move in one column, for a screen without the prompt bar (the tutorial): the notes, then
+// what to do now and its buttons.
+export function controls(ctx, t) {
+  const step = ctx.choices ? prompt(ctx, t) : null;
+  if (!step) return notes(ctx, t);
+  const say = h("p", { class: "step", id: "prompt", text: step.step });
+  return [...notes(ctx, t), say, step.note, ...step.actions].filter(Boolean);
 }
 
 // -- the log -----------------------------------------------------------------------------------

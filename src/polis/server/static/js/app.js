@@ -7,7 +7,14 @@
 //   PRIVATE_VIEWS             optional, true when seats hold secrets (hot-seat hand-over)
 //   progress(view, t)         a short progress line ("round 2 of 4")
 //   render(ctx, t)            the board (keyboard: players' pieces take focus, see roving.js)
-//   controls(ctx, t)          the action bar: what the seat to move may choose, and the prompt
+//   prompt(ctx, t)            the step of the move being built, for the prompt bar at the top
+//                             (promptbar.js), called while the seat may move: {step: what to do
+//                             now, note: an optional line under it, actions: its buttons}
+//   notes(ctx, t)             optional: what the seat needs to know about the move beside the
+//                             board (the bid to beat)
+//   controls(ctx, t)          the move in one column: the notes, what to do now, its buttons
+//                             (screens without the prompt bar; the table uses it when the
+//                             client has no prompt(), all of it in the bar)
 //   info(ctx, t)              optional: what the seat needs to know beside (its secret cards,
 //                             the players' supplies), in the side panel
 //   describe(event, ctx, t)   one log line, worded from an engine event {move, key, params}

@@ -13,6 +13,7 @@ import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
 import { hideTip } from "./tooltip.js";
+import { promptBar } from "./promptbar.js";
 import { motionStage } from "./motion.js";
 import {
   serverTime,
@@ -94,13 +95,13 @@ export function tableScreen(gameId, env) {
     progress: h("span", { class: "muted", id: "progress" }),
     tools: h("div", { class: "tools" }),
     seats: h("ul", { class: "seat-list", id: "seats", "aria-label": t("seat.list") }),
-    status: h("p", { id: "status", tabindex: "-1" }),
     banners: h("div", { id: "banners" }),
     takeBack: h("div", { id: "takeback-slot" }),
     claim: h("div", { id: "claim-slot" }),
     hint: h("div", { id: "hint-slot" }),
     board: h("section", { id: "board", class: `board ${summary.game}` }),
-    controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
+    // the game's notes on the move beside the board (the prompt and its buttons are in the bar)
+    notes: h("div", { id: "move-notes", class: "box move-notes", hidden: true }),
     side: h("aside", { class: "side" }),
     end: h("div", { id: "end-slot" }),
     links: h("div", { id: "links-slot" }),
@@ -108,6 +109,10 @@ export function tableScreen(gameId, env) {
     logBox: h("section", { class: "box", id: "log-box" }),
     log: h("ol", { id: "log", class: "log", tabindex: "0" }),
   };
+  // the prompt bar: the status, what to do now and its buttons, at the top (promptbar.js)
+  const bar = promptBar();
+  dom.status = bar.status;
+  dom.controls = bar.actions;
   // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
   function chatSend(text) {
     const shown = display();
@@ -139,16 +144,12 @@ export function tableScreen(gameId, env) {
   dom.table = h("div", { class: "table", id: "table" }, [
     h("div", { class: "table-head" }, [
       h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]),
-      dom.seats,
-      dom.status,
-      dom.banners,
-      dom.claim,
-      dom.takeBack,
-      dom.hint,
     ]),
+    bar.element,
+    h("div", { class: "table-sub" }, [dom.seats, dom.banners, dom.claim, dom.takeBack, dom.hint]),
     dom.end,
     dom.board,
-    h("div", { class: "actions" }, dom.controls),
+    h("div", { class: "actions" }, dom.notes),
     dom.side,
   ]);
   clear(root).append(dom.table);
@@ -189,6 +190,7 @@ export function tableScreen(gameId, env) {
         ui.selection = {};
         ui.pending = null;
         ui.lastError = null;
+        ui.sentAt = null;
       }
       update();
     } else if (msg.type === "welcome") {
@@ -218,6 +220,7 @@ export function tableScreen(gameId, env) {
       if (!conn.state) return; // a refused hello: see refused()
       ui.lastError = msg.message;
       toast(`${t("error.prefix")}: ${msg.message}`);
+      ui.sentAt = null;
       ui.selection = {};
       ui.pending = null;
       ui.drawn.board = null;
@@ -395,7 +398,9 @@ export function tableScreen(gameId, env) {
       ui.movedAt = conn.state.position;
       ui.drawn = {};
     }
-    if (!conn.move(text)) toast(t("error.offline"));
+    // the bar offers nothing more until the server answers (a new position, or a refusal)
+    ui.sentAt = conn.move(text) ? conn.state.position : null;
+    if (ui.sentAt === null) toast(t("error.offline"));
     ui.drawn.board = null;
     update();
   }
@@ -511,9 +516,17 @@ export function tableScreen(gameId, env) {
         ctx.heldSeats.length > 1
           ? t("status.yourTurnAs", { name: ctx.names[msg.seat] })
           : t("status.yourTurn");
+    else if (msg.seats[msg.current_player]?.stand_in)
+      status = t("status.standIn", {
+        name: ctx.names[msg.current_player] ?? "",
+        level: t(`level.${msg.seats[msg.current_player].stand_in}`),
+      });
     else status = t("status.waiting", { name: ctx.names[msg.current_player] ?? "" });
-    dom.status.textContent = status;
-    dom.status.className = ctx.myTurn ? "your-turn" : "";
+    const clock =
+      ctx.replaying || msg.finished
+        ? null
+        : seatClock(msg, msg.current_player, ctx.names[msg.current_player] ?? "");
+    bar.setStatus({ text: status, mine: ctx.myTurn, clock });
     const title = `${env.gameTitle(summary.game)} – polis`;
     setTitle(ctx.myTurn ? `${t("status.titleTurn")} · ${title}` : title);
     if (ctx.myTurn && !ui.wasMyTurn)
@@ -748,16 +761,17 @@ export function tableScreen(gameId, env) {
     const seat = ctx.msg.seat;
     const toMove = ctx.msg.current_player === seat && ctx.msg.position !== ui.movedAt;
     if (seat === ui.revealed && toMove) return null;
-    if (!toMove) {
-      const who = ctx.names[ctx.msg.current_player] ?? "";
-      return h("div", { class: "box handover", id: "handover-wait", role: "status" }, [
+    // (whom the table waits for is the bar's status)
+    if (!toMove)
+      return h("div", { class: "box handover", id: "handover-wait" }, [
         h("p", { text: t("handover.hidden") }),
-        h("p", { class: "hint", text: t("status.waiting", { name: who }) }),
       ]);
-    }
-    return h("div", { class: "box handover", id: "handover" }, [
-      h("p", { text: t("handover.pass", { name: ctx.names[seat] }) }),
-      h("p", { class: "hint", text: t("handover.hint", { name: ctx.names[seat] }) }),
+    const cover = h("div", { class: "box handover", id: "handover" }, [
+      h("p", { text: t("handover.hint", { name: ctx.names[seat] }) }),
+    ]);
+    // the bar asks for the device to be passed on; its button shows the seat's turn
+    cover.step = t("handover.pass", { name: ctx.names[seat] });
+    cover.actions = [
       h("button", {
         id: "handover-ok",
         class: "primary",
@@ -771,7 +785,8 @@ export function tableScreen(gameId, env) {
           },
         },
       }),
-    ]);
+    ];
+    return cover;
   }
 
   function drawBoard(ctx, covered) {
@@ -797,8 +812,9 @@ export function tableScreen(gameId, env) {
     motion.before(moved);
     if (covered) {
       clear(dom.board).append(covered);
-      clear(dom.controls);
+      clear(dom.notes).hidden = true;
       clear(dom.info).hidden = true;
+      drawPrompt(ctx, { step: covered.step ?? null, actions: covered.actions ?? [] });
       return true;
     }
     const info = mod.info ? [mod.info(ctx, tg)].flat().filter(Boolean) : [];
@@ -807,36 +823,41 @@ export function tableScreen(gameId, env) {
     dom.info.setAttribute("aria-label", t("table.info"));
     dom.board.setAttribute("aria-label", t("table.board"));
     clear(dom.board).append(mod.render(ctx, tg));
-    const parts = [];
-    if (ctx.pending) {
-      parts.push(
-        h("div", { class: "confirm-box", id: "confirm" }, [
-          h("p", { class: "step", text: t("confirm.ask", { move: ctx.pending.label }) }),
-          h("div", { class: "row" }, [
-            h("button", {
-              id: "confirm-move",
-              class: "primary",
-              text: t("confirm.ok"),
-              on: { click: () => send(ctx.conn, ctx.pending.text) },
-            }),
-            h("button", {
-              id: "confirm-cancel",
-              text: t("confirm.change"),
-              on: { click: () => ctx.select(ui.selection) },
-            }),
-          ]),
-        ]),
-      );
-    }
-    parts.push(...[mod.controls(ctx, tg)].flat());
-    if (ui.lastError && ctx.myTurn)
-      parts.push(
-        h("p", { id: "error", class: "error", text: `${t("error.prefix")}: ${ui.lastError}` }),
-      );
-    clear(dom.controls).append(...parts);
-    dom.controls.setAttribute("aria-label", ctx.myTurn ? t("table.yourMove") : t("table.info"));
+    // the game's notes beside the board; a client without prompt() puts all in the bar
+    const notes = mod.prompt ? [mod.notes?.(ctx, tg) ?? []].flat().filter(Boolean) : [];
+    clear(dom.notes).append(...notes);
+    dom.notes.hidden = !notes.length;
+    dom.notes.setAttribute("aria-label", t("table.info"));
+    const sent = ui.sentAt === ctx.msg.position; // the move is on its way
+    const step = mod.prompt
+      ? (ctx.choices && !sent && mod.prompt(ctx, tg)) || { step: null, actions: [] }
+      : { step: null, actions: [mod.controls(ctx, tg)].flat() };
+    drawPrompt(ctx, step);
     if (moved) motion.after();
     return true;
+  }
+
+  // The bar's step: the game's instruction and buttons, or the move to confirm.
+  function drawPrompt(ctx, step) {
+    const error = ui.lastError && ctx.myTurn ? `${t("error.prefix")}: ${ui.lastError}` : null;
+    const label = ctx.myTurn ? t("table.yourMove") : t("table.status");
+    if (ctx.pending) {
+      const ok = h("button", {
+        id: "confirm-move",
+        class: "primary",
+        text: t("confirm.ok"),
+        on: { click: () => send(ctx.conn, ctx.pending.text) },
+      });
+      const change = h("button", {
+        id: "confirm-cancel",
+        text: t("confirm.change"),
+        on: { click: () => ctx.select(ui.selection) },
+      });
+      const ask = t("confirm.ask", { move: ctx.pending.label });
+      bar.setStep({ step: ask, actions: [ok, change], error, label });
+      return;
+    }
+    bar.setStep({ step: step.step, note: step.note, actions: step.actions, error, label });
   }
 
   function drawEnd(ctx) {
@@ -1012,7 +1033,7 @@ export function tableScreen(gameId, env) {
     }
     const had = document.activeElement?.dataset?.focusKey;
     const focusWasHere =
-      dom.board.contains(document.activeElement) || dom.controls.contains(document.activeElement);
+      dom.board.contains(document.activeElement) || bar.element.contains(document.activeElement);
     const turnStarts = ctx.myTurn && !ui.wasMyTurn;
     ui.drawn.position = ctx.msg.position;
     drawTitle(ctx);
@@ -1028,20 +1049,8 @@ export function tableScreen(gameId, env) {
     drawEnd(ctx);
     drawLinks(ctx);
     drawPush(ctx);
-    // what happened since the last update, read out (not on the first draw, nor in a replay)
-    if (
-      !ctx.replaying &&
-      ui.announcedPosition !== null &&
-      ctx.msg.position !== ui.announcedPosition &&
-      !covered
-    ) {
-      const lines = fresh.slice(-6).map((e) => mod.describe(e, ctx, tg));
-      if (ctx.myTurn) lines.push(dom.status.textContent);
-      announce(lines);
-    }
-    if (!ctx.replaying) ui.announcedPosition = ctx.msg.position;
     restoreFocus(had);
-    // a keyboard player never loses focus to the page: it goes to the action bar on their
+    // a keyboard player never loses focus to the page: it goes to the bar's buttons on their
     // turn, else to the status line
     const lost = document.activeElement === document.body || document.activeElement === null;
     if (
@@ -1051,6 +1060,19 @@ export function tableScreen(gameId, env) {
       const target = ctx.myTurn ? dom.controls.querySelector("button") : null;
       (target ?? dom.status).focus();
     }
+    // what happened since the last update, read out (not on the first draw, nor in a replay),
+    // then the bar's new status and instruction, once (promptbar.js: not what the focus read)
+    const lines =
+      !ctx.replaying &&
+      ui.announcedPosition !== null &&
+      ctx.msg.position !== ui.announcedPosition &&
+      !covered
+        ? fresh.slice(-6).map((e) => mod.describe(e, ctx, tg))
+        : [];
+    const quiet = ui.announcedPosition === null || ui.saidLang !== ctx.lang;
+    ui.saidLang = ctx.lang;
+    announce([...lines, ...bar.said(quiet)]);
+    if (!ctx.replaying) ui.announcedPosition = ctx.msg.position;
   }
 
   function openDialog(id, title, body) {
@@ -1113,6 +1135,7 @@ export function tableScreen(gameId, env) {
   const ticker = setInterval(() => {
     // the running clock and the time before an away limit count down
     tick(dom.seats);
+    tick(bar.element);
     tickAway(dom.banners);
   }, 1000);
   const unsubscribe = onPrefs(() => {
@@ -1136,6 +1159,7 @@ export function tableScreen(gameId, env) {
       ui.destroyed = true;
       clearInterval(ticker);
       observer.disconnect();
+      bar.destroy();
       unsubscribe();
       unsession();
       for (const c of conns) c.close();

@@ -118,8 +118,9 @@ function lift(el) {
   const home = el.parentNode,
     next = el.nextSibling;
   const parent = el.parentElement;
-  const m = parent instanceof SVGGraphicsElement ? parent.getScreenCTM() : null;
-  if (!home || !m) return () => {};
+  if (!home || !(parent instanceof SVGGraphicsElement)) return () => {};
+  const m = parent.getScreenCTM();
+  if (!m) return () => {};
   if (!layer?.isConnected) {
     layer = document.createElementNS(SVGNS, "svg");
     layer.setAttribute("class", "motion-layer");
@@ -127,10 +128,20 @@ function lift(el) {
     document.body.append(layer);
   }
   const carrier = document.createElementNS(SVGNS, "g");
-  carrier.setAttribute("transform", `matrix(${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f})`);
+  /** @param {DOMMatrix} m */
+  const put = (m) =>
+    carrier.setAttribute("transform", `matrix(${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f})`);
+  put(m);
   carrier.append(el);
   layer.append(carrier);
+  // its board may move under it meanwhile (the page scrolled, a board panned back): follow it
+  let frame = requestAnimationFrame(function follow() {
+    const now = parent.getScreenCTM();
+    if (now) put(now);
+    frame = requestAnimationFrame(follow);
+  });
   return () => {
+    cancelAnimationFrame(frame);
     home.insertBefore(el, next?.parentNode === home ? next : null);
     carrier.remove();
     if (layer && !layer.firstChild) layer.remove();
@@ -201,11 +212,24 @@ function animate(scope, before) {
     const was = before.get(el.dataset.motion ?? "");
     const now = el.getBoundingClientRect();
     if (!now.width && !now.height) continue;
+    const frame = frameOf(el);
+    const name = frame?.dataset.motionFrame ?? "";
+    const box = frame?.getBoundingClientRect();
+    // where a place of the same frame is now (its frame may have moved: a board panned)
+    /** @param {Place} place */
+    const origin = (place) =>
+      box && place.at && place.frame === name
+        ? new DOMRect(
+            box.x + place.at[0] * box.width,
+            box.y + place.at[1] * box.height,
+            place.at[2] * box.width,
+            place.at[3] * box.height,
+          )
+        : place.rect;
     if (was) {
-      const frame = frameOf(el);
-      const name = frame?.dataset.motionFrame ?? "";
-      const at = frame ? within(now, frame.getBoundingClientRect()) : null;
-      if (was.frame && name && (was.frame !== name || !same(was.at, at))) travel(el, was.rect, now);
+      const at = box ? within(now, box) : null;
+      if (was.frame && name && (was.frame !== name || !same(was.at, at)))
+        travel(el, origin(was), now);
       else if (el.dataset.motionEnter && was.state !== (el.dataset.motionState ?? ""))
         enter(el, el.dataset.motionEnter);
       continue;
@@ -214,7 +238,7 @@ function animate(scope, before) {
       .split(" ")
       .map((key) => (key ? before.get(key) : undefined))
       .find(Boolean);
-    if (from) travel(el, from.rect, now);
+    if (from) travel(el, origin(from), now);
     else if (el.dataset.motionEnter) enter(el, el.dataset.motionEnter);
   }
 }

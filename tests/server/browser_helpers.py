@@ -20,6 +20,7 @@ from polis.server.wire.check import VIOLATIONS as CHECK_VIOLATIONS
 from polis.server.wire.check import WireError
 from waiting import eventually
 
+from .browsers import PASSWORD
 from .contract import CHECK, received
 
 CHROMIUM = "/usr/bin/chromium"
@@ -525,3 +526,29 @@ def axe_problems(page: Any) -> list[str]:
 def shoot(page: Any, folder: Path, name: str) -> None:
     """Save the whole page as ``folder/name.png`` (the ``shots`` fixture's folder)."""
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+# -- pages of a signed-in person ------------------------------------------------------------------
+def open_page(context: Any, server: ServerProcess, route: str = "#/") -> tuple[Any, list[str]]:
+    """A new page at ``route``, once the header knows who is signed in; and its errors."""
+    page = context.new_page()
+    errors = page_errors(page)
+    page.goto(f"{server.base}/{route}")
+    page.wait_for_selector("#account-slot > *")
+    return page, errors
+
+
+def go(page: Any, route: str, ready: str) -> None:
+    """Follow ``route`` within the page (no reload) until ``ready`` shows."""
+    page.evaluate("(route) => { location.hash = route; }", route)
+    page.wait_for_selector(ready)
+
+
+def sign_in(page: Any, name: str, password: str = PASSWORD) -> None:
+    """Sign in through the page (lands on My games, the header naming ``name``)."""
+    go(page, "#/signin", "#signin-form")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", password)
+    page.click("#signin-submit")
+    page.wait_for_selector("#my-title")
+    page.wait_for_selector(f"#account-menu .account-name:text-is('{name}')")

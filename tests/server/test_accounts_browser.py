@@ -32,16 +32,19 @@ from .browser_helpers import (
     ServerProcess,
     axe_problems,
     click_quadropolis_move,
+    go,
+    open_page,
     overflow,
     page_errors,
     position,
+    sign_in,
     wait_position,
 )
+from .browsers import PASSWORD
 from .clients import Player
 
 pytestmark = BROWSER_TESTS
 
-PASSWORD = "correct horse battery"
 #: A fresh address for each person (10.39.0.n), so per-address limits see different people.
 ADDRESSES = (f"10.39.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 #: The account pages scanned and photographed.
@@ -90,29 +93,6 @@ def browse(browser: Any, width: int = 1366, height: int = 900, *, dark: bool = F
         color_scheme="dark" if dark else "light",
         extra_http_headers={"X-Forwarded-For": next(ADDRESSES)},
     )
-
-
-def open_page(context: Any, server: ServerProcess, route: str = "#/") -> tuple[Any, list[str]]:
-    page = context.new_page()
-    errors = page_errors(page)
-    page.goto(f"{server.base}/{route}")
-    page.wait_for_selector("#account-slot > *")  # the header knows who is signed in
-    return page, errors
-
-
-def go(page: Any, route: str, ready: str) -> None:
-    page.evaluate("(route) => { location.hash = route; }", route)
-    page.wait_for_selector(ready)
-
-
-def sign_in(page: Any, name: str) -> None:
-    """Sign in through the page (lands on My games)."""
-    go(page, "#/signin", "#signin-form")
-    page.fill("#signin-name", name)
-    page.fill("#signin-password", PASSWORD)
-    page.click("#signin-submit")
-    page.wait_for_selector("#my-title")
-    page.wait_for_selector(f"#account-menu .account-name:text-is('{name}')")
 
 
 def real_errors(errors: list[str]) -> list[str]:

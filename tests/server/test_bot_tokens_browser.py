@@ -25,11 +25,19 @@ import pytest
 
 from waiting import eventually
 
-from .browser_helpers import BROWSER_TESTS, ServerProcess, axe_problems, overflow, page_errors
+from .browser_helpers import (
+    BROWSER_TESTS,
+    ServerProcess,
+    axe_problems,
+    go,
+    open_page,
+    overflow,
+    sign_in,
+)
+from .browsers import PASSWORD
 
 pytestmark = BROWSER_TESTS
 
-PASSWORD = "correct horse battery"
 #: A fresh address for each person (10.42.0.n).
 ADDRESSES = (f"10.42.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
@@ -97,27 +105,6 @@ def browse(browser: Any, width: int = 1366, height: int = 900, *, dark: bool = F
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     return context
-
-
-def open_page(context: Any, server: ServerProcess, route: str = "#/") -> tuple[Any, list[str]]:
-    page = context.new_page()
-    errors = page_errors(page)
-    page.goto(f"{server.base}/{route}")
-    page.wait_for_selector("#account-slot > *")  # the header knows who is signed in
-    return page, errors
-
-
-def go(page: Any, route: str, ready: str) -> None:
-    page.evaluate("(route) => { location.hash = route; }", route)
-    page.wait_for_selector(ready)
-
-
-def sign_in(page: Any, name: str) -> None:
-    go(page, "#/signin", "#signin-form")
-    page.fill("#signin-name", name)
-    page.fill("#signin-password", PASSWORD)
-    page.click("#signin-submit")
-    page.wait_for_selector("#my-title")
 
 
 def real_errors(errors: list[str]) -> list[str]:

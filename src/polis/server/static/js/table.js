@@ -19,7 +19,6 @@ import {
   serverTime,
   seatClock,
   tick,
-  standInBadge,
   standInBanners,
   resignButton,
   authorNote,
@@ -36,6 +35,7 @@ import { takeBackBox } from "./takeback.js";
 import { hintBox } from "./hint.js";
 import { me, onSession, errorLine } from "./session.js";
 import { learnLink } from "./learn.js";
+import { seatsStrip, seatsProps, seatNames } from "./table/seats.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -111,6 +111,13 @@ export function tableScreen(gameId, env) {
   };
   // the prompt bar: the status, what to do now and its buttons, at the top (promptbar.js)
   const bar = promptBar();
+  const seatsPart = seatsStrip(dom.seats);
+  // the components: each draws again only when its props changed; forget() draws all anew
+  const parts = [seatsPart];
+  function forget() {
+    ui.drawn = {};
+    for (const part of parts) part.reset();
+  }
   dom.status = bar.status;
   dom.controls = bar.actions;
   // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
@@ -302,15 +309,7 @@ export function tableScreen(gameId, env) {
     return conns.filter((c) => c.state && c.state.seat !== null).map((c) => c.state.seat);
   }
 
-  function names(msg) {
-    return msg.seats.map((s) =>
-      s.vacant
-        ? t("lobby.openSeat")
-        : s.kind === "bot"
-          ? `${s.name} (${t(`level.${s.level}`)})`
-          : s.name,
-    );
-  }
+  const names = (msg) => seatNames(msg.seats);
 
   // -- the parts of the screen -----------------------------------------------------------------
   function context() {
@@ -396,7 +395,7 @@ export function tableScreen(gameId, env) {
       // person's turn comes
       ui.revealed = null;
       ui.movedAt = conn.state.position;
-      ui.drawn = {};
+      forget();
     }
     // the bar offers nothing more until the server answers (a new position, or a refusal)
     ui.sentAt = conn.move(text) ? conn.state.position : null;
@@ -457,51 +456,14 @@ export function tableScreen(gameId, env) {
   function drawSeats() {
     const ctx = context();
     if (!ctx) return;
-    const key = JSON.stringify([
-      ctx.lang,
-      ctx.msg.seats,
-      ctx.view.current_player,
-      ctx.heldSeats,
-      ctx.replaying,
-      ctx.msg.clock,
-    ]);
-    if (ui.drawn.seats === key) return;
-    ui.drawn.seats = key;
-    clear(dom.seats);
-    dom.seats.setAttribute("aria-label", t("seat.list"));
-    ctx.msg.seats.forEach((s, i) => {
-      const current = ctx.view.current_player === i;
-      const you = !ctx.replaying && ctx.heldSeats.includes(i);
-      // a seat bound to an account links to its profile
-      const name = s.account
-        ? h("a", {
-            class: "profile-link",
-            href: `#/player/${encodeURIComponent(s.account)}`,
-            text: ctx.names[i],
-            title: t("seat.profile", { name: s.account }),
-          })
-        : ctx.names[i];
-      dom.seats.append(
-        h(
-          "li",
-          { class: `${current ? "current" : ""} ${you ? "mine" : ""}`, dataset: { seat: i } },
-          [
-            ctx.markerHtml(i),
-            name,
-            standInBadge(s),
-            ctx.replaying ? null : seatClock(ctx.msg, i, ctx.names[i]),
-            h("span", {
-              class: `conn ${s.connected ? "on" : "off"}`,
-              role: "img",
-              "aria-label": s.connected ? t("seat.online") : t("seat.offline"),
-              title: s.connected ? t("seat.online") : t("seat.offline"),
-            }),
-            you ? h("span", { class: "badge", text: t("seat.you") }) : "",
-            current ? h("span", { class: "visually-hidden", text: t("seat.toMove") }) : "",
-          ],
-        ),
-      );
-    });
+    seatsPart.render(
+      seatsProps(ctx.msg, ctx.view, {
+        held: ctx.heldSeats,
+        replaying: ctx.replaying,
+        lang: ctx.lang,
+        colours: ctx.colours,
+      }),
+    );
   }
 
   function drawStatus(ctx) {
@@ -780,7 +742,7 @@ export function tableScreen(gameId, env) {
           click: () => {
             ui.revealed = seat;
             ui.focusNext = "#controls button, #board [tabindex='0']";
-            ui.drawn = {};
+            forget();
             update();
           },
         },
@@ -1101,13 +1063,13 @@ export function tableScreen(gameId, env) {
     } catch (err) {
       toast(err.message);
     }
-    ui.drawn = {};
+    forget();
     update();
   }
 
   function leaveReplay() {
     ui.replay = null;
-    ui.drawn = {};
+    forget();
     update();
   }
 
@@ -1150,7 +1112,7 @@ export function tableScreen(gameId, env) {
 
   return {
     render() {
-      ui.drawn = {};
+      forget();
       ui.log.key = null;
       chat.render();
       update();

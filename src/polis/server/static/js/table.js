@@ -6,8 +6,8 @@ import { h, clear } from "./dom.js";
 import { t, translator, language } from "./i18n.js";
 import { SeatConnection } from "./conn.js";
 import { markerHtml, markerSvg } from "./players.js";
-import { heldTokens, holdToken, seatLink } from "./tokens.js";
-import { api, toast, copyField } from "./ui.js";
+import { heldTokens, holdToken } from "./tokens.js";
+import { api, toast } from "./ui.js";
 import { announce, setTitle, yourTurn } from "./notify.js";
 import { prefs, onPrefs } from "./settings.js";
 import { endPanel } from "./endgame.js";
@@ -20,7 +20,6 @@ import {
   seatClock,
   tick,
   standInBanners,
-  resignButton,
   authorNote,
   standInRuns,
   standInNote,
@@ -31,11 +30,16 @@ import {
 } from "./seatclock.js";
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
-import { takeBackBox } from "./takeback.js";
-import { hintBox } from "./hint.js";
-import { me, onSession, errorLine } from "./session.js";
+import { me, onSession } from "./session.js";
 import { learnLink } from "./learn.js";
 import { seatsStrip, seatsProps, seatNames } from "./table/seats.js";
+import { titleLine, titleProps } from "./table/titlebar.js";
+import { claimBanner, looseSeats } from "./table/claim.js";
+import { linksBox } from "./table/links.js";
+import { takeBackPanel } from "./table/takebackpanel.js";
+import { hintPanel } from "./table/hintpanel.js";
+import { changed, component } from "./table/changed.js";
+import { logRows } from "./table/logrows.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -74,11 +78,11 @@ export function tableScreen(gameId, env) {
     focusNext: null,
     revealed: null,
     drawn: {},
-    log: { key: null, count: 0, live: new Set() },
+    log: { props: null, count: 0, live: new Set() },
     announcedPosition: null,
     wasMyTurn: false,
     refused: false,
-    takeBack: { confirming: null, answered: new Set() },
+    takeBack: { confirming: null },
     hint: { answers: {}, asking: null },
     // stand-ins: since when (this device's ms) each person has been seen away, why a bot stood
     // in for each seat (as last told), the bot moves a person has said they saw
@@ -112,12 +116,6 @@ export function tableScreen(gameId, env) {
   // the prompt bar: the status, what to do now and its buttons, at the top (promptbar.js)
   const bar = promptBar();
   const seatsPart = seatsStrip(dom.seats);
-  // the components: each draws again only when its props changed; forget() draws all anew
-  const parts = [seatsPart];
-  function forget() {
-    ui.drawn = {};
-    for (const part of parts) part.reset();
-  }
   dom.status = bar.status;
   dom.controls = bar.actions;
   // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
@@ -146,6 +144,75 @@ export function tableScreen(gameId, env) {
     !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
   dom.side.append(dom.info, dom.logBox, chat.element, push.element, dom.links);
+  // the components: each draws again only when its props changed; forget() draws all anew
+  const titlePart = titleLine(dom, {
+    rules: () => {
+      const ctx = context();
+      if (ctx) openDialog("rules", t("table.rules"), [mod.rules(ctx, tg), learnLink(summary.game)]);
+    },
+    legend: () => {
+      const ctx = context();
+      if (ctx) openDialog("legend", t("table.legend"), mod.legend(ctx, tg));
+    },
+    resign: (seats) => resign(seats),
+  });
+  const claimPart = claimBanner(dom.claim);
+  const linksPart = linksBox(dom.links);
+  const takeBackPart = takeBackPanel(dom.takeBack, {
+    conns,
+    redraw: ({ confirming, focus }) => {
+      ui.takeBack.confirming = confirming;
+      ui.focusNext = focus ?? null;
+      update();
+    },
+  });
+  const hintPart = hintPanel(dom.hint, {
+    gameId,
+    conn: () => display(),
+    ui: ui.hint,
+    redraw: (focus) => {
+      ui.focusNext = focus ?? null;
+      hintPart.reset();
+      update();
+    },
+  });
+  const pushPart = component(() => push.render());
+  // the end of the game: drawn from the table's context when its props change
+  const endPart = component(() => {
+    const ctx = context();
+    clear(dom.end);
+    dom.table.classList.toggle("ended", !!ctx?.msg.finished);
+    if (!ctx?.msg.finished) return;
+    const tokens = [...new Set(Object.values(heldTokens(gameId)))];
+    dom.end.append(
+      endPanel({
+        gameId,
+        msg: ctx.msg,
+        ctx,
+        mod,
+        tg,
+        replay: ui.replay,
+        tokens,
+        goto,
+        leaveReplay,
+        rematch: () => rematch(tokens),
+      }),
+    );
+  });
+  const parts = [
+    seatsPart,
+    titlePart,
+    claimPart,
+    linksPart,
+    takeBackPart,
+    hintPart,
+    pushPart,
+    endPart,
+  ];
+  function forget() {
+    ui.drawn = {};
+    for (const part of parts) part.reset();
+  }
   // the end of the game (winner, score pad, replay, rematch) spans the table's width under its
   // head: a 4-player score pad needs more room than the side column has
   dom.table = h("div", { class: "table", id: "table" }, [
@@ -405,52 +472,21 @@ export function tableScreen(gameId, env) {
   }
 
   function drawTitle(ctx) {
-    const standing = ctx.heldSeats.filter((seat) => !ctx.msg.seats[seat]?.stand_in); // seats a person may leave
-    const key = [ctx.lang, ctx.position, ctx.finished, standing.join(",")].join("|");
-    if (ui.drawn.title === key) return;
-    ui.drawn.title = key;
-    dom.title.textContent = `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`;
-    dom.progress.textContent = mod.progress(ctx.view, tg);
-    if (summary.rated)
-      dom.progress.append(
-        h("span", {
-          class: "badge rated",
-          id: "rated-badge",
-          title: t("rated.why"),
-          text: t("rated.badge"),
-        }),
-      );
-    clear(dom.tools);
-    if (mod.rules)
-      dom.tools.append(
-        h("button", {
-          id: "rules-button",
-          text: t("table.rules"),
-          on: {
-            click: () =>
-              openDialog("rules", t("table.rules"), [
-                mod.rules(ctx, tg),
-                learnLink(summary.game), // the tutorial (learn.js)
-              ]),
-          },
-        }),
-      );
-    if (mod.legend)
-      dom.tools.append(
-        h("button", {
-          id: "legend-button",
-          text: t("table.legend"),
-          on: { click: () => openDialog("legend", t("table.legend"), mod.legend(ctx, tg)) },
-        }),
-      );
-    if (standing.length && !ctx.finished && !ctx.replaying)
-      dom.tools.append(
-        resignButton(
-          ctx.msg.rules?.stand_in ?? "medium",
-          () => resign(standing),
-          !!ctx.msg.rules?.leave_final,
-        ),
-      );
+    titlePart.render(
+      titleProps({
+        lang: ctx.lang,
+        title: `${env.gameTitle(summary.game)} · ${env.modeName(summary.game, ctx.msg.mode)}`,
+        progress: mod.progress(ctx.view, tg),
+        rated: !!summary.rated,
+        rules: !!mod.rules,
+        legend: !!mod.legend,
+        held: ctx.heldSeats,
+        seats: ctx.msg.seats,
+        finished: ctx.finished,
+        replaying: ctx.replaying,
+        tableRules: ctx.msg.rules,
+      }),
+    );
   }
 
   function drawSeats() {
@@ -575,120 +611,48 @@ export function tableScreen(gameId, env) {
     });
   }
 
-  // "Keep in My games": a signed-in person playing a seat by its link, the seat bound to no
-  // account, may bind it to theirs (POST /api/account/claim).
+  // "Keep in My games" (table/claim.js)
   function drawClaim(ctx) {
-    const loose =
-      ctx.replaying || !me()
-        ? []
-        : conns.filter(
-            (c) =>
-              c.token &&
-              c.state &&
-              c.state.seat !== null &&
-              ctx.msg.seats[c.state.seat] &&
-              !ctx.msg.seats[c.state.seat].account &&
-              ctx.msg.seats[c.state.seat].kind === "human",
-          );
-    const key = JSON.stringify([ctx.lang, me(), loose.map((c) => c.state.seat)]);
-    if (ui.drawn.claim === key) return;
-    ui.drawn.claim = key;
-    clear(dom.claim);
-    if (!loose.length) return;
-    const button = h("button", {
-      id: "claim-seat",
-      type: "button",
-      class: "primary",
-      text: t("claim.button"),
-      on: {
-        click: async () => {
-          button.disabled = true;
-          try {
-            for (const c of loose)
-              await api("/api/account/claim", {
-                method: "POST",
-                headers: { "Content-Type": "application/json" },
-                body: JSON.stringify({ game_id: gameId, token: c.token }),
-              });
-            toast(t("claim.done"), "info");
-          } catch (err) {
-            toast(errorLine(err));
-            button.disabled = false;
-          }
-        },
-      },
+    const held = conns
+      .filter((c) => c.state && c.state.seat !== null)
+      .map((c) => ({ seat: c.state.seat, token: c.token ?? null }));
+    const account = me();
+    claimPart.render({
+      lang: ctx.lang,
+      account,
+      gameId,
+      tokens: looseSeats(held, ctx.msg.seats, { account, replaying: ctx.replaying }),
     });
-    dom.claim.append(
-      h("div", { class: "banner claim", id: "claim" }, [
-        h("span", { text: t("claim.ask", { name: me() }) }),
-        " ",
-        button,
-      ]),
-    );
   }
 
-  // Taking back a move: the button, its confirmation, a request to answer (takeback.js).
+  // Taking back a move (table/takebackpanel.js) and hints (table/hintpanel.js)
   function drawTakeBack(ctx) {
-    const key = JSON.stringify([
-      ctx.lang,
-      ctx.msg.position,
-      ctx.msg.take_back,
-      ctx.heldSeats,
-      ui.takeBack.confirming,
-      ctx.replaying,
-      ctx.msg.seats,
-    ]);
-    if (ui.drawn.takeBack === key) return;
-    ui.drawn.takeBack = key;
-    const box = ctx.replaying
-      ? null
-      : takeBackBox({
-          msg: ctx.msg,
-          names: ctx.names,
-          conns,
-          ui: ui.takeBack,
-          redraw: ({ confirming, focus }) => {
-            ui.takeBack.confirming = confirming;
-            ui.focusNext = focus ?? null;
-            update();
-          },
-        });
-    clear(dom.takeBack).append(...(box ? [box] : []));
+    takeBackPart.render({
+      lang: ctx.lang,
+      position: ctx.msg.position,
+      takeBack: ctx.msg.take_back ?? null,
+      finished: !!ctx.msg.finished,
+      seats: ctx.msg.seats,
+      names: ctx.names,
+      held: ctx.heldSeats,
+      confirming: ui.takeBack.confirming,
+      replaying: ctx.replaying,
+    });
   }
 
-  // Hints: whether the table allows them, and "Suggest a move" for the seat to move (hint.js).
-  // (not while a hot-seat device is being passed on: the hint is worked out from secrets)
   function drawHint(ctx, covered) {
-    const key = JSON.stringify([
+    hintPart.render({
       covered,
-      ctx.lang,
-      ctx.msg.position,
-      ctx.msg.seat,
-      ctx.msg.hints,
-      ctx.myTurn,
-      ctx.replaying,
-      ctx.msg.finished,
-      ui.hint.asking,
-      Object.keys(ui.hint.answers).length,
-    ]);
-    if (ui.drawn.hint === key) return;
-    ui.drawn.hint = key;
-    const box = covered
-      ? null
-      : hintBox({
-          gameId,
-          msg: ctx.msg,
-          conn: ctx.conn,
-          myTurn: ctx.myTurn,
-          replaying: ctx.replaying,
-          ui: ui.hint,
-          redraw: (focus) => {
-            ui.focusNext = focus ?? null;
-            ui.drawn.hint = null;
-            update();
-          },
-        });
-    clear(dom.hint).append(...(box ? [box] : []));
+      lang: ctx.lang,
+      position: ctx.msg.position,
+      seat: ctx.msg.seat,
+      hints: ctx.msg.hints,
+      myTurn: ctx.myTurn,
+      replaying: ctx.replaying,
+      finished: !!ctx.msg.finished,
+      asking: ui.hint.asking,
+      answers: Object.keys(ui.hint.answers).length,
+    });
   }
 
   // Leaving: a bot of the table's level plays on for these seats (their links take them back).
@@ -752,22 +716,23 @@ export function tableScreen(gameId, env) {
   }
 
   function drawBoard(ctx, covered) {
-    const key = JSON.stringify([
-      ctx.lang,
-      ctx.position,
-      ctx.msg.seat,
-      ctx.selection,
-      ctx.pending?.text,
-      ctx.replaying,
-      ctx.finished,
-      mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0,
-      covered,
-      ctx.msg.choices ? 1 : 0,
-      ctx.myTurn,
-      ctx.hint?.move,
-    ]);
-    if (ui.drawn.board === key) return false;
-    ui.drawn.board = key;
+    // what the board shows (the game's client draws it from the context)
+    const props = {
+      lang: ctx.lang,
+      position: ctx.position,
+      seat: ctx.msg.seat,
+      selection: ctx.selection,
+      pending: ctx.pending?.text,
+      replaying: ctx.replaying,
+      finished: ctx.finished,
+      layout: mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0,
+      covered: covered ? [covered.id, covered.step ?? null] : null,
+      choices: !!ctx.msg.choices,
+      myTurn: ctx.myTurn,
+      hint: ctx.hint?.move,
+    };
+    if (!changed(ui.drawn.board, props)) return false;
+    ui.drawn.board = props;
     hideTip();
     const moved = ui.boardAt !== undefined && ui.boardAt !== ctx.position;
     ui.boardAt = ctx.position;
@@ -823,85 +788,42 @@ export function tableScreen(gameId, env) {
   }
 
   function drawEnd(ctx) {
-    const key = JSON.stringify([
-      ctx.lang,
-      ctx.msg.finished,
-      ctx.replaying && ui.replay.position,
-      ctx.msg.rematch_id,
-    ]);
-    if (ui.drawn.end === key) return;
-    ui.drawn.end = key;
-    clear(dom.end);
-    dom.table.classList.toggle("ended", !!ctx.msg.finished);
-    if (!ctx.msg.finished) return;
-    const tokens = [...new Set(Object.values(heldTokens(gameId)))];
-    dom.end.append(
-      endPanel({
-        gameId,
-        msg: ctx.msg,
-        ctx,
-        mod,
-        tg,
-        replay: ui.replay,
-        tokens,
-        goto,
-        leaveReplay,
-        rematch: () => rematch(tokens),
-      }),
-    );
+    endPart.render({
+      lang: ctx.lang,
+      finished: !!ctx.msg.finished,
+      replayAt: ctx.replaying ? ui.replay.position : null,
+      rematch: ctx.msg.rematch_id ?? null,
+    });
   }
 
   function drawLinks(ctx) {
-    const key = JSON.stringify([ctx.lang, ctx.heldSeats, ctx.msg.finished]);
-    if (ui.drawn.links === key) return;
-    ui.drawn.links = key;
-    clear(dom.links);
-    const box = h(
-      "details",
-      { class: "box links", id: "links" },
-      h("summary", { text: t("links.title") }),
-    );
-    for (const c of conns) {
-      if (!c.state || c.state.seat === null || !c.token) continue;
-      box.append(
-        h("p", { class: "hint", text: t("links.seat", { name: ctx.names[c.state.seat] }) }),
-        copyField(seatLink(gameId, c.token), {
-          class: "seat-link",
-          "aria-label": t("links.seat", { name: ctx.names[c.state.seat] }),
-        }),
-      );
-    }
-    box.append(
-      h("p", { class: "hint", text: t("links.watch") }),
-      copyField(`${location.origin}/#/game/${encodeURIComponent(gameId)}`, {
-        class: "watch-link",
-        "aria-label": t("links.watch"),
-      }),
-    );
-    dom.links.append(box);
+    linksPart.render({
+      lang: ctx.lang,
+      gameId,
+      seats: conns
+        .filter((c) => c.state && c.state.seat !== null && c.token)
+        .map((c) => ({ name: ctx.names[c.state.seat], token: c.token })),
+    });
   }
 
   function drawPush(ctx) {
-    const key = JSON.stringify([ctx.lang, ctx.heldSeats, pushShown()]);
-    if (ui.drawn.push === key) return;
-    ui.drawn.push = key;
-    push.render();
+    pushPart.render({ lang: ctx.lang, held: ctx.heldSeats, shown: pushShown() });
   }
 
   // The log: appended to as moves come; drawn again on a language switch or a replay.
   function drawLog(ctx, covered) {
     // (the names too: an open seat's events are worded again once someone takes it)
-    const key = JSON.stringify([
-      ctx.lang,
-      ctx.msg.seat,
-      ctx.replaying && ui.replay.position,
-      !!covered,
-      ctx.names,
-    ]);
+    const props = {
+      lang: ctx.lang,
+      seat: ctx.msg.seat,
+      replayAt: ctx.replaying ? ui.replay.position : null,
+      covered: !!covered,
+      names: ctx.names,
+    };
     const events = ctx.log;
     let fresh = [];
-    if (ui.log.key !== key || events.length < ui.log.count || covered) {
-      ui.log = { key, count: 0, live: new Set() };
+    if (changed(ui.log.props, props) || events.length < ui.log.count || covered) {
+      ui.log = { props, count: 0, live: new Set() };
       clear(dom.logBox).append(h("h3", { id: "log-title", text: t("log.title") }), dom.log);
       dom.log.setAttribute("aria-labelledby", "log-title");
       clear(dom.log);
@@ -910,7 +832,6 @@ export function tableScreen(gameId, env) {
     } else {
       fresh = events.slice(ui.log.count);
     }
-    let previous = ui.log.count ? events[ui.log.count - 1].move : undefined;
     const authors = (ctx.replaying ? ui.replay.authors : ctx.msg.authors) ?? [];
     // where a bot stood in for a person, and where they came back: as this page saw it
     // happen, else from the moves' authors (why known for the latest run only)
@@ -932,10 +853,8 @@ export function tableScreen(gameId, env) {
         dom.log.append(standInNote(l.note, ctx.names, l.why));
       }
     };
-    events.slice(ui.log.count).forEach((event, k) => {
-      liveUpTo(ui.log.count + k);
-      const first = event.move !== previous;
-      previous = event.move;
+    for (const { event, index, first } of logRows(events, ui.log.count)) {
+      liveUpTo(index);
       const note = first ? runs.notes.get(event.move) : null;
       if (note && !seenLive(note, event.move))
         dom.log.append(standInNote(note, ctx.names, why(note.seat, event.move)));
@@ -953,7 +872,7 @@ export function tableScreen(gameId, env) {
           ],
         ),
       );
-    });
+    }
     liveUpTo(Infinity); // changes seen since the last event
     ui.log.count = events.length;
     dom.log.dataset.position = ctx.position;
@@ -1113,7 +1032,7 @@ export function tableScreen(gameId, env) {
   return {
     render() {
       forget();
-      ui.log.key = null;
+      ui.log.props = null;
       chat.render();
       update();
     },

@@ -1,41 +1,46 @@
 """The review's marks on whole bot games: how many inaccuracies, mistakes and blunders a weak
-player and a strong one get, under the rule of ``polis.bots.review`` and under the old one.
+player and a strong one get, before and after the review's second look, and what it costs.
 
-Usage: .venv/bin/python benchmarks/review_marks.py [--games 4] [--weak random]
+Usage: .venv/bin/python benchmarks/review_marks.py [--games 6] [--weak random]
        [--strong hard] [--agent mcts:200i] [--samples 24]
        [--settings quadropolis:classic,metropolys:family] [--seed 1] [--cache F]
 
 Each setting plays ``--games`` 2-player games of ``--weak`` against ``--strong`` (the weak
-player in seat A in even games, in seat B in odd ones), then reviews every move as the web
+player in seat A in even games, in seat B in odd ones), then weighs every move as the web
 app does (its ``review_agent`` and ``review_samples``: ``mcts:200i``, 24 sampled games per
-move). It prints, per game, the final scores, the points one move is worth
-(``points_scale``) and each side's marks; then, per setting and side, the marks per game
-under the rule of ``polis.bots.review`` (win share or points in moves' worth, low end of the
-95% interval for wins; the estimate, where the interval is sure a loss of points, for
-points) and under the old rule (win share only, the game's 3 surest losses), and the points
-lost in moves' worth (0 where not sure) at the 50th, 75th and 90th percentiles of each
-side's moves.
+move), then gives the second look of ``polis.bots.review`` where it asks for one. It prints,
+per game, the final scores, the points one move is worth (``points_scale``), each side's
+marks after the first look ("before") and after the second ("after") under the rule of
+``polis.bots.review`` and the review's CPU time both ways; then, per setting and side, the
+marks per game before and after, under the old rule (win share only, the game's 3 surest
+losses), the points lost in moves' worth (0 where not sure) at the 50th, 75th and 90th
+percentiles of each side's moves, and the review's CPU time per game before and after.
 
-``--cache F`` keeps the reviewed games (a pickle) and reuses those already in it: the
-thresholds (``MARKS``) can be changed and the figures printed again in a second.
+``--cache F`` keeps the played games and their first look (a pickle) and reuses them: the
+thresholds (``MARKS``) or the second look can be changed and the figures printed again in
+a minute.
 
-Measured (29 Nov 2026, on 4bd1216 with the review's new marks; random against hard, seeds
-1-4, mcts:200i and 24 samples; marks blunder 0.30 / 2.5, mistake 0.20 / 1.5, inaccuracy
-0.10 / 1.0):
+Measured (29 Nov 2026, random against hard, seeds 1-6, mcts:200i and 24 samples, second
+look 3 x 24 samples more; marks blunder 0.30 / 2.5, mistake 0.20 / 1.5, inaccuracy
+0.10 / 1.0), per game, first look -> with the second look:
 
-* Quadropolis Classic: the random player lost 13-62, -3-54, -1-54 and 16-58 (a move worth
-  3.4-3.9 points) and got 1.2 blunders, 3.2 mistakes and 3.8 inaccuracies a game of its 16
-  moves (old rule: 1.2 inaccuracies); the hard level none (its sure losses: 0.65 and 0.7
-  moves' worth). The random player's points lost, in moves' worth (0 where not sure), at
-  the 50th/75th/90th percentiles of its moves: 1.01, 1.68, 2.32.
-* Metropolys Family: the random player lost 8-50, 1-46, 12-40 and 7-47 (a move worth
-  1.9-2.4 points) and got 0.8 blunders, 1 mistake and 0.2 inaccuracies a game (2 mistakes
-  and 1 inaccuracy; 2 blunders; 1 blunder and 2 mistakes; nothing), the hard level none
-  (one sure loss, 0.91 moves' worth); the old rule marked nothing on either side. Only 8 of
-  the random player's some 80 moves were surely worse in points on 24 samples (1.4-3.2
-  moves' worth): a call's outcome makes each playout swing, so the intervals are wide.
+* Quadropolis Classic: the random player lost 13-53, 5-61, 3-56, 7-59, 17-63, 20-56 (a
+  move worth 3.3-3.9 points): 0.5 blunders, 2.7 mistakes, 2.5 inaccuracies -> the same
+  (2.7 second looks a game found nothing sure); the hard level 0.2 inaccuracies -> the
+  same. Review 5 s -> 6 s of CPU a game (x1.08).
+* Metropolys Family: the random player lost 10-49, 8-46, 12-48, 10-43, 16-52, 6-50 (a move
+  worth 1.9-2.7 points): 1.0 blunders, 2.3 mistakes, 0.8 inaccuracies (3.3 serious) ->
+  1.0, 2.7, 1.8 (3.7 serious; per game 4 -> 5, 4 -> 5, 4, 2, 5, 1 mistakes or blunders);
+  the hard level 0.2 -> 0.3 inaccuracies, nothing worse. Review 4 s -> 4 s of CPU a game
+  (x1.05; 3.8 second looks a game). The old rule marked 0.2 inaccuracies a game.
 
-About 2.5 minutes a game on the loaded machine (load average 12-22).
+The earlier calibration (4 games, seeds 1-4 of another run: the hard level plays by time,
+so its games differ from run to run) had a Metropolys game lost 7 to 47 with no mark at
+all; none of these six is so bare, so the first look's figures vary from game to game more
+than the second look moves them.
+
+Playing the games takes most of the time: about 2 minutes a game on a loaded machine (the
+hard level's 1.7 s moves); the review itself is a few seconds of CPU.
 """
 
 from __future__ import annotations
@@ -56,7 +61,8 @@ PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccurac
 
 @dataclass
 class Reviewed:
-    """One game played and reviewed (the reviews as weighed, marks recomputed here)."""
+    """One game played and reviewed: the first look's reviews (each move as weighed, marks
+    recomputed here) and its time; the second look is worked out again on every run."""
 
     game: str
     mode: str
@@ -65,13 +71,15 @@ class Reviewed:
     scores: tuple[float, ...]
     moves: int
     reviews: list  # type: ignore[type-arg]
+    line: list[str]
+    seconds: float
 
 
 def play_and_review(
     game_name: str, mode: str, seed: int, weak: str, strong: str, agent: str, samples: int
 ) -> Reviewed:
     from polis.bots.factory import make_agent
-    from polis.bots.review import review_moves
+    from polis.bots.review import MoveReview, weigh
     from polis.core.match import derive_seed
     from polis.core.registry import get_game
 
@@ -89,8 +97,40 @@ def play_and_review(
         state.apply(bot.act(state.view(p), state.legal_moves(), game, budget))
     scores = tuple(float(s) for s in state.result().scores)
     moves = list(state.history)
-    reviews = review_moves(game, start, moves, agent=agent, samples=samples, seed=0)
-    return Reviewed(game_name, mode, seed, weak_seat, scores, len(moves), reviews)
+    # the first look, move by move as the server weighs it (no marks yet)
+    t0 = time.process_time()
+    reviews = []
+    replay = start.clone()
+    for index, played in enumerate(moves):
+        player = replay.current_player()
+        legal = replay.legal_moves()
+        if len(legal) == 1:
+            reviews.append(MoveReview.forced_move(index, player, played))
+        else:
+            view = replay.view(player)
+            reviews.append(weigh(game, view, legal, index, played, agent, samples, 0))
+        replay.apply(played)
+    seconds = time.process_time() - t0
+    line = [str(m) for m in moves]
+    return Reviewed(game_name, mode, seed, weak_seat, scores, len(moves), reviews, line, seconds)
+
+
+def second_looks(g: Reviewed) -> tuple[list, float]:  # type: ignore[type-arg]
+    """The game's reviews after the second look of ``polis.bots.review`` and its time."""
+    from polis.bots.review import needs_second_look, points_scale, second_look
+    from polis.core.match import derive_seed
+    from polis.core.registry import get_game
+
+    game = get_game(g.game)
+    state = game.new_game(g.mode, 2, seed=derive_seed(g.seed, g.game, g.mode))
+    scale = points_scale(g.scores, g.moves, 2)
+    t0 = time.process_time()
+    out = []
+    for r, text in zip(g.reviews, g.line, strict=True):
+        view = state.view(state.current_player())
+        out.append(second_look(game, view, r, 0) if needs_second_look(r, scale) else r)
+        state.apply(state.parse_move(text))
+    return out, time.process_time() - t0
 
 
 def old_marks(reviews: Sequence[object]) -> dict[int, str]:
@@ -112,55 +152,91 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def side_marks(g: Reviewed, reviews: Sequence[object]) -> dict[str, dict[str, int]]:
+    """Each side's marks in ``g`` under the rule of ``polis.bots.review``."""
+    from polis.bots.review import mark_moves, points_scale
+
+    counts = {side: dict.fromkeys(NAMES, 0) for side in ("weak", "strong")}
+    for r in mark_moves(reviews, points_scale(g.scores, g.moves, 2)):  # type: ignore[arg-type]
+        if r.mark:
+            counts["weak" if r.player == g.weak_seat else "strong"][r.mark] += 1
+    return counts
+
+
+def told(counts: dict[str, float]) -> str:
+    return ", ".join(f"{counts[n]:.1f} {PLURAL[n]}" for n in NAMES)
+
+
 def report(games: Sequence[Reviewed]) -> None:
-    from polis.bots.review import MARKS, mark_moves, points_scale
+    from polis.bots.review import MARKS, SECOND_LOOK, mark_moves, points_scale
 
     print("Thresholds (win share, moves' worth):", ", ".join(f"{n} {w} / {m}" for n, w, m in MARKS))
+    print(f"Second look: {SECOND_LOOK} x the samples more, where a mark wants samples only")
     settings = sorted({(g.game, g.mode) for g in games})
     for game_name, mode in settings:
         mine = [g for g in games if (g.game, g.mode) == (game_name, mode)]
-        print(f"\n{game_name} {mode}: {len(mine)} games")
-        totals = {side: dict.fromkeys(NAMES, 0) for side in ("weak", "strong")}
+        n = len(mine)
+        print(f"\n{game_name} {mode}: {n} games (marks before -> after the second look)")
+        sums = {
+            (look, side): dict.fromkeys(NAMES, 0.0)
+            for look in ("before", "after")
+            for side in ("weak", "strong")
+        }
         old = {side: dict.fromkeys(NAMES, 0) for side in ("weak", "strong")}
         worth: dict[str, list[float]] = {"weak": [], "strong": []}
+        t_before = t_after = 0.0
+        looked = 0
         for g in mine:
             scale = points_scale(g.scores, g.moves, 2)
-            marked = mark_moves(g.reviews, scale)
+            after, extra = second_looks(g)
+            looked += sum(a is not b for a, b in zip(after, g.reviews, strict=True))
+            t_before += g.seconds
+            t_after += g.seconds + extra
             olds = old_marks(g.reviews)
+            for r in mark_moves(g.reviews, scale):
+                if r.index in olds:
+                    old["weak" if r.player == g.weak_seat else "strong"][olds[r.index]] += 1
+            for r in mark_moves(after, scale):
+                if not r.forced:
+                    worth["weak" if r.player == g.weak_seat else "strong"].append(r.moves_lost)
             line = []
-            for seat in (0, 1):
-                side = "weak" if seat == g.weak_seat else "strong"
-                counts = dict.fromkeys(NAMES, 0)
-                for r in marked:
-                    if r.player != seat or r.forced:
-                        continue
-                    worth[side].append(r.moves_lost)
-                    if r.mark:
-                        counts[r.mark] += 1
-                        totals[side][r.mark] += 1
-                    if r.index in olds:
-                        old[side][olds[r.index]] += 1
-                told = " ".join(f"{counts[n]} {PLURAL[n]}" for n in NAMES)
-                line.append(f"{side} {g.scores[seat]:.0f}: {told}")
-            print(f"  seed {g.seed}: scale {scale:.2f} points a move; " + "; ".join(line))
-        for side in ("weak", "strong"):
-            n = len(mine)
-            now = ", ".join(f"{totals[side][k] / n:.1f} {PLURAL[k]}" for k in NAMES)
-            was = ", ".join(f"{old[side][k] / n:.1f} {PLURAL[k]}" for k in NAMES)
-            qs = ", ".join(f"{percentile(worth[side], q):.2f}" for q in (0.5, 0.75, 0.9))
+            for look, reviews in (("before", g.reviews), ("after", after)):
+                counts = side_marks(g, reviews)
+                for side in ("weak", "strong"):
+                    for k in NAMES:
+                        sums[look, side][k] += counts[side][k]
+                line.append(
+                    f"{look}: weak {'/'.join(str(counts['weak'][k]) for k in NAMES)}, "
+                    f"strong {'/'.join(str(counts['strong'][k]) for k in NAMES)}"
+                )
+            weak, strong = g.scores[g.weak_seat], g.scores[1 - g.weak_seat]
             print(
-                f"  {side:6} per game: {now} (old rule: {was}); moves' worth lost p50/75/90: {qs}"
+                f"  seed {g.seed}: weak {weak:.0f} - strong {strong:.0f}, scale {scale:.2f}; "
+                f"{'; '.join(line)} (blunders/mistakes/inaccuracies); review "
+                f"{g.seconds:.0f} s -> {g.seconds + extra:.0f} s"
             )
+        for side in ("weak", "strong"):
+            for look in ("before", "after"):
+                per = {k: v / n for k, v in sums[look, side].items()}
+                serious = per["blunder"] + per["mistake"]
+                print(f"  {side:6} {look:6} per game: {told(per)} ({serious:.1f} serious)")
+            was = told({k: v / n for k, v in old[side].items()})
+            qs = ", ".join(f"{percentile(worth[side], q):.2f}" for q in (0.5, 0.75, 0.9))
+            print(f"  {side:6} old rule per game: {was}; moves' worth lost p50/75/90: {qs}")
+        print(
+            f"  review per game (CPU): {t_before / n:.0f} s -> {t_after / n:.0f} s "
+            f"(x{t_after / max(t_before, 1e-9):.2f}); {looked / n:.1f} second looks a game"
+        )
 
 
 def main() -> None:
     parser = bench_args.parser(
         __doc__,
         "about 1 minute a game with the defaults on an idle machine (the strong side's "
-        "1.7 s moves and a review of some 35 moves); 8 games: about 8 minutes. A cached "
-        "game costs nothing.",
+        "1.7 s moves, then a review of some 35 to 80 moves in a few seconds); 12 games: "
+        "about 12 minutes. A cached game costs its second look only.",
     )
-    parser.add_argument("--games", type=int, default=4, help="games per setting")
+    parser.add_argument("--games", type=int, default=6, help="games per setting")
     parser.add_argument("--weak", default="random", help="the weak side's agent or level")
     parser.add_argument("--strong", default="hard", help="the strong side's agent or level")
     parser.add_argument("--agent", default="mcts:200i", help="the review's searcher")

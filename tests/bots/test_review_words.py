@@ -25,6 +25,8 @@ from polis.bots.review import (
     mark_moves,
     points_scale,
     review_moves,
+    second_look,
+    weigh,
 )
 from polis.cli.main import app
 from polis.core import get_game
@@ -95,7 +97,7 @@ def _best_scoring(state: GameState) -> tuple[Any, Any, int]:
     """The build move that scores most at once in the mover's city, the move that scores
     least, and the difference (the exact scorer on the city as it stands)."""
     player = state.current_player()
-    totals = {}
+    totals: dict[Any, int] = {}
     for move in state.legal_moves():
         after = state.clone()
         after.apply(move)
@@ -174,6 +176,69 @@ def test_a_game_lost_by_44_marks_the_points_it_surely_lost() -> None:
     marks = [r.mark for r in mark_moves([lost(8, 2), lost(5, 1), lost(3, 0.5), lost(9, -1)], scale)]
     assert marks == ["blunder", "mistake", "inaccuracy", ""]
     assert [name for name, _win, _worth in MARKS] == ["blunder", "mistake", "inaccuracy"]
+
+
+def lopsided_metropolys(seed: int) -> tuple[Game, GameState, GameState]:
+    """A Metropolys game of a random player (seat 0) against the greedy bot: the game, its
+    start and its end."""
+    game = get_game("metropolys")
+    state = game.new_game("family", 2, seed=seed)
+    start = state.clone()
+    greedy, budget = make_agent("greedy", 1)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == 0:
+            state.apply(state.random_move(rng))
+        else:
+            state.apply(greedy.act(state.view(p), state.legal_moves(), game, budget))
+    return game, start, state
+
+
+def test_a_lopsided_metropolys_game_marks_the_moves_that_lost_it() -> None:
+    """A bidding game lost 10 to 53: each playout swings with one call, so one look of 12
+    samples is sure of a single mistake; the second look (more samples where an estimate is
+    past a mark but its interval is not sure) finds the loser's second one and none of the
+    winner's. Fails without the second look."""
+    game, start, end = lopsided_metropolys(1)
+    scores = end.result().scores
+    assert scores[1] - scores[0] >= 30, scores
+    reviews = review_moves(game, start, list(end.history), agent="mcts:32i", samples=12)
+    weak = [r.mark for r in reviews if r.player == 0 and r.mark]
+    strong = [r.mark for r in reviews if r.player == 1 and r.mark]
+    assert sum(m in ("blunder", "mistake") for m in weak) >= 2, weak
+    assert len(strong) < len(weak), (weak, strong)
+    looked = [r for r in reviews if r.best_estimate is not None and r.best_estimate.samples > 12]
+    assert looked and all(r.best_estimate.samples == 48 for r in looked if r.best_estimate)
+    for r in reviews:
+        if r.best is r.played:
+            assert r.mark == ""
+        if r.mark:
+            assert r.reason is not None
+
+
+def test_a_second_look_adds_samples_to_the_first_as_one_bigger_look() -> None:
+    """The second look's samples follow the first's (the same seed, the next samples): a
+    move weighed on 12 samples, then 36 more, is the move weighed on 48 at once."""
+    game, start, end = lopsided_metropolys(1)
+    state = start.clone()
+    for move in end.history[:10]:
+        state.apply(move)
+    while len(state.legal_moves()) == 1:
+        state.apply(state.legal_moves()[0])
+    index, player, legal = len(state.history), state.current_player(), state.legal_moves()
+    view = state.view(player)
+    played = end.history[index]
+    once = weigh(game, view, legal, index, played, "mcts:16i", 48, 0)
+    again = second_look(game, view, weigh(game, view, legal, index, played, "mcts:16i", 12, 0), 0)
+    assert again.best_estimate is not None and once.best_estimate is not None
+    assert again.played_estimate is not None and once.played_estimate is not None
+    assert again.best_estimate.samples == 48
+    assert again.best_estimate.outcomes == once.best_estimate.outcomes
+    assert again.played_estimate.outcomes == once.played_estimate.outcomes
+    assert again.points_loss == pytest.approx(once.points_loss)
+    assert again.points_interval == pytest.approx(once.points_interval)
+    assert again.loss_interval == pytest.approx(once.loss_interval)
 
 
 @pytest.mark.slow  # a whole game played and reviewed (about 30 s)

@@ -83,22 +83,23 @@ def _player_of(view: View) -> int:
 
 
 def estimate(
-    game: Game, view: View, moves: Sequence[Move], *, samples: int, seed: int
+    game: Game, view: View, moves: Sequence[Move], *, samples: int, seed: int, first: int = 0
 ) -> tuple[Estimate, ...]:
     """Each of ``moves`` (legal in ``view``) played, then the game finished by the playout
     policy, on ``samples`` states drawn from the view; the same states and random numbers
-    for every move."""
+    for every move. ``first`` skips that many samples of the same seed: the samples a
+    second look adds to a first one of ``first`` (:func:`combined`)."""
     player = _player_of(view)
     knowledge = knowledge_for(game)
     knowledge.observe(view)
     rng = random.Random(derive_seed(seed, "samples"))
-    dealt = [knowledge.sample(view, rng) for _ in range(samples)]
+    dealt = [knowledge.sample(view, rng) for _ in range(first + samples)][first:]
     out = []
     for move in moves:
         wins = points = margin = 0.0
         counted = 0
         outcomes = []
-        for i, sample in enumerate(dealt):
+        for i, sample in enumerate(dealt, first):
             state: GameState = sample.clone()
             state.apply(move)
             playout_rng = random.Random(derive_seed(seed, "playout", i))
@@ -118,6 +119,21 @@ def estimate(
             )
         )
     return tuple(out)
+
+
+def combined(a: Estimate, b: Estimate) -> Estimate:
+    """One move's estimates on two sets of samples as one (``b``'s samples after ``a``'s)."""
+    if a.move is not b.move and a.move != b.move:
+        raise ValueError("only estimates of one move combine")
+    n = a.samples + b.samples
+    return Estimate(
+        a.move,
+        (a.win_share * a.samples + b.win_share * b.samples) / n,
+        (a.points * a.samples + b.points * b.samples) / n,
+        (a.margin * a.samples + b.margin * b.samples) / n,
+        n,
+        a.outcomes + b.outcomes,
+    )
 
 
 def advise(
@@ -162,5 +178,6 @@ __all__ = [
     "Estimate",
     "advise",
     "alternatives",
+    "combined",
     "estimate",
 ]

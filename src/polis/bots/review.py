@@ -30,19 +30,32 @@ threshold, the points an interval wholly above 0), so a move a hint suggested is
 worse than the hint said only when the review's own samples are sure of it. Every move past
 a threshold is marked, with no cap: a game lost by 44 shows all its blunders.
 
+**Second look** (:func:`second_look`): once the game's scale is known, a move the first look
+left unmarked although its estimate reaches a mark (a win share lost past 0.10, or points
+past 1 move's worth) is weighed again on :data:`SECOND_LOOK` (3) times its samples more,
+the played and the best move only, on the same new samples (common random numbers: their
+difference varies far less than either), and marked on all the samples. This is where the
+bidding game needs it: one call's outcome swings each playout, so at 24 samples a real loss
+often has an interval that still reaches 0. A second look only adds marks (a marked move is
+not looked at again: with more samples its estimate would drift back towards the mean and
+the mark could only fall), and it costs little: it runs no search, and only 3 to 4 moves a
+game need it.
+
 Calibration (``benchmarks/review_marks.py`` prints the figures, per game; its docstring
 has them): 2-player games of a random player against the ``hard`` level in each registered
 game, each move reviewed as the web app reviews it (``mcts:200i``, 24 sampled games). The
 thresholds sit where the two sides part. The hard level's moves that surely lost points
 lost at most 0.7 and 0.9 moves' worth in the two games, so 1 move's worth marks none of
-them; about half of the random player's moves in the tile-laying game surely lost a move's
-worth or more, a quarter 1.7 or more, a tenth 2.3 or more (hence 1.5 and 2.5), which gives
-the random player 1.2 blunders, 3.2 mistakes and 3.8 inaccuracies of its 16 moves a game
-(the old rule: 1.2 inaccuracies and nothing else) and the hard level none. In the bidding
-game an estimate is noisier (one call's outcome swings the playouts), fewer moves are sure,
-and the sure ones lost 1.4 to 3.2 moves' worth: 0.8 blunders, 1 mistake and 0.2
-inaccuracies a game for the random player (none in one game of four, lost 7 to 47), none
-for the hard level (whose one sure loss was 0.9 moves' worth), none by the old rule.
+them; of the random player's moves in the tile-laying game, a quarter surely lost 1.2 to
+1.7 moves' worth or more and a tenth 2.2 to 2.3 or more (two calibrations; hence 1.5 and
+2.5), in the bidding game a quarter 1.1 and a tenth 1.9 or more. On 6 games
+of each (seeds 1-6, lost by 33 to 56 points): in the tile-laying game the random player gets
+0.5 blunders, 2.7 mistakes and 2.5 inaccuracies a game, the hard level 0.2 inaccuracies
+(the second look finds nothing more there); in the bidding game the first look alone gives
+the random player 1.0 blunders, 2.3 mistakes and 0.8 inaccuracies a game and the second
+look 1.0, 2.7 and 1.8 (3.7 mistakes or blunders a game, at least one in every game), the
+hard level 0.3 inaccuracies and nothing worse; the review takes 1.05 to 1.1 times as long.
+The old rule (win share only, the 3 worst) marked 0.2 inaccuracies a game and nothing else.
 
 Each marked move is explained in words by the game's ``reasons`` part
 (:data:`polis.core.parts.REASONS`): a catalogue key and its arguments, computed by the game
@@ -56,7 +69,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise
+from polis.bots.advice import DEFAULT_AGENT, DEFAULT_SAMPLES, Estimate, advise, combined, estimate
 from polis.bots.intervals import Interval, mean_interval, paired_difference, rounded
 from polis.core.errors import PolisError
 from polis.core.match import derive_seed
@@ -71,6 +84,9 @@ from polis.core.view import View
 MARKS = (("blunder", 0.30, 2.5), ("mistake", 0.20, 1.5), ("inaccuracy", 0.10, 1.0))
 #: The least points one move is taken to be worth (a game where nobody scored).
 MIN_SCALE = 1.0
+#: A second look weighs a move on this many times the first look's samples more
+#: (:func:`second_look`): 24 + 72 samples narrow an interval to half its width.
+SECOND_LOOK = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +202,10 @@ def review_moves(
         if state.is_terminal()
         else math.inf
     )
+    out = [
+        second_look(game, views[r.index], r, seed) if needs_second_look(r, scale) else r
+        for r in out
+    ]
     return explain_marked(game, mark_moves(out, scale), views.__getitem__)
 
 
@@ -229,6 +249,43 @@ def weigh(
         best,
         max(0.0, best.win_share - mine.win_share),
         best.points - mine.points,
+        loss_interval=loss,
+        points_interval=points,
+    )
+
+
+def needs_second_look(review: MoveReview, scale: float) -> bool:
+    """Does the first look leave ``review`` unmarked only for want of samples: its estimate
+    past the least mark (a win share or moves' worth) but its interval not sure? (A move
+    the first look marked keeps its mark: a second look only adds marks.)"""
+    if review.forced or review.best is review.played or mark_of(review, scale):
+        return False
+    _name, win, worth = MARKS[-1]
+    unsure_wins = review.win_share_loss >= win > review.surely_lost
+    unsure_points = review.points_loss / scale >= worth and not review.surely_lost_points
+    return unsure_wins or unsure_points
+
+
+def second_look(game: Game, view: View, review: MoveReview, seed: int) -> MoveReview:
+    """``review`` weighed again on :data:`SECOND_LOOK` times its samples more sampled games
+    (the played and the best move only, on the same new samples; no search), its estimates
+    and intervals then taken on all the samples. ``view`` is the view its player had."""
+    if review.played_estimate is None or review.best_estimate is None:
+        return review
+    first = review.best_estimate.samples
+    more = estimate(
+        game, view, [review.best, review.played], samples=SECOND_LOOK * first,
+        seed=derive_seed(seed, "move", review.index), first=first,
+    )  # fmt: skip
+    best = combined(review.best_estimate, more[0])
+    mine = combined(review.played_estimate, more[1])
+    loss, points = losses(best, mine)
+    return replace(
+        review,
+        played_estimate=mine,
+        best_estimate=best,
+        win_share_loss=max(0.0, best.win_share - mine.win_share),
+        points_loss=best.points - mine.points,
         loss_interval=loss,
         points_interval=points,
     )
@@ -322,6 +379,7 @@ def reason_json(reason: Mapping[str, Any] | None) -> dict[str, Any] | None:
 __all__ = [
     "MARKS",
     "MIN_SCALE",
+    "SECOND_LOOK",
     "MoveReview",
     "explain",
     "explain_marked",
@@ -329,8 +387,10 @@ __all__ = [
     "mark_moves",
     "mark_of",
     "moves_worth",
+    "needs_second_look",
     "points_scale",
     "reason_json",
     "review_moves",
+    "second_look",
     "weigh",
 ]

@@ -59,7 +59,8 @@ def review(
     see): the searcher's choice, the estimated win share and points of both moves over the
     same sampled games, and the loss with its 95% interval. The worst moves are marked
     (inaccuracy, mistake, blunder) where their whole interval lies past the mark's threshold:
-    more samples, narrower intervals. Each marked move is explained in a sentence, from the
+    more samples, narrower intervals (a move whose estimate is past a mark but not sure gets
+    a second look on three times its samples more). Each marked move is explained in a sentence, from the
     game's own reasons (the web review's words). Same record, agent, samples and seed: the
     same review.
 
@@ -138,14 +139,18 @@ def print_review(
             r.mark,
         )
     console.print(table)
-    samples = next((r.best_estimate.samples for r in reviews if r.best_estimate), 0)
+    counts = [r.best_estimate.samples for r in reviews if r.best_estimate]
+    samples = min(counts, default=0)
+    looked = sum(n > samples for n in counts)
     thresholds = ", ".join(
         f"{100 * win:.0f}% of a win or {worth:g}x a move's worth of points ({name})"
         for name, win, worth in reversed(MARKS)
     )
     scale = points_scale(final.result().scores, len(final.history), final.num_players)
     console.print(
-        f"In brackets: the {100 * LEVEL:.0f}% interval over {samples} sampled games. A move is "
+        f"In brackets: the {100 * LEVEL:.0f}% interval over {samples} sampled games"
+        + (f" ({max(counts)} for {looked} moves given a second look)" if looked else "")
+        + ". A move is "
         f"marked where the low end of its interval lies past {thresholds}; one move is "
         f"worth {scale:.1f} points in this game.",
         markup=False,

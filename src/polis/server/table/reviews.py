@@ -3,15 +3,17 @@
 Each move is weighed from the view its player had at that moment against the move the
 searcher would have chosen (:func:`polis.server.table.hint_search.weigh`, one worker call
 per move, so live bots are not held up for long and the client can show how far it has
-come); forced moves cost nothing. Every loss carries its 95% sampling interval; the moves are
-then marked on the game's own scale (:func:`polis.bots.review.mark_moves`: the win share or
-the points, in moves' worth, surely lost) and each marked move is explained by the game's
-``reasons`` part (:func:`polis.bots.review.explain`, here in the web process: a few
-scorings, no search), as a catalogue key and its arguments that the client words in the
-reader's language. The server names no game: it passes views and moves. The seed is
-:data:`SEED` and the agent and samples the server's
-``review_agent`` / ``review_samples``: a game always gets the same review, the same that
-``polis review RECORD --agent A --samples S`` prints for its record.
+come); forced moves cost nothing. Every loss carries its 95% sampling interval. Once the
+game's scale is known, a move whose estimate is past a mark but whose interval is not sure
+gets a second look on more samples (:func:`polis.bots.review.second_look`, one worker call
+each, counted in ``total``). The moves are then marked on the game's own scale
+(:func:`polis.bots.review.mark_moves`: the win share or the points, in moves' worth, surely
+lost) and each marked move is explained by the game's ``reasons`` part
+(:func:`polis.bots.review.explain`, here in the web process: a few scorings, no search), as
+a catalogue key and its arguments that the client words in the reader's language. The server
+names no game: it passes views and moves. The seed is :data:`SEED` and the agent and samples
+the server's ``review_agent`` / ``review_samples``: a game always gets the same review, the
+same that ``polis review RECORD --agent A --samples S`` prints for its record.
 
 Reviews are kept in this process's memory (the latest :data:`KEPT`); another process, or
 this one after a restart, works the review out again, with the same result. Nothing is
@@ -29,7 +31,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from polis.bots.intervals import LEVEL
-from polis.bots.review import MARKS, MoveReview, explain_marked, mark_moves, points_scale
+from polis.bots.review import (
+    MARKS,
+    MoveReview,
+    explain_marked,
+    mark_moves,
+    needs_second_look,
+    points_scale,
+    second_look,
+)
 from polis.core.moves import Move, MoveList
 from polis.core.protocol import Game, GameState
 from polis.core.view import View
@@ -138,9 +148,16 @@ class Reviews:
                     weighed.append(await self.hub.pool.compute(weigh, args, LIMIT))
                 review.done = index + 1
             scale = points_scale(final.result().scores, len(positions), final.num_players)
+            views = [view for view, _legal, _played in positions]
+            # a second look, once the game's scale is known, where a mark wants samples only
+            unsure = [r.index for r in weighed if needs_second_look(r, scale)]
+            review.total += len(unsure)
+            for index in unsure:
+                args2 = (game, views[index], weighed[index], SEED)
+                weighed[index] = await self.hub.pool.compute(second_look, args2, LIMIT)
+                review.done += 1
             marked = mark_moves(weighed, scale)
             review.scale = scale
-            views = [view for view, _legal, _played in positions]
             try:
                 explained = await asyncio.to_thread(explain_marked, game, marked, views.__getitem__)
             except Exception:  # the words are a help: the figures and marks stand without them

@@ -237,6 +237,11 @@ def test_a_review_weighs_every_move_as_polis_review_does(quick: TestClient) -> N
     assert [m["win_share_loss"] for m in data["moves"]] == [
         round(r.win_share_loss, 4) for r in expected
     ]
+    # the second looks too (more samples where a mark wanted them): the same moves, figures
+    assert [(m["best_estimate"] or {}).get("samples") for m in data["moves"]] == [
+        r.best_estimate.samples if r.best_estimate else None for r in expected
+    ]
+    assert [m["points_loss"] for m in data["moves"]] == [round(r.points_loss, 2) for r in expected]
     for m in data["moves"]:
         legal = m["forced"] or m["best_estimate"] is not None
         assert legal and (m["best"] != m["played"] or m["win_share_loss"] == 0)

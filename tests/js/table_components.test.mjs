@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { changed, differs, component } from "/static/js/table/changed.js";
 import { seatsProps, seatNames } from "/static/js/table/seats.js";
 import { logRows } from "/static/js/table/logrows.js";
+import { titleProps } from "/static/js/table/titlebar.js";
+import { looseSeats } from "/static/js/table/claim.js";
 
 test("changed: nothing drawn yet, or any declared prop differing as data", () => {
   assert.equal(changed(null, { a: 1 }), true);
@@ -94,4 +96,43 @@ test("the log's grouping: a move's first event starts it; appending goes on wher
     ],
   );
   assert.deepEqual(logRows(log, 4), []);
+});
+
+test("the title line offers leaving for the held seats a person plays, while the game goes on", () => {
+  const seats = [{ kind: "human" }, { kind: "human", stand_in: "easy" }, { kind: "bot" }];
+  const base = {
+    title: "Quadropolis · Classic",
+    progress: "Round 1",
+    rated: false,
+    rules: true,
+    legend: true,
+    lang: "en",
+    held: [0, 1],
+    seats,
+    finished: false,
+    replaying: false,
+    tableRules: { stand_in: "hard" },
+  };
+  const p = titleProps(base);
+  assert.deepEqual([p.standing, p.leave, p.level, p.leaveFinal], [[0], true, "hard", false]);
+  assert.equal(titleProps({ ...base, finished: true }).leave, false);
+  assert.equal(titleProps({ ...base, replaying: true }).leave, false);
+  assert.equal(titleProps({ ...base, held: [1] }).leave, false); // a bot plays it meanwhile
+  assert.equal(titleProps({ ...base, tableRules: undefined }).level, "medium");
+});
+
+test("Keep in My games: seats held by link, played by a person, bound to no account", () => {
+  const seats = [{ kind: "human" }, { kind: "human", account: "ada" }, { kind: "bot" }];
+  const held = [
+    { seat: 0, token: "t0" },
+    { seat: 1, token: "t1" },
+    { seat: 2, token: "t2" },
+  ];
+  assert.deepEqual(looseSeats(held, seats, { account: "bob", replaying: false }), ["t0"]);
+  assert.deepEqual(looseSeats(held, seats, { account: null, replaying: false }), []);
+  assert.deepEqual(looseSeats(held, seats, { account: "bob", replaying: true }), []);
+  assert.deepEqual(
+    looseSeats([{ seat: 0, token: null }], seats, { account: "bob", replaying: false }),
+    [],
+  );
 });

@@ -1,7 +1,12 @@
+// @ts-check
 // The table: one WebSocket per seat this browser holds (or one to watch), and a screen drawn
 // in parts (heading, seats, board, action bar, end, log) that are each redrawn only when what
 // they show has changed: a player coming online redraws the seat list, never the board under
 // a finger. The game's client module draws the board and the action bar (see app.js).
+//
+// This module is the composition: it owns the state (the server's messages, the page's own),
+// derives each component's props from it and calls its render; each component (table/*.js)
+// draws again only when its props changed (table/changed.js).
 import { h, clear } from "./dom.js";
 import { t, translator, language } from "./i18n.js";
 import { SeatConnection } from "./conn.js";
@@ -30,7 +35,7 @@ import {
 } from "./seatclock.js";
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
-import { me, onSession } from "./session.js";
+import { me, onSession, errorLine } from "./session.js";
 import { learnLink } from "./learn.js";
 import { seatsStrip, seatsProps, seatNames } from "./table/seats.js";
 import { titleLine, titleProps } from "./table/titlebar.js";
@@ -65,11 +70,72 @@ document.addEventListener(
 );
 document.addEventListener("pointerdown", () => (keyboard = false), true);
 
-// env: {root, mod, game, summary, board, gameTitle(name), modeName(name, mode), reroute()}
+/** @typedef {import("./sdk.js").TableContext} TableContext */
+/** @typedef {import("./sdk.js").GameEvent} GameEvent */
+/** @typedef {import("./seatclock.js").Seat} Seat */
+/**
+ * A state message (wire/to_client: the seat's view, the seats, the log, the clock...).
+ * @typedef {{type: string, seats: Seat[], log: GameEvent[], [field: string]: any}} StateMessage
+ */
+
+/**
+ * What app.js hands the table: where to draw, the game's client module, the game's summary
+ * and board data, its words for titles, and `at`: a replay position to open once finished.
+ * @typedef {{root: HTMLElement, mod: any, game?: string, summary: any, board: any,
+ *   gameTitle: (name: string) => string, modeName: (name: string, mode: string) => string,
+ *   reroute?: () => void, at?: number | null}} TableEnv
+ */
+
+/**
+ * The table's local state, kept between the server's messages.
+ * @typedef {{
+ *   selection: Record<string, any>,
+ *   replay: any,
+ *   lastError: string | null,
+ *   pending: {text: string, label: string} | null,
+ *   focusNext: string | null,
+ *   revealed: number | null,
+ *   drawn: {position?: number, board?: object | null},
+ *   log: {props: object | null, count: number, live: Set<LiveNote>},
+ *   announcedPosition: number | null,
+ *   wasMyTurn: boolean,
+ *   refused: boolean,
+ *   takeBack: {confirming: number | null},
+ *   hint: {answers: Record<string, any>, asking: string | null},
+ *   awaySince: Record<number, number>,
+ *   why: Record<number, string>,
+ *   seenWhileAway: Record<number, number>,
+ *   liveNotes: LiveNote[],
+ *   standIn: Record<number, string | null>,
+ *   sentAt?: number | null,
+ *   movedAt?: number,
+ *   waitedEnough?: boolean,
+ *   openedAt?: boolean,
+ *   destroyed?: boolean,
+ *   saidLang?: string,
+ *   boardAt?: number,
+ * }} TableUi
+ */
+
+/**
+ * A change of hands this page saw: the log's length then, the note, why a bot stood in.
+ * @typedef {{at: number, note: import("./seatclock.js").StandInNote, why: string | null}} LiveNote
+ */
+
+/** @typedef {SeatConnection & {state: StateMessage}} Live  a connection that has its state */
+/** @typedef {TableContext & {conn: Live, msg: StateMessage}} Ctx  the context, and the message shown */
+/** @typedef {HTMLElement & {step?: string, actions?: HTMLElement[]}} Cover  a hot-seat cover */
+
+/**
+ * @param {string} gameId
+ * @param {TableEnv} env
+ */
 export function tableScreen(gameId, env) {
   const { root, mod, summary, board } = env;
   const tg = translator(summary.game);
+  /** @type {SeatConnection[]} */
   const conns = [];
+  /** @type {TableUi} */
   const ui = {
     selection: {},
     replay: null,
@@ -94,6 +160,7 @@ export function tableScreen(gameId, env) {
     liveNotes: [],
     standIn: {},
   };
+  /** @type {Record<string, HTMLElement>} */
   const dom = {
     title: h("h2", { id: "title" }),
     progress: h("span", { class: "muted", id: "progress" }),
@@ -119,6 +186,9 @@ export function tableScreen(gameId, env) {
   dom.status = bar.status;
   dom.controls = bar.actions;
   // a line for the chat goes through a held seat's connection (spectators only read, if allowed)
+  /**
+   * @param {string} text
+   */
   function chatSend(text) {
     const shown = display();
     const conn =
@@ -128,10 +198,10 @@ export function tableScreen(gameId, env) {
     return conn ? conn.send({ type: "chat", text }) : false;
   }
   // the account a seat is bound to (null: a guest's or a bot's), for the chat's Mute and Report
-  const accountOf = (seat) => display()?.state.seats[seat]?.account ?? null;
+  const accountOf = (/** @type {number} */ seat) => display()?.state.seats[seat]?.account ?? null;
   const chat = chatPanel({
     send: chatSend,
-    marker: (seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]),
+    marker: (/** @type {number} */ seat) => markerHtml(seat, mod.PLAYER_COLOURS[seat]),
     accountOf,
     gameId,
   });
@@ -141,22 +211,26 @@ export function tableScreen(gameId, env) {
     ),
   ];
   const pushShown = () =>
-    !!display() && !display().state.finished && display().state.clock?.kind !== "realtime";
+    !!display() && !display()?.state.finished && display()?.state.clock?.kind !== "realtime";
   const push = pushBox({ gameId, tokens: heldSeatTokens, shown: pushShown });
   dom.side.append(dom.info, dom.logBox, chat.element, push.element, dom.links);
   // the components: each draws again only when its props changed; forget() draws all anew
-  const titlePart = titleLine(dom, {
-    rules: () => {
-      const ctx = context();
-      if (ctx) openDialog("rules", t("table.rules"), [mod.rules(ctx, tg), learnLink(summary.game)]);
+  const titlePart = titleLine(
+    { title: dom.title, progress: dom.progress, tools: dom.tools },
+    {
+      rules: () => {
+        const ctx = context();
+        if (ctx)
+          openDialog("rules", t("table.rules"), [mod.rules(ctx, tg), learnLink(summary.game)]);
+      },
+      legend: () => {
+        const ctx = context();
+        if (ctx) openDialog("legend", t("table.legend"), mod.legend(ctx, tg));
+      },
+      resign: (seats) => resign(seats),
     },
-    legend: () => {
-      const ctx = context();
-      if (ctx) openDialog("legend", t("table.legend"), mod.legend(ctx, tg));
-    },
-    resign: (seats) => resign(seats),
-  });
-  const claimPart = claimBanner(dom.claim);
+  );
+  const claimPart = claimBanner(dom.claim, errorLine);
   const linksPart = linksBox(dom.links);
   const takeBackPart = takeBackPanel(dom.takeBack, {
     conns,
@@ -234,6 +308,10 @@ export function tableScreen(gameId, env) {
   // Who is away, and changes of hands: a bot standing in for a person, or the person back, is
   // a note of the log where this page saw it (where it first sees a table, a change its moves
   // do not show yet: a bot standing in that has not moved, a person back who has not).
+  /**
+   * @param {SeatConnection} conn
+   * @param {Seat[]} seats
+   */
   function noteSeats(conn, seats) {
     const now = Date.now();
     const state = conn.state;
@@ -252,11 +330,18 @@ export function tableScreen(gameId, env) {
         changed = (is !== null) !== byBot(runs.last[i]);
       }
       if (!changed || state.finished) return;
-      const note = is ? { kind: "standIn", seat: i, level: is } : { kind: "back", seat: i };
+      /** @type {import("./seatclock.js").StandInNote} */
+      const note = is
+        ? { kind: "standIn", seat: i, level: is, prev: undefined }
+        : { kind: "back", seat: i, prev: undefined };
       ui.liveNotes.push({ at: state.log.length, note, why: is ? ui.why[i] : null });
     });
   }
 
+  /**
+   * @param {SeatConnection} conn
+   * @param {import("./conn.js").ServerMessage} msg
+   */
   function onMessage(conn, msg) {
     if (msg.type === "state" || msg.type === "seats") noteSeats(conn, msg.seats);
     if (msg.type === "state") {
@@ -314,6 +399,11 @@ export function tableScreen(gameId, env) {
     }
   }
 
+  /**
+   * @param {SeatConnection} conn
+   * @param {number} code
+   * @param {import("./conn.js").ServerMessage | null} why
+   */
   function refused(conn, code, why) {
     if (ui.refused) return;
     ui.refused = true;
@@ -354,10 +444,16 @@ export function tableScreen(gameId, env) {
     conns.push(new SeatConnection(gameId, null, handlers));
   }
 
+  /** @returns {Live[]} the connections that have their state */
+  const liveConns = () => /** @type {Live[]} */ (conns.filter((c) => c.state));
+
   // The connection whose messages are shown: the seat to move if this browser holds it, else
   // the seat shown last (a hot-seat table keeps showing who just played), else any held seat.
+  /**
+   * @returns {Live | null}
+   */
   function display() {
-    const live = conns.filter((c) => c.state);
+    const live = liveConns();
     // several seats held: wait (a moment at most) for all of them, so the seat shown first is
     // the one to move
     const waiting =
@@ -373,12 +469,17 @@ export function tableScreen(gameId, env) {
   }
 
   function heldSeats() {
-    return conns.filter((c) => c.state && c.state.seat !== null).map((c) => c.state.seat);
+    return liveConns()
+      .filter((c) => c.state.seat !== null)
+      .map((c) => c.state.seat);
   }
 
-  const names = (msg) => seatNames(msg.seats);
+  const names = (/** @type {StateMessage} */ msg) => seatNames(msg.seats);
 
   // -- the parts of the screen -----------------------------------------------------------------
+  /**
+   * @returns {Ctx | null}
+   */
   function context() {
     const conn = display();
     if (!conn) return null;
@@ -394,10 +495,12 @@ export function tableScreen(gameId, env) {
       msg.current_player === msg.seat &&
       !msg.seats.some((s) => s.vacant) /* an open table waits for its players */ &&
       !msg.seats[msg.seat]?.stand_in; // a bot plays the seat meanwhile
+    /** @type {GameEvent[]} */
     const log = replaying ? ui.replay.log : msg.log;
     const shown = log.filter((e) => e.move === null || e.move < position);
     const lastMove = position > 0 ? position - 1 : null;
     const colours = mod.PLAYER_COLOURS;
+    /** @type {Ctx} */
     const ctx = {
       conn,
       view,
@@ -452,6 +555,10 @@ export function tableScreen(gameId, env) {
     return ctx;
   }
 
+  /**
+   * @param {Live} conn
+   * @param {string} text
+   */
   function send(conn, text) {
     motion.keep(); // the move travels from where it was picked
     ui.selection = {};
@@ -471,6 +578,9 @@ export function tableScreen(gameId, env) {
     update();
   }
 
+  /**
+   * @param {Ctx} ctx
+   */
   function drawTitle(ctx) {
     titlePart.render(
       titleProps({
@@ -502,6 +612,9 @@ export function tableScreen(gameId, env) {
     );
   }
 
+  /**
+   * @param {Ctx} ctx
+   */
   function drawStatus(ctx) {
     const msg = ctx.msg;
     let status;
@@ -581,6 +694,9 @@ export function tableScreen(gameId, env) {
 
   // A person away on their turn where the table has an away limit: the time left before a bot
   // plays for them (from when this page saw them go; the server counts from when it did).
+  /**
+   * @param {Ctx} ctx
+   */
   function awayBanners(ctx) {
     const msg = ctx.msg,
       limit = msg.rules?.away_limit;
@@ -595,6 +711,9 @@ export function tableScreen(gameId, env) {
 
   // Back at a seat a bot played meanwhile: what it did, until the person says they saw it or
   // moves.
+  /**
+   * @param {Ctx} ctx
+   */
   function whileAwayBanners(ctx) {
     const { trailing } = standInRuns(ctx.msg.log, ctx.msg.authors ?? [], ctx.msg.seats);
     return ctx.heldSeats.flatMap((seat) => {
@@ -612,9 +731,12 @@ export function tableScreen(gameId, env) {
   }
 
   // "Keep in My games" (table/claim.js)
+  /**
+   * @param {Ctx} ctx
+   */
   function drawClaim(ctx) {
-    const held = conns
-      .filter((c) => c.state && c.state.seat !== null)
+    const held = liveConns()
+      .filter((c) => c.state.seat !== null)
       .map((c) => ({ seat: c.state.seat, token: c.token ?? null }));
     const account = me();
     claimPart.render({
@@ -626,6 +748,9 @@ export function tableScreen(gameId, env) {
   }
 
   // Taking back a move (table/takebackpanel.js) and hints (table/hintpanel.js)
+  /**
+   * @param {Ctx} ctx
+   */
   function drawTakeBack(ctx) {
     takeBackPart.render({
       lang: ctx.lang,
@@ -640,6 +765,10 @@ export function tableScreen(gameId, env) {
     });
   }
 
+  /**
+   * @param {Ctx} ctx
+   * @param {boolean} covered
+   */
   function drawHint(ctx, covered) {
     hintPart.render({
       covered,
@@ -656,6 +785,9 @@ export function tableScreen(gameId, env) {
   }
 
   // Leaving: a bot of the table's level plays on for these seats (their links take them back).
+  /**
+   * @param {number[]} seats
+   */
   async function resign(seats) {
     for (const c of conns) {
       if (!c.state || !seats.includes(c.state.seat) || !c.token) continue;
@@ -666,12 +798,15 @@ export function tableScreen(gameId, env) {
           body: JSON.stringify({ token: c.token }),
         });
       } catch (err) {
-        toast(err.message);
+        toast(/** @type {Error} */ (err).message);
       }
     }
   }
 
   // Taking a seat back: connecting again with the seat's token hands it back to its person.
+  /**
+   * @param {number} seat
+   */
   function reclaim(seat) {
     const conn = conns.find((c) => c.state && c.state.seat === seat);
     conn?.ws?.close(); // the connection opens again at once and says hello with the token
@@ -680,6 +815,10 @@ export function tableScreen(gameId, env) {
   // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on;
   // once its person has moved they are hidden at once (see send()), and stay hidden while no
   // seat of this device is to move (a bot thinking, the move on its way).
+  /**
+   * @param {Ctx} ctx
+   * @returns {Cover | null}
+   */
   function handover(ctx) {
     if (!mod.PRIVATE_VIEWS || ctx.replaying || ctx.msg.finished) return null;
     const humans = ctx.heldSeats;
@@ -692,6 +831,7 @@ export function tableScreen(gameId, env) {
       return h("div", { class: "box handover", id: "handover-wait" }, [
         h("p", { text: t("handover.hidden") }),
       ]);
+    /** @type {Cover} */
     const cover = h("div", { class: "box handover", id: "handover" }, [
       h("p", { text: t("handover.hint", { name: ctx.names[seat] }) }),
     ]);
@@ -715,6 +855,10 @@ export function tableScreen(gameId, env) {
     return cover;
   }
 
+  /**
+   * @param {Ctx} ctx
+   * @param {Cover | null} covered
+   */
   function drawBoard(ctx, covered) {
     // what the board shows (the game's client draws it from the context)
     const props = {
@@ -765,28 +909,36 @@ export function tableScreen(gameId, env) {
   }
 
   // The bar's step: the game's instruction and buttons, or the move to confirm.
+  /**
+   * @param {Ctx} ctx
+   * @param {{step: string | null, note?: any, actions: HTMLElement[]}} step
+   */
   function drawPrompt(ctx, step) {
     const error = ui.lastError && ctx.myTurn ? `${t("error.prefix")}: ${ui.lastError}` : null;
     const label = ctx.myTurn ? t("table.yourMove") : t("table.status");
-    if (ctx.pending) {
+    const pending = ctx.pending;
+    if (pending) {
       const ok = h("button", {
         id: "confirm-move",
         class: "primary",
         text: t("confirm.ok"),
-        on: { click: () => send(ctx.conn, ctx.pending.text) },
+        on: { click: () => send(ctx.conn, pending.text) },
       });
       const change = h("button", {
         id: "confirm-cancel",
         text: t("confirm.change"),
         on: { click: () => ctx.select(ui.selection) },
       });
-      const ask = t("confirm.ask", { move: ctx.pending.label });
+      const ask = t("confirm.ask", { move: pending.label });
       bar.setStep({ step: ask, actions: [ok, change], error, label });
       return;
     }
     bar.setStep({ step: step.step, note: step.note, actions: step.actions, error, label });
   }
 
+  /**
+   * @param {Ctx} ctx
+   */
   function drawEnd(ctx) {
     endPart.render({
       lang: ctx.lang,
@@ -796,21 +948,32 @@ export function tableScreen(gameId, env) {
     });
   }
 
+  /**
+   * @param {Ctx} ctx
+   */
   function drawLinks(ctx) {
     linksPart.render({
       lang: ctx.lang,
       gameId,
-      seats: conns
-        .filter((c) => c.state && c.state.seat !== null && c.token)
-        .map((c) => ({ name: ctx.names[c.state.seat], token: c.token })),
+      seats: liveConns()
+        .filter((c) => c.state.seat !== null && c.token)
+        .map((c) => ({ name: ctx.names[c.state.seat], token: /** @type {string} */ (c.token) })),
     });
   }
 
+  /**
+   * @param {Ctx} ctx
+   */
   function drawPush(ctx) {
     pushPart.render({ lang: ctx.lang, held: ctx.heldSeats, shown: pushShown() });
   }
 
   // The log: appended to as moves come; drawn again on a language switch or a replay.
+  /**
+   * @param {Ctx} ctx
+   * @param {Cover | null} covered
+   * @returns {GameEvent[]} the events appended
+   */
   function drawLog(ctx, covered) {
     // (the names too: an open seat's events are worded again once someone takes it)
     const props = {
@@ -821,13 +984,14 @@ export function tableScreen(gameId, env) {
       names: ctx.names,
     };
     const events = ctx.log;
+    /** @type {GameEvent[]} */
     let fresh = [];
     if (changed(ui.log.props, props) || events.length < ui.log.count || covered) {
       ui.log = { props, count: 0, live: new Set() };
       clear(dom.logBox).append(h("h3", { id: "log-title", text: t("log.title") }), dom.log);
       dom.log.setAttribute("aria-labelledby", "log-title");
       clear(dom.log);
-      dom.log.dataset.position = ctx.position;
+      dom.log.dataset.position = String(ctx.position);
       if (covered) return []; // the log holds the seat's secrets too
     } else {
       fresh = events.slice(ui.log.count);
@@ -836,17 +1000,20 @@ export function tableScreen(gameId, env) {
     // where a bot stood in for a person, and where they came back: as this page saw it
     // happen, else from the moves' authors (why known for the latest run only)
     const runs = standInRuns(events, authors, ctx.msg.seats);
+    /** @type {(seat: number, move: number) => string | null} */
     const why = (seat, move) => (runs.runStart[seat] === move ? ui.why[seat] : null);
     const live = ctx.replaying ? [] : ui.liveNotes;
+    /** @type {(note: import("./seatclock.js").StandInNote, move: number) => boolean} */
     const seenLive = (note, move) =>
       live.some(
         (l) =>
           l.note.seat === note.seat &&
           l.note.kind === note.kind &&
-          l.at > (note.prev === undefined ? -1 : runs.first.get(note.prev)) &&
-          l.at <= runs.first.get(move),
+          l.at >
+            (note.prev === undefined ? -1 : /** @type {number} */ (runs.first.get(note.prev))) &&
+          l.at <= /** @type {number} */ (runs.first.get(move)),
       );
-    const liveUpTo = (i) => {
+    const liveUpTo = (/** @type {number} */ i) => {
       for (const l of live) {
         if (l.at > i || ui.log.live.has(l)) continue;
         ui.log.live.add(l);
@@ -855,9 +1022,10 @@ export function tableScreen(gameId, env) {
     };
     for (const { event, index, first } of logRows(events, ui.log.count)) {
       liveUpTo(index);
-      const note = first ? runs.notes.get(event.move) : null;
-      if (note && !seenLive(note, event.move))
-        dom.log.append(standInNote(note, ctx.names, why(note.seat, event.move)));
+      const move = /** @type {number} */ (event.move); // (a set-up event has no note)
+      const note = first ? runs.notes.get(move) : null;
+      if (note && !seenLive(note, move))
+        dom.log.append(standInNote(note, ctx.names, why(note.seat, move)));
       const kind = mod.eventKind?.(event) ?? "";
       dom.log.append(
         h(
@@ -875,7 +1043,7 @@ export function tableScreen(gameId, env) {
     }
     liveUpTo(Infinity); // changes seen since the last event
     ui.log.count = events.length;
-    dom.log.dataset.position = ctx.position;
+    dom.log.dataset.position = String(ctx.position);
     for (const li of dom.log.querySelectorAll("li.last")) li.classList.remove("last");
     if (ctx.lastMove !== null)
       for (const li of dom.log.querySelectorAll(`li[data-move="${ctx.lastMove}"]`))
@@ -886,9 +1054,13 @@ export function tableScreen(gameId, env) {
 
   // After a redraw: focus where the keyboard player goes next (the piece to choose now), else
   // the piece that had focus, drawn anew.
+  /**
+   * @param {string | null | undefined} had
+   */
   function restoreFocus(had) {
     const wanted = ui.focusNext;
     ui.focusNext = null;
+    /** @type {HTMLElement | null} */
     let el = null;
     if (wanted && keyboard) el = document.querySelector(wanted);
     if (!el && had && document.activeElement === document.body)
@@ -896,7 +1068,9 @@ export function tableScreen(gameId, env) {
     if (!el) return;
     if (el.matches("svg *")) {
       // the board's Tab stop moves to the piece focused (see roving.js)
-      for (const other of el.closest("svg").querySelectorAll('[tabindex="0"]'))
+      for (const other of /** @type {Element} */ (el.closest("svg")).querySelectorAll(
+        '[tabindex="0"]',
+      ))
         other.setAttribute("tabindex", "-1");
       el.setAttribute("tabindex", "0");
     }
@@ -912,7 +1086,7 @@ export function tableScreen(gameId, env) {
       ui.openedAt = true;
       goto(env.at);
     }
-    const had = document.activeElement?.dataset?.focusKey;
+    const had = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.focusKey;
     const focusWasHere =
       dom.board.contains(document.activeElement) || bar.element.contains(document.activeElement);
     const turnStarts = ctx.myTurn && !ui.wasMyTurn;
@@ -956,6 +1130,11 @@ export function tableScreen(gameId, env) {
     if (!ctx.replaying) ui.announcedPosition = ctx.msg.position;
   }
 
+  /**
+   * @param {string} id
+   * @param {string} title
+   * @param {import("./dom.js").Children} body
+   */
   function openDialog(id, title, body) {
     document.getElementById(`dialog-${id}`)?.remove();
     const dialog = h("dialog", { id: `dialog-${id}`, "aria-labelledby": `dialog-${id}-title` }, [
@@ -973,6 +1152,9 @@ export function tableScreen(gameId, env) {
     dialog.showModal();
   }
 
+  /**
+   * @param {number} n
+   */
   async function goto(n) {
     const shown = display()?.state;
     const total = shown?.played ?? shown?.position ?? 0; // moves standing (take-backs applied)
@@ -980,7 +1162,7 @@ export function tableScreen(gameId, env) {
     try {
       ui.replay = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${n}`);
     } catch (err) {
-      toast(err.message);
+      toast(/** @type {Error} */ (err).message);
     }
     forget();
     update();
@@ -992,6 +1174,9 @@ export function tableScreen(gameId, env) {
     update();
   }
 
+  /**
+   * @param {string[]} tokens
+   */
   async function rematch(tokens) {
     try {
       const data = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
@@ -1002,12 +1187,13 @@ export function tableScreen(gameId, env) {
       for (const [seat, token] of Object.entries(data.tokens)) holdToken(data.id, seat, token);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
-      toast(err.message);
+      toast(/** @type {Error} */ (err).message);
     }
   }
 
   // the board fits its box: a game that lays out by size is drawn again when that changes
-  let resizeTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let resizeTimer = undefined;
   const observer = new ResizeObserver(() => {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => mod.layoutKey && update(), 120);

@@ -4,7 +4,6 @@
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, toast } from "../ui.js";
-import { errorLine } from "../session.js";
 import { component } from "./changed.js";
 
 /** @typedef {{lang: string, account: string | null, gameId: string, tokens: string[]}} ClaimProps */
@@ -27,9 +26,10 @@ export function looseSeats(held, seats, { account, replaying }) {
 
 /**
  * @param {HTMLElement} el
+ * @param {(err: unknown) => string} errorLine a refusal in words (session.js)
  * @returns {import("./changed.js").Component<ClaimProps>}
  */
-export function claimBanner(el) {
+export function claimBanner(el, errorLine) {
   return component((p) => {
     clear(el);
     if (!p.tokens.length) return;

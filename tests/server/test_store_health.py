@@ -23,6 +23,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from polis.core.registry import games
+from polis.server import create_app
+from polis.server.config import ServerConfig
 from polis.server.errors import ServerError
 from polis.server.live.hub import Hub
 from polis.server.store.faults import (
@@ -35,8 +38,6 @@ from polis.server.store.faults import (
     store_message,
 )
 from waiting import eventually, eventually_async
-
-from .conftest import make_app
 
 #: The answer is due within this (HTTP_PATIENCE plus the way there and back).
 DUE = 2.0
@@ -182,7 +183,10 @@ def test_a_patient_call_still_rides_through() -> None:
 @pytest.fixture
 def outage_app(tmp_path: Path) -> Iterator[tuple[TestClient, Hub, dict[str, bool]]]:
     """The app on SQLite whose every statement is refused while ``state["down"]``."""
-    app = make_app(f"sqlite:///{tmp_path / 'polis.db'}")
+    config = ServerConfig.from_env({})  # the default HTTP patience, not the tests' own
+    db = f"sqlite:///{tmp_path / 'polis.db'}"
+    app = create_app(db, games=games().values(), bot_delay=0.0, config=config)
+    assert app.state.hub.config.http_patience == HTTP_PATIENCE
     state = {"down": False}
 
     @event.listens_for(app.state.hub.store.engine, "before_cursor_execute")
@@ -243,3 +247,8 @@ def test_a_sqlite_lock_held_by_another_writer_is_no_outage() -> None:
         return told
 
     assert len(asyncio.run(run())) == 1
+
+
+def test_the_http_patience_is_a_setting_of_the_server() -> None:
+    assert ServerConfig.from_env({}).http_patience == HTTP_PATIENCE
+    assert ServerConfig.from_env({"POLIS_HTTP_PATIENCE": "4"}).http_patience == 4.0

@@ -108,6 +108,9 @@ class ServerConfig:
     housekeeping_interval: float = 10.0
     #: Seconds a store call is retried (database restarting) before the client is told.
     store_patience: float = 20.0
+    #: Seconds an HTTP request waits for the store in all before it answers 503 (a socket
+    #: waits ``store_patience``): :func:`~polis.server.store.faults.hurry`.
+    http_patience: float = 1.5
     #: Addresses of reverse proxies whose X-Forwarded-* headers are believed.
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     #: Tune the garbage collector for a long-running server when the app starts (``polis
@@ -147,7 +150,8 @@ class ServerConfig:
         ``POLIS_HINT_AGENT``, ``POLIS_HINT_SAMPLES``, ``POLIS_REVIEW_AGENT``,
         ``POLIS_REVIEW_SAMPLES``,
         ``POLIS_TRUSTED_PROXIES`` (comma-separated), ``POLIS_ROOM_IDLE``,
-        ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, ``POLIS_VAPID_KEY_FILE``,
+        ``POLIS_SYNC_INTERVAL``, ``POLIS_STORE_PATIENCE``, ``POLIS_HTTP_PATIENCE``,
+        ``POLIS_VAPID_KEY_FILE``,
         ``POLIS_VAPID_SUBJECT``, ``POLIS_PUSH_SERVICES`` (comma-separated), and ``POLIS_LIMITS``
         (``name=value,...`` over :class:`Limits`, e.g.
         ``message_rate=50/second,connections_per_address=200``). ``POLIS_CHECK_WIRE=1`` (tests)
@@ -169,6 +173,7 @@ class ServerConfig:
             "POLIS_ROOM_IDLE": ("room_idle", float),
             "POLIS_SYNC_INTERVAL": ("sync_interval", float),
             "POLIS_STORE_PATIENCE": ("store_patience", float),
+            "POLIS_HTTP_PATIENCE": ("http_patience", float),
             "POLIS_VAPID_KEY_FILE": ("vapid_key_file", str),
             "POLIS_VAPID_SUBJECT": ("vapid_subject", str),
         }

@@ -22,9 +22,9 @@ async def get_hub(conn: HTTPConnection) -> Hub:
     """The hub; an HTTP request (not a WebSocket) is marked as in a hurry, so that it waits
     for an unreachable store briefly (:func:`~polis.server.store.faults.hurry`). Async, so that it
     runs in the request's own task."""
-    if conn.scope["type"] == "http":
-        hurry()
     hub: Hub = conn.app.state.hub
+    if conn.scope["type"] == "http":
+        hurry(hub.config.http_patience)
     return hub
 
 

@@ -60,11 +60,19 @@ async function loadAll(code) {
   return Object.fromEntries(names.map((name, i) => [name, loaded[i]]));
 }
 
+/** How many languages were asked for: a switch whose catalogues arrive after a later one's
+ * changes nothing (the page's first language, still loading, must not undo the reader's). */
+let asked = 0;
+
 /** @param {string} code */
 export async function setLanguage(code) {
   if (!LANGS.includes(code)) code = "en";
-  fallback = await loadAll("en");
-  current = await loadAll(code);
+  const mine = ++asked;
+  const english = await loadAll("en");
+  const chosen = await loadAll(code);
+  if (mine !== asked) return;
+  fallback = english;
+  current = chosen;
   lang = code;
   localStorage.setItem("polis:lang", code);
   document.documentElement.lang = code;

@@ -60,9 +60,9 @@ def review(
     same sampled games, and the loss with its 95% interval. The worst moves are marked
     (inaccuracy, mistake, blunder) where their whole interval lies past the mark's threshold:
     more samples, narrower intervals (a move whose estimate is past a mark but not sure gets
-    a second look on three times its samples more). Each marked move is explained in a sentence, from the
-    game's own reasons (the web review's words). Same record, agent, samples and seed: the
-    same review.
+    a second look on three times its samples more). Each marked move is explained in a
+    sentence, from the game's own reasons (the web review's words). Same record, agent,
+    samples and seed: the same review.
 
     Example: polis review game.json --agent mcts:400i --samples 48
     """

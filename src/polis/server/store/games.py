@@ -492,9 +492,7 @@ class Store:
     def _seats(s: Session, game_id: str) -> list[SeatInfo]:
         rows = s.execute(
             select(SeatRow, ACCOUNTS.c.name)
-            .outerjoin(
-                ACCOUNTS, (ACCOUNTS.c.id == SeatRow.account_id) & (ACCOUNTS.c.deleted == 0)
-            )
+            .outerjoin(ACCOUNTS, (ACCOUNTS.c.id == SeatRow.account_id) & (ACCOUNTS.c.deleted == 0))
             .where(SeatRow.game_id == game_id)
             .order_by(SeatRow.seat)
         ).all()

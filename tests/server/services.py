@@ -204,6 +204,8 @@ class Serve:
 
     def start(self) -> Serve:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **WIRE_ENV, **self.env}
+        # the production default: these servers' outages are timed (conftest sets 10 s)
+        env["POLIS_HTTP_PATIENCE"] = self.env.get("POLIS_HTTP_PATIENCE", "1.5")
         command = [sys.executable, "-m", "polis.cli.main", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url, "--bot-delay", "0", *self.args]
         self.proc = subprocess.Popen(

@@ -61,15 +61,19 @@ class ServerProcess:
     It checks its traffic against the wire contract (``POLIS_CHECK_WIRE=1``): killing it fails
     when its log shows a message that broke it."""
 
-    def __init__(self, db_url: str, port: int | None = None) -> None:
+    def __init__(
+        self, db_url: str, port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
+        #: Settings of this server only (``POLIS_*`` variables), over the test process's.
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = Path(tempfile.mkstemp(prefix="polis-browser-serve-", suffix=".log")[1])
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "POLIS_CHECK_WIRE": "1"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "POLIS_CHECK_WIRE": "1", **self.env}
         self.proc = subprocess.Popen(
             [
                 sys.executable,

@@ -4,7 +4,6 @@ every move; both pass axe-core and fit a phone."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,17 +37,8 @@ SMALL = {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A real ``polis serve`` with small hint and review budgets."""
     folder = tmp_path_factory.mktemp("hints")
-    saved = {k: os.environ.get(k) for k in SMALL}
-    os.environ.update(SMALL)
-    try:
-        srv = ServerProcess(f"sqlite:///{folder / 'polis.db'}")
-        srv.start()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    srv = ServerProcess(f"sqlite:///{folder / 'polis.db'}", env=SMALL)
+    srv.start()
     yield srv
     srv.kill()
 

@@ -9,7 +9,6 @@ their moves (severities on the game's scale: a lopsided game shows its blunders)
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -39,17 +38,8 @@ SENTENCE = re.compile(r"instead of .+ (would have scored|was expected to score|w
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("review-words")
-    saved = {k: os.environ.get(k) for k in BUDGETS}
-    os.environ.update(BUDGETS)
-    try:
-        srv = ServerProcess(f"sqlite:///{folder / 'polis.db'}")
-        srv.start()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    srv = ServerProcess(f"sqlite:///{folder / 'polis.db'}", env=BUDGETS)
+    srv.start()
     yield srv
     srv.kill()
 

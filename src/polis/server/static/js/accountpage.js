@@ -45,6 +45,19 @@ function section(id, title, parts) {
 }
 
 // env: {root}
+// The account's name in a hidden field beside a password field, for password managers.
+function hiddenName() {
+  return h("input", {
+    type: "text",
+    autocomplete: "username",
+    value: me(),
+    hidden: true,
+    readonly: true,
+    "aria-hidden": "true",
+    tabindex: "-1",
+  });
+}
+
 export function accountPage(env) {
   const { root } = env;
   let keys = null; // the passkeys listed (null: not asked yet; false: none to be had here)
@@ -127,15 +140,7 @@ export function accountPage(env) {
       },
       [
         // the name, for password managers (not shown)
-        h("input", {
-          type: "text",
-          autocomplete: "username",
-          value: me(),
-          hidden: true,
-          readonly: true,
-          "aria-hidden": "true",
-          tabindex: "-1",
-        }),
+        hiddenName(),
         field({
           id: "password-old",
           label: t("account.oldPassword"),
@@ -692,15 +697,7 @@ export function accountPage(env) {
       danger: true,
       body: [
         h("p", { text: t("account.deleteAsk") }),
-        h("input", {
-          type: "text",
-          autocomplete: "username",
-          value: me(),
-          hidden: true,
-          readonly: true,
-          "aria-hidden": "true",
-          tabindex: "-1",
-        }),
+        hiddenName(),
         field({
           id: "delete-password",
           label: t("account.password"),

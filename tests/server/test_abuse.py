@@ -309,6 +309,26 @@ def test_messages_over_the_rate_are_refused_then_the_connection_is_closed(
         assert 1 <= kinds.count("pong") <= 6 and "rate_limited" in kinds
 
 
+@pytest.mark.timeout(60)  # an unanswered message would wait for ever
+def test_every_message_over_the_rate_is_answered_while_the_client_reads(
+    app_with: Callable[..., TestClient],
+) -> None:
+    """A move over the rate is not read, and the client is told so: one dropped unanswered
+    would leave it waiting for an answer that never comes (an open table's first move)."""
+    client = app_with("message_rate=3/second")
+    gid = create(client).json()["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        hello(ws, None)
+        answers: list[str] = []
+        for _ in range(12):  # one at a time: each waits for its answer
+            ws.send_json({"type": "ping"})
+            msg = ws.receive_json()
+            while msg["type"] == "seats":  # who is online, told in its own time
+                msg = ws.receive_json()
+            answers.append(msg.get("code") or msg["type"])
+        assert set(answers) == {"pong", "rate_limited"}  # twelve answers, some refusals
+
+
 def test_a_hello_that_never_comes_closes_the_socket(app_with: Callable[..., TestClient]) -> None:
     client = app_with("hello_timeout=0.3")
     gid = create(client).json()["id"]

@@ -46,6 +46,7 @@ def test_an_open_seat_is_listed_taken_with_a_name_and_then_the_game_starts(
     assert [(t["id"], t["vacant"], t["names"][0]) for t in listed] == [(gid, [1], "Ada")]
     with seated(client, gid, ada["token"]) as first, seated(client, gid, None) as watcher:
         assert first.state["seats"][1]["vacant"]
+        assert first.state["legal"] == []  # nobody is offered a move before the table is full
         if first.state["current_player"] == 0:
             first.move("1")
             refused = first.error()
@@ -62,7 +63,7 @@ def test_an_open_seat_is_listed_taken_with_a_name_and_then_the_game_starts(
             assert second.state["seat"] == 1
             players = {0: first, 1: second}
             mover = players[second.state["current_player"]]
-            mover.until(lambda s: s["seat"] == s["current_player"])
+            mover.until(lambda s: s["seat"] == s["current_player"] and s["legal"])
             mover.move("2")
             assert watcher.at(1)["view"]["total"] == 2
     # the table is full: no longer listed as open, still listed to watch

@@ -30,9 +30,10 @@ from polis.server.store.games import StoredGame
 from polis.server.wire.to_client import StateBody, StateExtras
 
 
-def stood_in(stored: StoredGame, seat: int) -> bool:
-    """A bot plays the person's ``seat`` now: the person is offered no move."""
-    return stored.seats[seat].stand_in is not None
+def offered_no_move(stored: StoredGame, seat: int) -> bool:
+    """The seat to move is offered none: a bot plays the person's ``seat`` now, or the
+    open table still waits for a player (nobody moves before)."""
+    return stored.seats[seat].stand_in is not None or any(s.vacant for s in stored.seats)
 
 
 class Snapshots:
@@ -119,7 +120,7 @@ class Snapshots:
             "choices": None,
             "authors": (stored.authors + [None] * len(stored.moves))[: len(stored.moves)],
         }
-        if seat is not None and not finished and current == seat and not stood_in(stored, seat):
+        if seat is not None and not finished and current == seat and not offered_no_move(stored, seat):
             if self._legal is None:
                 self._legal = state.legal_moves()
             body["legal"] = [m.text for m in self._legal]

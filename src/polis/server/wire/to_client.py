@@ -249,7 +249,8 @@ class StateBody(TypedDict, Generic[V, C]):
     view: V
     """The game's view for this seat (its ``wire`` part's type)."""
     legal: list[str]
-    """The seat to move: its legal moves in notation; else empty."""
+    """The seat to move: its legal moves in notation; else empty (also while an open table
+    waits for a player, or a bot stands in for the seat)."""
     choices: C | None
     """The seat to move: the game's structured choices, each leaf with the move text to
     send; else null."""

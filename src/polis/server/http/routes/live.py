@@ -40,6 +40,8 @@ log = logging.getLogger("polis.server")
 
 #: Messages over the rate a connection may send before it is closed.
 STRIKES = 100
+#: A message over the rate is answered (not read) while fewer answers than this wait.
+ANSWERED_WHILE_WAITING = 4
 
 router = APIRouter()
 
@@ -63,6 +65,8 @@ def _error(code: ErrorCode, message: str) -> ErrorMessage:
 
 #: The answer to every ping, serialized once.
 PONG = dumps(PongMessage(type="pong"))
+#: The answer to a message over the rate (which was not read: send it again later).
+OVER_RATE = dumps(_error("rate_limited", "too many messages: this one was not read; slow down"))
 
 
 def parse(hub: Hub, raw: str | bytes | None) -> FromClient:
@@ -259,12 +263,14 @@ async def _listen(ws: WebSocket, hub: Hub, room: Room, conn: Connection) -> None
             return
         if not guards.message(address):
             strikes += 1
-            if strikes == 1 or strikes % 10 == 0:
-                conn.put(dumps(_error("rate_limited", "too many messages; slow down")))
             if strikes > STRIKES:
                 await conn.drain()
                 await close_or_cut(ws, 1008, "too many messages")
                 return
+            # answered, never dropped unheard: a client whose move vanished would wait for
+            # ever; but not amplified for a client that does not read its answers
+            if conn.waiting < ANSWERED_WHILE_WAITING:
+                conn.put(OVER_RATE)
             continue
         try:
             msg = parse(hub, raw.get("text") or raw.get("bytes"))

@@ -1,3 +1,4 @@
+// @ts-check
 // Telling a player what happened when they are not looking at the board: a live region for
 // screen readers, the page title, a browser notification and a short sound (both opt-in).
 import { prefs } from "./settings.js";
@@ -7,8 +8,11 @@ let flagged = false;
 
 // Read `lines` out through the page's live region (polite: never interrupts). Lines that come
 // in quick succession (a move and a bot's answer) are read as one announcement.
+/** @type {string[]} */
 let pending = [];
-let timer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+/** @param {string[]} lines */
 export function announce(lines) {
   const region = document.getElementById("announce");
   if (!region || !lines.length) return;
@@ -22,6 +26,7 @@ export function announce(lines) {
   }, 120);
 }
 
+/** @param {string} text */
 export function setTitle(text) {
   baseTitle = text;
   document.title = flagged ? `● ${baseTitle}` : baseTitle;
@@ -29,6 +34,10 @@ export function setTitle(text) {
 
 // It became this browser's turn: flag the title (until the page is seen), and when the tab is
 // hidden, notify and chime if the player asked for it.
+/**
+ * @param {string} title
+ * @param {string} body
+ */
 export function yourTurn(title, body) {
   if (!document.hidden) return;
   flagged = true;
@@ -54,6 +63,7 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 
+/** @type {AudioContext | null} */
 let audio = null;
 export function chime() {
   try {

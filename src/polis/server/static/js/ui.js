@@ -1,18 +1,34 @@
+// @ts-check
 // Small page-wide helpers: messages (toasts), the JSON API, copying a link with a visible
 // confirmation.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+
+/**
+ * Shows a message for a while: an error (the default) for 6 s, anything else for 2.5 s.
+ * @param {string} text
+ * @param {"error" | "info" | string} [kind]
+ */
 export function toast(text, kind = "error") {
   const el = document.getElementById("toast");
+  if (!el) return;
   el.textContent = text;
   el.className = kind;
   el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (el.hidden = true), kind === "error" ? 6000 : 2500);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), kind === "error" ? 6000 : 2500);
 }
 
+/** The error of an API request the server refused: its message, HTTP status and error code. */
 export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   * @param {string | undefined} code
+   */
   constructor(message, status, code) {
     super(message);
     this.status = status;
@@ -22,17 +38,26 @@ export class ApiError extends Error {
 
 // The signed-in session's CSRF token (from GET /api/account, kept in memory only): every
 // state-changing request sends it in X-CSRF-Token, which a page of another site cannot read.
+/** @type {string | null} */
 let csrf = null;
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** @param {string | null | undefined} token */
 export function setCsrf(token) {
   csrf = token || null;
 }
 
+/** @returns {string | null} */
 export function csrfToken() {
   return csrf;
 }
 
+/**
+ * A request to the JSON API: its answer, or an ApiError with the server's message.
+ * @param {string} path
+ * @param {RequestInit} [options]
+ * @returns {Promise<any>} the answer's JSON (the caller names its type)
+ */
 export async function api(path, options = {}) {
   const method = (options.method || "GET").toUpperCase();
   const headers = new Headers(options.headers || {});
@@ -48,6 +73,12 @@ export async function api(path, options = {}) {
 }
 
 // A JSON request that changes something: POST (or `method`) with `body` as JSON.
+/**
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string} [method]
+ * @returns {Promise<any>}
+ */
 export function send(path, body, method = "POST") {
   return api(path, {
     method,
@@ -56,6 +87,11 @@ export function send(path, body, method = "POST") {
   });
 }
 
+/**
+ * @param {string} text
+ * @param {HTMLInputElement} [input]
+ * @returns {Promise<boolean>} whether the text was copied
+ */
 async function writeClipboard(text, input) {
   try {
     await navigator.clipboard.writeText(text);
@@ -71,6 +107,11 @@ async function writeClipboard(text, input) {
 }
 
 // A read-only field with the link and a Copy button that says when the link was copied.
+/**
+ * @param {string} link
+ * @param {import("./dom.js").Attrs} [attrs]
+ * @returns {HTMLDivElement}
+ */
 export function copyField(link, attrs = {}) {
   const input = h("input", {
     readonly: true,
@@ -80,12 +121,14 @@ export function copyField(link, attrs = {}) {
     on: { focus: (e) => e.target.select() },
   });
   const button = h("button", { class: "copy", type: "button", text: t("lobby.copy") });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   button.addEventListener("click", async () => {
     const done = await writeClipboard(link, input);
     button.textContent = done ? `✓ ${t("lobby.copied")}` : t("lobby.copyManual");
     toast(done ? t("lobby.copiedToast") : t("lobby.copyManual"), "info");
-    clearTimeout(button.timer);
-    button.timer = setTimeout(() => (button.textContent = t("lobby.copy")), 2500);
+    clearTimeout(timer);
+    timer = setTimeout(() => (button.textContent = t("lobby.copy")), 2500);
   });
   return h("div", { class: "invite" }, [input, button]);
 }

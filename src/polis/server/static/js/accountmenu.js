@@ -1,3 +1,4 @@
+// @ts-check
 // The header's account entry: "Sign in" for a guest; the account's name with a menu (My games
 // with the tables waiting for a move, the profile, the leaderboard, the account, signing out)
 // once signed in. Drawn again when who is signed in, the count or the language changes.
@@ -51,6 +52,12 @@ export function drawAccountMenu() {
   }
   const turns = session().turns ?? 0;
   const close = () => (menu.open = false);
+  /**
+   * @param {string} id
+   * @param {string} href
+   * @param {string} text
+   * @param {Node | null} [extra]
+   */
   const link = (id, href, text, extra) =>
     h("a", { id, href, class: "menu-item", on: { click: close } }, [text, extra ?? ""]);
   const menu = h("details", { id: "account-menu", class: "settings account-menu" }, [
@@ -94,7 +101,7 @@ export function drawAccountMenu() {
               toast(t("account.signedOut"), "info");
               location.hash = "#/";
             } catch (err) {
-              toast(err.message);
+              toast(/** @type {Error} */ (err).message);
             }
           },
         },
@@ -104,17 +111,17 @@ export function drawAccountMenu() {
   menu.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && menu.open) {
       menu.open = false;
-      menu.querySelector("summary").focus();
+      menu.querySelector("summary")?.focus();
     }
   });
   const hadFocus =
     root.contains(document.activeElement) && document.activeElement?.tagName === "SUMMARY";
   clear(root).append(menu);
-  if (hadFocus) menu.querySelector("summary").focus();
+  if (hadFocus) menu.querySelector("summary")?.focus();
 }
 
 // a click elsewhere closes the menu
 document.addEventListener("click", (e) => {
-  const menu = document.getElementById("account-menu");
+  const menu = /** @type {HTMLDetailsElement | null} */ (document.getElementById("account-menu"));
   if (menu?.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false;
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Open tables in the lobby: the listed tables still waiting for people, each with a name field
 // and a button that takes a free seat (the server answers with that seat's token, kept here
 // like an invite link's); and the lobby form's choices to list a table or keep it invite-only,
@@ -5,10 +6,41 @@
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { holdToken } from "./tokens.js";
-import { api, toast } from "./ui.js";
+import { api, ApiError, toast } from "./ui.js";
 import { errorLine, me } from "./session.js";
 
 const NAME_KEY = "polis:name";
+
+/**
+ * A table's clock rule, in seconds (wire/to_client: TimeControlJSON; a turn clock: `bank` per
+ * move, at most `cap`).
+ * @typedef {{kind: string, bank: number, increment?: number, cap?: number | null}} TimeControl
+ */
+
+/**
+ * A listed table waiting for people (GET /api/tables: the store's open_tables, with `bots`).
+ * @typedef {object} OpenTable
+ * @property {string} id
+ * @property {string} game
+ * @property {string} mode
+ * @property {number} players
+ * @property {string[]} names  every seat's name
+ * @property {string[]} [kinds]  every seat's kind (human, bot)
+ * @property {number[]} vacant  the seats free to take
+ * @property {TimeControl | null} [clock]
+ * @property {boolean} [bots]  bot accounts may take the open seats
+ * @property {boolean} [rated]  (not sent by /api/tables yet: its badge is never drawn)
+ */
+
+/**
+ * POST /api/games/{id}/seats: the seat taken and its token, as an invite link carries it.
+ * @typedef {{id: string, seat: number, token: string, invite: string}} SeatTaken
+ */
+
+/**
+ * The lobby form, as far as these choices go (lobby.js).
+ * @typedef {{listed?: boolean, bots?: boolean, [field: string]: any}} ListForm
+ */
 
 function rememberedName() {
   try {
@@ -18,9 +50,14 @@ function rememberedName() {
   }
 }
 
-// A table's clock, in words ({kind, bank, increment, cap} in seconds; see clocks.py).
+/**
+ * A table's clock, in words (see clocks.py).
+ * @param {TimeControl | null | undefined} clock
+ * @returns {string}
+ */
 export function clockWords(clock) {
   if (!clock || typeof clock !== "object") return "";
+  /** @param {number} s */
   const span = (s) =>
     s >= 86400
       ? `${Math.round(s / 86400)} d`
@@ -31,10 +68,14 @@ export function clockWords(clock) {
           : `${Math.round(s)} s`;
   if (clock.kind === "turn")
     return `${t("lobby.clock")}: ${span(clock.bank)}${clock.cap ? ` (≤ ${span(clock.cap)})` : ""}`;
-  return `${t("lobby.clock")}: ${span(clock.bank)} + ${span(clock.increment)}`;
+  return `${t("lobby.clock")}: ${span(clock.bank)} + ${span(clock.increment ?? 0)}`;
 }
 
 // The checkbox of the lobby form: list the table (default) or keep it invite-only.
+/**
+ * @param {ListForm} form
+ * @returns {HTMLDivElement}
+ */
 export function listedChoice(form) {
   if (form.listed === undefined) form.listed = true;
   return h(
@@ -54,6 +95,10 @@ export function listedChoice(form) {
 
 // The checkbox of the lobby form shown while a seat is open: bot accounts may take the open
 // seats ("bots": true in POST /api/games).
+/**
+ * @param {ListForm} form
+ * @returns {HTMLDivElement}
+ */
 export function botsChoice(form) {
   return h("div", { class: "row" }, [
     h("label", { class: "inline check" }, [
@@ -70,7 +115,11 @@ export function botsChoice(form) {
   ]);
 }
 
-// The section listing open tables; env: {gameTitle, modeName}. Returns {element, refresh()}.
+/**
+ * The section listing open tables.
+ * @param {{gameTitle: (game: string) => string, modeName: (game: string, mode: string) => string}} env
+ * @returns {{element: HTMLElement, refresh: () => Promise<void>}}
+ */
 export function openTablesBox(env) {
   const box = h(
     "section",
@@ -78,6 +127,11 @@ export function openTablesBox(env) {
     [h("h2", { id: "open-tables-title", text: t("lobby.openTables") })],
   );
 
+  /**
+   * @param {OpenTable} table
+   * @param {HTMLInputElement} input
+   * @param {HTMLButtonElement} button
+   */
   async function takeSeat(table, input, button) {
     const name = input.value.trim();
     if (!name) {
@@ -87,6 +141,7 @@ export function openTablesBox(env) {
     }
     button.disabled = true;
     try {
+      /** @type {SeatTaken} */
       const data = await api(`/api/games/${encodeURIComponent(table.id)}/seats`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -100,12 +155,13 @@ export function openTablesBox(env) {
       holdToken(data.id, data.seat, data.token);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
-      toast(err.status === 409 ? t("lobby.seatTaken") : errorLine(err));
+      toast(err instanceof ApiError && err.status === 409 ? t("lobby.seatTaken") : errorLine(err));
       button.disabled = false;
       refresh().catch(() => {});
     }
   }
 
+  /** @param {OpenTable} table */
   function row(table) {
     const title = `${env.gameTitle(table.game)} · ${env.modeName(table.game, table.mode)}`;
     const people = table.names
@@ -147,6 +203,7 @@ export function openTablesBox(env) {
   }
 
   async function refresh() {
+    /** @type {{tables: OpenTable[]}} */
     const { tables } = await api("/api/tables");
     clear(box).append(h("h2", { id: "open-tables-title", text: t("lobby.openTables") }));
     if (!tables.length) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Quadropolis in the browser: construction site, architects, Urbanist, cities.
 // A move is three choices (architect, spot, square of the city), all offered by the server's
 // choices ({architects: [{architect, spots: [{spot, square, site, tile, targets: {square:
@@ -5,6 +6,125 @@
 // notation. Pointing at a spot (hover, focus or tap) marks the site square it takes and the
 // squares of the city where that building may go, before anything is chosen.
 import { h, s, roving, inkOn } from "/static/js/sdk.js";
+
+/** @typedef {import("/static/js/sdk.js").Attrs} Attrs */
+/** @typedef {import("/static/js/sdk.js").Children} Children */
+/** @typedef {import("/static/js/sdk.js").Translator} Translator */
+/** @typedef {import("/static/js/sdk.js").GameEvent} GameEvent */
+/** @typedef {import("/static/js/sdk.js").TableContext} TableContext */
+
+// -- the server's JSON (polis/games/quadropolis/view_json.py, scoring.py, data/mats.json) ----
+/**
+ * A face-up tile (TileJSON): all printed on it.
+ * @typedef {object} Tile
+ * @property {string} id  its id in data/tiles.json (R1-TB-01)
+ * @property {string} type  tower_block, shop, ... (TYPES)
+ * @property {string} code  the cell letter of the building it makes
+ * @property {string | null} variant  "playground" for a park that is one
+ * @property {{inhabitants: number, energy: number}} gives
+ * @property {number} vp
+ * @property {string | null} marking
+ * @property {boolean} mayor
+ * @property {string} back
+ */
+/**
+ * What a tile's picture and words need of it: a Tile, or the lobby picture's few facts.
+ * @typedef {{type: string, variant?: string | null, gives?: {inhabitants?: number,
+ *   energy?: number}, vp?: number, mayor?: boolean, marking?: string | null}} TileFace
+ */
+/**
+ * One of the 25 construction-site squares r1c1 .. r5c5 (SiteSquareJSON).
+ * @typedef {{square: string, state: "empty"}
+ *   | {square: string, state: "face-down", back: string | null}
+ *   | {square: string, state: "face-up", tile: Tile}} SiteSquare
+ */
+/**
+ * One of the 20 spots around the site, L1..L5, R1..R5, T1..T5, B1..B5 (SpotJSON): free, or
+ * an architect on it and its player (the owner in Classic, the taker in Expert).
+ * @typedef {{spot: string, selects: string | null, blocked: boolean} & (
+ *   {architect: null, player: null} | {architect: number, player: number})} Spot
+ */
+/**
+ * A built square of a city (CitySquareJSON): `tiles` are the ids built there, bottom first.
+ * @typedef {{square: string, code: string, floors: number, tiles: string[]}} CitySquare
+ */
+/**
+ * A city's score (QuadropolisRunningScoreJSON; a result's report adds its allocation).
+ * `categories`: the score pad's rows (CATS), penalties negative.
+ * @typedef {object} Score
+ * @property {number} total
+ * @property {Record<string, number>} categories
+ * @property {number} inhabitants_on_buildings  the first tie-break
+ * @property {number} empty_squares  the second (fewer wins)
+ */
+/**
+ * A city's final score (ScoreReport.to_json): the score and the best use of the inhabitants
+ * and energy, squares named r1c2.
+ * @typedef {Score & {allocation: {inactive: string[], customers: Record<string, number>,
+ *   park_energy: string[]}}} Report
+ */
+/**
+ * The game's result (scoring.game_result): a report per player, the scores and the places.
+ * @typedef {{players: Report[], scores: number[], ranking: number[][]}} Result
+ */
+/**
+ * What one seat (or a spectator) sees of the game (QuadropolisViewJSON).
+ * @typedef {object} View
+ * @property {"classic" | "expert"} mode
+ * @property {number} players
+ * @property {number | null} player  whose view (null: a spectator)
+ * @property {number} current_player  -1 once over
+ * @property {string[]} moves
+ * @property {Record<string, string | number | boolean>} options
+ * @property {number} round  from 1
+ * @property {number} rounds
+ * @property {number} turn  within the round, 1 to 4
+ * @property {number} action
+ * @property {boolean} finished
+ * @property {number} starting_player
+ * @property {number} first_player
+ * @property {number} mayor  the Mayor pawn's holder
+ * @property {SiteSquare[]} site
+ * @property {Spot[]} spots
+ * @property {string | null} urbanist  its site square (null: beside the board)
+ * @property {number[][] | null} architects  Classic: each player's architects left this round
+ * @property {Record<string, number> | null} pool  Expert: architect number -> how many left
+ * @property {{rows: string[], squares: (CitySquare | null)[]}[]} cities  squares row by row
+ * @property {number[]} inhabitants
+ * @property {number[]} energy
+ * @property {string[]} discarded
+ * @property {Score[]} running_score
+ * @property {(string | null)[][]} public_rounds
+ * @property {Result} [result]
+ */
+/**
+ * What a spot's architect would take (ChoiceSpotJSON), and the moves that do it: `targets`
+ * holds, for each city square the tile may go to, the move that builds it there.
+ * @typedef {object} ChoiceSpot
+ * @property {string} spot
+ * @property {string} square  the site square it selects
+ * @property {"face-up" | "face-down" | "empty"} site  what lies there
+ * @property {string | null} tile  the face-up tile's id
+ * @property {Record<string, string>} targets
+ * @property {string | null} discard  the move that discards the tile
+ * @property {string | null} nothing  the move that takes nothing
+ */
+/**
+ * The legal moves (QuadropolisChoicesJSON): architect, then spot, then target.
+ * @typedef {{architects: {architect: number, spots: ChoiceSpot[]}[]}} Choices
+ */
+/**
+ * A city mat (data/mats.json, the board the table hands over): its squares, each with its
+ * district (NW .. SE in Classic, 1 .. 5 in Expert) and, in Expert, its printed number.
+ * @typedef {{size: {rows: number, cols: number}, squares: {row: number, col: number,
+ *   district: string | number, square_number?: number}[]}} Mat
+ */
+/**
+ * The table's context (sdk.js) with this game's view, choices, board and result.
+ * @typedef {Omit<TableContext, "view" | "choices" | "board" | "result" | "hint"> & {
+ *   view: View, choices: Choices | null, board: {classic: Mat, expert: Mat},
+ *   result: Result | null, hint: {move: string, choice: Choices} | null}} Ctx
+ */
 
 // Blue, vermillion, bluish green, yellow: told apart with any colour vision (Okabe & Ito),
 // and every seat has a shape of its own besides.
@@ -20,6 +140,7 @@ export const TYPES = [
   "office_tower",
   "monument",
 ];
+/** @type {Record<string, string>} a building type's colour */
 export const TYPE_COLOURS = {
   tower_block: "#8fb3ea",
   shop: "#f3cf6b",
@@ -33,7 +154,9 @@ export const TYPE_COLOURS = {
 const INK = "#1d1d1d";
 const MEEPLE = "#1f4e9c";
 const BARREL = "#c62828";
+/** @type {Record<string, string>} a district's tint (Classic: NW .. SE) */
 const CLASSIC_TINTS = { NW: "#eef3fb", NE: "#fbf1e6", SW: "#eef8ee", SE: "#f8eef6" };
+/** @type {Record<string, string>} a district's tint (Expert: 1 .. 5) */
 const EXPERT_TINTS = { 1: "#ece4f7", 2: "#dff0f4", 3: "#f9e3ec", 4: "#ececec", 5: "#fbe9d8" };
 const CELL = 64,
   EDGE = 52,
@@ -42,46 +165,74 @@ const CELL = 64,
   SITE = 5;
 // view.spots lists the spots side by side (left ends of the rows, right ends, tops of the
 // columns, bottoms), five per side: a spot's index says where it is drawn.
-const SIDES = ["L", "R", "T", "B"];
+const SIDES = /** @type {const} */ (["L", "R", "T", "B"]);
 
 // -- small facts from names ------------------------------------------------------------------
-const squareLabel = (row, col) => `r${row}c${col}`;
+const squareLabel = (/** @type {number} */ row, /** @type {number} */ col) => `r${row}c${col}`;
+/**
+ * @param {string | null | undefined} name  a square's name (r2c4)
+ * @returns {{row: number, col: number} | null}
+ */
 function parseSquare(name) {
   const m = /^r(\d+)c(\d+)$/.exec(name ?? "");
   return m ? { row: +m[1], col: +m[2] } : null;
 }
+/**
+ * @param {string} name
+ * @param {Translator} t
+ */
 function squareWords(name, t) {
   const p = parseSquare(name);
   return p ? t("square", p) : name;
 }
+/** @param {number} index  the spot's index in view.spots */
 function spotPlace(index) {
   return { side: SIDES[Math.floor(index / SITE)], n: (index % SITE) + 1 };
 }
+/**
+ * @param {Pick<View, "spots">} view
+ * @param {string} name  a spot (L3)
+ * @param {Translator} t
+ */
 function spotWhere(view, name, t) {
   const index = view.spots.findIndex((sp) => sp.spot === name);
   if (index < 0) return name;
   const { side, n } = spotPlace(index);
   return t(`spot.${side}`, { n });
 }
+/**
+ * @param {number} index
+ * @returns {[number, number]}
+ */
 function spotXY(index) {
   const { side, n } = spotPlace(index);
   const along = EDGE + (n - 0.5) * CELL,
     far = EDGE + SITE * CELL + EDGE / 2;
-  return { L: [EDGE / 2, along], R: [far, along], T: [along, EDGE / 2], B: [along, far] }[side];
+  /** @type {Record<string, [number, number]>} */
+  const at = { L: [EDGE / 2, along], R: [far, along], T: [along, EDGE / 2], B: [along, far] };
+  return at[side];
 }
+/**
+ * @param {string} name  a site square (r2c4)
+ * @returns {[number, number]}
+ */
 function siteXY(name) {
   const p = parseSquare(name);
+  if (!p) throw new Error(`not a site square: ${name}`);
   return [EDGE + (p.col - 0.5) * CELL, EDGE + (p.row - 0.5) * CELL];
 }
 
 // Tile id -> kind of every building built so far (the log tells each one).
+/** @param {GameEvent[]} log */
 function builtKinds(log) {
+  /** @type {Record<string, string>} */
   const kinds = {};
   for (const e of log) if (e.key === "building_built") kinds[e.params.tile] = e.params.kind;
   return kinds;
 }
 
 // The choices of the chosen architect, and of the chosen spot.
+/** @param {Pick<Ctx, "choices" | "selection">} ctx */
 export function chosen(ctx) {
   const { choices, selection } = ctx;
   const architect = choices?.architects.find((a) => a.architect === selection.architect) ?? null;
@@ -89,17 +240,32 @@ export function chosen(ctx) {
   return { architect, spot };
 }
 
+/**
+ * @param {string} type
+ * @param {string | null | undefined} variant
+ * @param {Translator} t
+ */
 function typeName(type, variant, t) {
   return variant === "playground" ? t("type.playground") : t(`type.${type}`);
 }
 
 // Marks for the table's moves that move (static/js/motion.js): a piece's key, where it may
 // come from, the frame it lies in.
+/**
+ * @template {HTMLElement | SVGElement} E
+ * @param {E} el
+ * @param {Record<string, string>} data
+ * @returns {E}
+ */
 function moving(el, data) {
   Object.assign(el.dataset, data);
   return el;
 }
 
+/**
+ * @param {View} view
+ * @param {Translator} t
+ */
 export function progress(view, t) {
   if (view.finished) return t("finished");
   return t("progress", { round: view.round, rounds: view.rounds, turn: view.turn });
@@ -111,6 +277,13 @@ export function layoutKey() {
 
 // -- pictures --------------------------------------------------------------------------------
 // Each icon is drawn in a 24 x 24 box and placed with a transform.
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {Children} children
+ * @param {Attrs} [attrs]
+ */
 function place(x, y, size, children, attrs = {}) {
   return s(
     "g",
@@ -123,6 +296,14 @@ function place(x, y, size, children, attrs = {}) {
   );
 }
 
+/**
+ * A building type's icon (a park's variant "playground" has its own), centred on (x, y).
+ * @param {string} type
+ * @param {string | null | undefined} variant
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 export function typeIcon(type, variant, x, y, size) {
   const ink = { fill: INK };
   const white = { fill: "#fff" };
@@ -208,6 +389,12 @@ export function typeIcon(type, variant, x, y, size) {
   return place(x, y, size, parts);
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} [colour]
+ */
 export function meeple(x, y, size, colour = MEEPLE) {
   return place(x, y, size, [
     s("circle", { cx: 12, cy: 5, r: 4, fill: colour }),
@@ -215,6 +402,12 @@ export function meeple(x, y, size, colour = MEEPLE) {
   ]);
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} [colour]
+ */
 export function barrel(x, y, size, colour = BARREL) {
   return place(x, y, size, [
     s("rect", { x: 5, y: 2, width: 14, height: 20, rx: 4, fill: colour }),
@@ -227,6 +420,12 @@ export function barrel(x, y, size, colour = BARREL) {
   ]);
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {Attrs} attrs
+ */
 function star(x, y, r, attrs) {
   const pts = [];
   for (let i = 0; i < 10; i++) {
@@ -237,6 +436,11 @@ function star(x, y, r, attrs) {
   return s("polygon", { points: pts.join(" "), ...attrs });
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function crown(x, y, size) {
   return place(x, y, size, [
     s("path", {
@@ -248,6 +452,10 @@ function crown(x, y, size) {
   ]);
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ */
 function urbanistPiece(x, y) {
   return s("g", { class: "urbanist-piece", "aria-hidden": "true" }, [
     s("ellipse", { cx: x, cy: y + 13, rx: 13, ry: 4, fill: "#0004" }),
@@ -262,6 +470,14 @@ function urbanistPiece(x, y) {
 }
 
 // An architect on a spot: the player's colour, the number, and the player's shape beside.
+/**
+ * @param {{colours: string[], marker: (seat: number, x: number, y: number, r: number) =>
+ *   Element | null}} ctx  the table's (the lobby's picture draws no marker)
+ * @param {number} x
+ * @param {number} y
+ * @param {number} k  the architect's number
+ * @param {number} player
+ */
 function architectPiece(ctx, x, y, k, player) {
   const colour = ctx.colours[player] ?? "#999";
   return s("g", { class: "architect-piece", "aria-hidden": "true" }, [
@@ -283,11 +499,15 @@ function architectPiece(ctx, x, y, k, player) {
       fill: inkOn(colour),
       text: k,
     }),
-    player !== null ? ctx.marker(player, x + 14, y - 14, 6) : null,
+    ctx.marker(player, x + 14, y - 14, 6),
   ]);
 }
 
 // What a face-up tile says, in words (tooltips, screen readers).
+/**
+ * @param {TileFace} tile
+ * @param {Translator} t
+ */
 function tileWords(tile, t) {
   const parts = [typeName(tile.type, tile.variant, t)];
   const gives = [];
@@ -299,11 +519,21 @@ function tileWords(tile, t) {
   return parts.join("; ");
 }
 
+/**
+ * @param {TileFace} tile
+ * @param {Translator} t
+ */
 function tileTip(tile, t) {
   return `${tileWords(tile, t)}\n${t(`help.${tile.variant === "playground" ? "playground" : tile.type}`)}`;
 }
 
 // A face-up tile: its type's colour and icon, resources it gives, printed points, Mayor.
+/**
+ * @param {TileFace} tile
+ * @param {number} x
+ * @param {number} y
+ * @param {number} w  its width and height
+ */
 export function tileGroup(tile, x, y, w) {
   const g = s("g", { class: `tile ${tile.type}` });
   g.append(
@@ -353,6 +583,11 @@ export function tileGroup(tile, x, y, w) {
 
 // A face-down tile: a dark back, hatched (it is out of play). Its back's printed round ("#1")
 // is not drawn: it read as Architect #1.
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function faceDown(x, y, size) {
   const g = s("g", { class: "face-down-tile", "aria-hidden": "true" }, [
     s("rect", { x, y, width: size, height: size, rx: 7, class: "face-down" }),
@@ -372,6 +607,10 @@ function faceDown(x, y, size) {
 }
 
 // -- the construction site --------------------------------------------------------------------
+/**
+ * @param {SiteSquare} sq
+ * @param {Translator} t
+ */
 function siteSquareLabel(sq, t) {
   const where = squareWords(sq.square, t);
   if (sq.state === "face-up") return `${where}: ${tileWords(sq.tile, t)}`;
@@ -380,10 +619,16 @@ function siteSquareLabel(sq, t) {
 }
 
 // What an architect would take from a spot, in words.
+/**
+ * @param {ChoiceSpot | null | undefined} entry
+ * @param {Pick<View, "site">} view
+ * @param {Translator} t
+ */
 export function takesWords(entry, view, t) {
   if (!entry) return "";
   if (entry.site === "face-up") {
-    const tile = view.site.find((sq) => sq.square === entry.square)?.tile;
+    const sq = view.site.find((sq) => sq.square === entry.square);
+    const tile = sq?.state === "face-up" ? sq.tile : null;
     return t("takes", {
       what: tile ? typeName(tile.type, tile.variant, t) : entry.tile,
       square: squareWords(entry.square, t),
@@ -394,6 +639,10 @@ export function takesWords(entry, view, t) {
   });
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 function siteSvg(ctx, t) {
   const { view, selection } = ctx;
   const size = SITE * CELL + 2 * EDGE;
@@ -427,7 +676,7 @@ function siteSvg(ctx, t) {
       "aria-label": siteSquareLabel(sq, t),
       dataset: {
         square: sq.square,
-        tile: sq.tile?.id ?? "",
+        tile: sq.state === "face-up" ? sq.tile.id : "",
         focusKey: `site-${sq.square}`,
         tip: sq.state === "face-up" ? tileTip(sq.tile, t) : siteSquareLabel(sq, t),
       },
@@ -574,6 +823,13 @@ function siteSvg(ctx, t) {
 
 // Mark the site square a spot's architect takes, the path to it, and (in the player's city)
 // where that building may go; with no entry, clear the marks.
+/**
+ * @param {SVGSVGElement} svg  the site
+ * @param {Ctx} ctx
+ * @param {ChoiceSpot | null} entry
+ * @param {string | undefined} spotName
+ * @param {Translator} t
+ */
 function preview(svg, ctx, entry, spotName, t) {
   const layer = svg.querySelector("#preview-layer");
   if (!layer) return;
@@ -604,6 +860,15 @@ function preview(svg, ctx, entry, spotName, t) {
 }
 
 // -- the cities --------------------------------------------------------------------------------
+/**
+ * @param {Ctx} ctx
+ * @param {number} p
+ * @param {string} name  the city square
+ * @param {CitySquare | null} b  what is built there
+ * @param {string} type  its building's type
+ * @param {string | undefined} move  the move that builds there
+ * @param {Translator} t
+ */
 function cellLabel(ctx, p, name, b, type, move, t) {
   let text = squareWords(name, t);
   if (b) {
@@ -614,6 +879,12 @@ function cellLabel(ctx, p, name, b, type, move, t) {
   return text;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} p  whose city
+ * @param {Record<string, string>} kinds  tile id -> type, of the buildings built
+ * @param {Translator} t
+ */
 function citySvg(ctx, p, kinds, t) {
   const { view, board } = ctx;
   const mats = board[view.mode];
@@ -669,7 +940,7 @@ function citySvg(ctx, p, kinds, t) {
       y = GUTTER + (sq.row - 1) * CITY;
     const move = targets.get(name);
     const b = city.squares[(sq.row - 1) * cols + (sq.col - 1)];
-    const type = b ? kinds[b.tiles[b.tiles.length - 1]] : null;
+    const type = b ? kinds[b.tiles[b.tiles.length - 1]] : ""; // (used only where b is)
     const pending = move && ctx.pending?.text === move;
     const g = s("g", {
       class: `cell${move ? " legal" : ""}${built === name ? " last" : ""}${pending ? " pending" : ""}`,
@@ -786,12 +1057,19 @@ function citySvg(ctx, p, kinds, t) {
         class: "focus-ring",
       }),
     );
-    if (move) g.addEventListener("click", () => ctx.move(move, moveLabel(ctx, spot, name, t)));
+    if (move && spot)
+      g.addEventListener("click", () => ctx.move(move, moveLabel(ctx, spot, name, t)));
     svg.append(g);
   }
   return svg;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {ChoiceSpot} entry
+ * @param {string} target  a city square, "discard" or "nothing"
+ * @param {Translator} t
+ */
 function moveLabel(ctx, entry, target, t) {
   const k = ctx.selection.architect;
   const where = spotWhere(ctx.view, entry.spot, t);
@@ -806,6 +1084,11 @@ function moveLabel(ctx, entry, target, t) {
   });
 }
 
+/**
+ * @param {View} view
+ * @param {number} p
+ * @param {Translator} t
+ */
 function resources(view, p, t) {
   return h(
     "span",
@@ -824,6 +1107,10 @@ function resources(view, p, t) {
   );
 }
 
+/**
+ * @param {Children} child
+ * @param {number} [size]
+ */
 function iconSvg(child, size = 20) {
   return s(
     "svg",
@@ -832,6 +1119,10 @@ function iconSvg(child, size = 20) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function render(ctx, t) {
   const { view, names } = ctx;
   const kinds = builtKinds(ctx.log);
@@ -915,6 +1206,10 @@ export function render(ctx, t) {
 
 // Beside the board, while another seat moves: the architects left in the Expert pool (on its
 // turn the seat's architect buttons say it).
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function notes(ctx, t) {
   const { view, choices } = ctx;
   const out = [];
@@ -942,8 +1237,13 @@ export function notes(ctx, t) {
 
 // The prompt bar's step (promptbar.js): what to do now, what the chosen spot takes, and the
 // buttons (the architects, discard, take nothing, cancel).
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function prompt(ctx, t) {
-  const { view, choices, selection } = ctx;
+  const { view, choices, selection, seat } = ctx;
+  if (!choices || seat === null) return null; // (called only while this seat may move)
   const out = [];
   const pool = view.pool
     ? Object.fromEntries(Object.entries(view.pool).map(([k, n]) => [Number(k), n]))
@@ -961,12 +1261,15 @@ export function prompt(ctx, t) {
       "div",
       { class: "architects", role: "group", "aria-label": t("architects") },
       choices.architects.map(({ architect: k }) => {
-        const colour = pool ? "#8a8a8a" : ctx.colours[ctx.seat];
+        const colour = pool ? "#8a8a8a" : ctx.colours[seat];
         const hinted = ctx.hint?.choice?.architects?.[0]?.architect === k; // a suggested move's (hint.js)
         const label =
           (pool ? t("architectPool", { n: k, left: pool[k] }) : t("architect", { n: k })) +
           (hinted ? ` — ${t("hint.title")}` : "");
-        const b = h(
+        const face = h("span", { class: "arch-face", text: k });
+        face.style.background = colour;
+        face.style.color = inkOn(colour);
+        return h(
           "button",
           {
             class: `architect${selection.architect === k ? " chosen" : ""}${hinted ? " hinted" : ""}`,
@@ -976,15 +1279,12 @@ export function prompt(ctx, t) {
             on: { click: () => ctx.select({ architect: k }, "#site .spot.legal") },
           },
           [
-            h("span", { class: "arch-face", text: k }),
+            face,
             pool
               ? h("span", { class: "arch-left-n", "aria-hidden": "true", text: `×${pool[k]}` })
               : "",
           ],
         );
-        b.querySelector(".arch-face").style.background = colour;
-        b.querySelector(".arch-face").style.color = inkOn(colour);
-        return b;
       }),
     ),
   );
@@ -994,21 +1294,22 @@ export function prompt(ctx, t) {
     : null;
   if (architect) {
     const bar = h("div", { class: "row" });
-    if (spot?.discard)
+    const { discard, nothing } = spot ?? {};
+    if (spot && discard)
       bar.append(
         h("button", {
           id: "discard",
           text: t("discard"),
-          on: { click: () => ctx.move(spot.discard, moveLabel(ctx, spot, "discard", t)) },
+          on: { click: () => ctx.move(discard, moveLabel(ctx, spot, "discard", t)) },
         }),
       );
-    if (spot?.nothing)
+    if (spot && nothing)
       bar.append(
         h("button", {
           id: "take-nothing",
           class: "primary",
           text: t("takeNothing"),
-          on: { click: () => ctx.move(spot.nothing, moveLabel(ctx, spot, "nothing", t)) },
+          on: { click: () => ctx.move(nothing, moveLabel(ctx, spot, "nothing", t)) },
         }),
       );
     bar.append(
@@ -1025,6 +1326,10 @@ export function prompt(ctx, t) {
 
 // The move in one column, for a screen without the prompt bar (the tutorial): the notes, then
 // what to do now and its buttons.
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function controls(ctx, t) {
   const step = ctx.choices ? prompt(ctx, t) : null;
   if (!step) return notes(ctx, t);
@@ -1033,6 +1338,7 @@ export function controls(ctx, t) {
 }
 
 // -- the log -----------------------------------------------------------------------------------
+/** @param {GameEvent} event */
 export function eventKind(event) {
   if (event.key === "round_started") return "round";
   if (event.key === "game_ended" || event.key === "mayor_moved") return "win";
@@ -1041,6 +1347,11 @@ export function eventKind(event) {
 
 // The words of one event: the same catalogue keys and arguments as the terminal's
 // (polis.games.quadropolis.render.messages), so both tell it alike.
+/**
+ * @param {GameEvent} event
+ * @param {{names: string[], view: View}} ctx  the table's NarrationContext (sdk.js)
+ * @param {Translator} t
+ */
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
@@ -1057,7 +1368,7 @@ export function describe(event, ctx, t) {
     case "site_revealed":
       return t("event.site_revealed", {
         round: p.round,
-        n: p.layout.filter((id) => id !== null).length,
+        n: p.layout.filter((/** @type {string | null} */ id) => id !== null).length,
       });
     case "architect_placed":
       return t("event.architect_placed", {
@@ -1082,7 +1393,7 @@ export function describe(event, ctx, t) {
       return t("event.mayor_moved", { name });
     case "game_ended": {
       const best = p.ranking[0];
-      const names = best.map((q) => ctx.names[q] ?? "?");
+      const names = best.map((/** @type {number} */ q) => ctx.names[q] ?? "?");
       return t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", {
         names: t.list ? t.list(names) : names.join(", "),
         score: p.scores[best[0]],
@@ -1107,6 +1418,10 @@ const CATS = [
   "energy_penalty",
 ];
 
+/**
+ * @param {Ctx & {result: Result}} ctx  a finished game's
+ * @param {Translator} t
+ */
 export function scorePad(ctx, t) {
   const { result, names } = ctx;
   const reports = result.players;
@@ -1158,6 +1473,11 @@ export function scorePad(ctx, t) {
 // so far). Its score pad rows show on hover, on keyboard focus and on a long press (data-tip),
 // and are its accessible description. The setting that hides it hides `.running-score` during
 // the game (static/js/settings.js); the final score (`.final`) always shows.
+/**
+ * @param {Ctx} ctx
+ * @param {number} p
+ * @param {Translator} t
+ */
 export function runningScore(ctx, p, t) {
   const { view } = ctx;
   const score = view.running_score?.[p];
@@ -1182,9 +1502,14 @@ export function runningScore(ctx, p, t) {
 }
 
 // -- help ----------------------------------------------------------------------------------------
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function legend(ctx, t) {
   const expert = ctx.view.mode === "expert";
   const types = TYPES.filter((ty) => expert || (ty !== "office_tower" && ty !== "monument"));
+  /** @type {(pic: Children, title: string, text: string) => HTMLElement} */
   const item = (pic, title, text) =>
     h("div", { class: "legend-item" }, [
       s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
@@ -1270,6 +1595,10 @@ export function legend(ctx, t) {
   return h("div", { class: "legend" }, rows);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function rules(ctx, t) {
   const lines = t("rules.text").split("\n");
   return h("div", { class: "rules-text" }, [
@@ -1298,7 +1627,10 @@ export function picture() {
     focusable: "false",
   });
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 10, fill: "#dfe6ee" }));
-  const at = (row, col) => [GUTTER + col * CITY, GUTTER + row * CITY];
+  const at = (/** @type {number} */ row, /** @type {number} */ col) => [
+    GUTTER + col * CITY,
+    GUTTER + row * CITY,
+  ];
   for (let row = 0; row < 2; row++)
     for (let col = 0; col < 3; col++) {
       const [x, y] = at(row, col);
@@ -1314,6 +1646,7 @@ export function picture() {
         }),
       );
     }
+  /** @type {[number, number, TileFace, number][]} row, column, tile, floors */
   const tiles = [
     [0, 0, { type: "tower_block", gives: { inhabitants: 2 } }, 2],
     [0, 1, { type: "shop", vp: 1 }, 1],

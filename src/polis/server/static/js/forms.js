@@ -1,3 +1,4 @@
+// @ts-check
 // What the account pages share: labelled fields, an error line that says in words what the
 // server refused, the page shown to a guest where an account is needed, dates in the page's
 // language, and a dialog asking one thing.
@@ -5,7 +6,28 @@ import { h, clear } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { errorWords, passkeyWords } from "./session.js";
 
+/** @typedef {import("./session.js").OwnWords} OwnWords */
+
+/**
+ * A labelled input: its id (also its name), label, a hint under it, and the input's attributes.
+ * @typedef {{id: string, label: string, hint?: string} & import("./dom.js").Attrs} FieldSpec
+ */
+
+/**
+ * A modal dialog asking one thing: `body` (elements) above the error line, `ok` the label of
+ * its button (`danger`: one that destroys); onOk(dialog, error line) answers true to close.
+ * @typedef {{
+ *   id: string,
+ *   title: string,
+ *   body: Node | Node[],
+ *   ok: string,
+ *   danger?: boolean,
+ *   onOk: (dialog: HTMLDialogElement, error: HTMLElement) => boolean | Promise<boolean>,
+ * }} Ask
+ */
+
 // A labelled input: {id, label, type, autocomplete, ...attributes}.
+/** @param {FieldSpec} spec */
 export function field({ id, label, hint, ...attrs }) {
   const input = h("input", {
     id,
@@ -21,16 +43,22 @@ export function field({ id, label, hint, ...attrs }) {
 }
 
 // The error line of a form (an alert, empty until something goes wrong).
+/** @param {string} id */
 export function errorLine(id) {
   return h("div", { id, class: "form-error", role: "alert" });
 }
 
 // Say what went wrong in the error line: the words, then the server's own as detail.
+/**
+ * @param {HTMLElement} box
+ * @param {unknown} err a message, or what was thrown
+ * @param {OwnWords} [own]
+ */
 export function showError(box, err, own = {}) {
   const { text, detail } =
     typeof err === "string"
       ? { text: err, detail: "" }
-      : err?.name === "PasskeyError"
+      : err instanceof Error && err.name === "PasskeyError"
         ? passkeyWords(err, own)
         : errorWords(err, own);
   clear(box).append(
@@ -39,16 +67,23 @@ export function showError(box, err, own = {}) {
   );
 }
 
+/** @param {HTMLElement} box */
 export function clearError(box) {
   clear(box);
 }
 
 // A status line (role=status) for what went right.
+/** @param {string} id */
 export function doneLine(id) {
   return h("p", { id, class: "done", role: "status" });
 }
 
 // For a guest where a page needs an account: what it is for and the way to sign in.
+/**
+ * @param {HTMLElement} root
+ * @param {string} title
+ * @param {string} text
+ */
 export function signInFirst(root, title, text) {
   clear(root).append(
     h(
@@ -78,19 +113,30 @@ export function signInFirst(root, title, text) {
 }
 
 // The server's times are UTC: one written without its zone is read as UTC.
+/** @param {string} iso */
 export function dateOf(iso) {
   return new Date(iso && !/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? `${iso}Z` : iso);
 }
 
 // A date (and time) in the page's language: "29 Nov 2026, 14:05".
+/**
+ * @param {string | null | undefined} iso
+ * @param {boolean} [withTime]
+ */
 export function when(iso, withTime = true) {
+  if (!iso) return "";
   const d = dateOf(iso);
   if (Number.isNaN(d.getTime())) return "";
+  /** @type {Intl.DateTimeFormatOptions} */
   const opts = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
-  return new Intl.DateTimeFormat(language(), /** @type {any} */ (opts)).format(d);
+  return new Intl.DateTimeFormat(language(), opts).format(d);
 }
 
 // A modal dialog: {id, title, body (elements), ok (label), danger, onOk(dialog) -> true to close}.
+/**
+ * @param {Ask} ask
+ * @returns {HTMLDialogElement}
+ */
 export function askDialog({ id, title, body, ok, danger = false, onOk }) {
   document.getElementById(id)?.remove();
   const error = errorLine(`${id}-error`);
@@ -141,6 +187,7 @@ export function askDialog({ id, title, body, ok, danger = false, onOk }) {
 }
 
 // The page's title in the tab.
+/** @param {string} text */
 export function pageTitle(text) {
   document.title = `${text} – polis`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The review of a finished game (see reviews.py): every move next to the move the strongest
 // level would have chosen from what that player could see then, what it cost in wins and
 // points with the 95% interval of each over the sampled games, and the game's worst moves
@@ -14,8 +15,52 @@ import { api, ApiError } from "./ui.js";
 
 const POLL = 1000;
 // the chess signs of the marks, short enough for a phone's table (the word is read out)
+/** @type {Record<string, string>} */
 const SIGNS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
 
+/** @typedef {[number, number]} Interval  a 95% interval: its low and high ends */
+
+/**
+ * What a move was expected to bring over the sampled games (bots/review.py: _estimate_json).
+ * @typedef {{win_share: number, points: number, samples: number,
+ *   win_share_interval: Interval | null, points_interval: Interval | null}} Estimate
+ */
+
+/**
+ * One move weighed (bots/review.py: MoveReview.to_json).
+ * @typedef {object} MoveReview
+ * @property {number} index  the move's index in the game (0: the first)
+ * @property {number} player  the seat that played it
+ * @property {string} played  the move played, in notation
+ * @property {string} best  the move the strongest level would have chosen
+ * @property {boolean} forced  the only legal move
+ * @property {Estimate | null} played_estimate
+ * @property {Estimate | null} best_estimate
+ * @property {number} win_share_loss  the win share lost (clipped at 0)
+ * @property {number} points_loss
+ * @property {string} mark  blunder, mistake, inaccuracy or "" (none)
+ * @property {Interval | null} win_share_loss_interval
+ * @property {Interval | null} points_loss_interval
+ * @property {number} moves_lost
+ * @property {import("./reasons.js").Reason | null} reason  why `best` was better
+ */
+
+/**
+ * GET /api/games/{id}/review (table/reviews.py: Review.to_json): still being worked out, failed,
+ * or ready with every move weighed.
+ * @typedef {{status: "preparing", done: number, total: number}
+ *   | {status: "failed", message: string}
+ *   | ReadyReview} ReviewAnswer
+ */
+
+/**
+ * A review worked out: every move weighed, and what each mark takes (in moves' worth, of
+ * `points_scale` points each).
+ * @typedef {{status: "ready", total: number, points_scale: number, moves: MoveReview[],
+ *   marks?: Record<string, {win_share: number, moves_worth: number}>}} ReadyReview
+ */
+
+/** @param {string} mark */
 function markSign(mark) {
   return h("span", { class: `badge mark ${mark}`, title: t(`review.mark.${mark}`) }, [
     h("span", { "aria-hidden": "true", text: SIGNS[mark] ?? "!" }),
@@ -23,20 +68,35 @@ function markSign(mark) {
   ]);
 }
 
+/** @param {number} x */
 const pct = (x) => Math.round(100 * x);
-// a signed whole percent, with a real minus sign
-const signedPct = (x) => (pct(x) < 0 ? `−${-pct(x)}` : String(pct(x)));
-// points lost (negative: the searcher's move was expected to score less, yet win as often)
-const points = (x) => (Math.abs(x) < 0.05 ? "0" : `${x > 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`);
-// the win share lost as measured (negative: the played move did better on these samples), the
-// middle of its interval (the review's win_share_loss is clipped at 0)
-function winLost(m) {
+/**
+ * A signed whole percent, with a real minus sign.
+ * @param {number} x
+ */
+export const signedPct = (x) => (pct(x) < 0 ? `−${-pct(x)}` : String(pct(x)));
+/**
+ * Points lost (negative: the searcher's move was expected to score less, yet win as often).
+ * @param {number} x
+ */
+export const points = (x) =>
+  Math.abs(x) < 0.05 ? "0" : `${x > 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+/**
+ * The win share lost as measured (negative: the played move did better on these samples), the
+ * middle of its interval (the review's win_share_loss is clipped at 0).
+ * @param {MoveReview} m
+ * @returns {number}
+ */
+export function winLost(m) {
   const best = m.best_estimate;
   const mine = m.played_estimate;
   return best && mine ? best.win_share - mine.win_share : m.win_share_loss;
 }
-// the 95% intervals of a move's losses, in the words' arguments ("?" where there is none)
-function ranges(m) {
+/**
+ * The 95% intervals of a move's losses, in the words' arguments ("?" where there is none).
+ * @param {MoveReview} m
+ */
+export function ranges(m) {
   const win = m.win_share_loss_interval;
   const pts = m.points_loss_interval;
   return {
@@ -47,7 +107,12 @@ function ranges(m) {
   };
 }
 
-// a row that opens the replay at its move: a click, or Enter or Space on the focused row
+/**
+ * A row that opens the replay at its move: a click, or Enter or Space on the focused row.
+ * @param {string} gameId
+ * @param {MoveReview} m
+ * @returns {import("./dom.js").Attrs}
+ */
 function opener(gameId, m) {
   const open = () => {
     location.hash = `#/replay/${encodeURIComponent(gameId)}/${m.index + 1}`;
@@ -57,7 +122,7 @@ function opener(gameId, m) {
     "aria-describedby": "review-open-help",
     on: {
       click: open,
-      keydown: (e) => {
+      keydown: (/** @type {KeyboardEvent} */ e) => {
         if (e.target !== e.currentTarget || (e.key !== "Enter" && e.key !== " ")) return;
         e.preventDefault();
         open();
@@ -66,30 +131,61 @@ function opener(gameId, m) {
   };
 }
 
-// env: {root, gameId, clients, gameTitle(name), modeName(name, mode)}
+/**
+ * @typedef {object} ReviewEnv
+ * @property {HTMLElement} root
+ * @property {string} gameId
+ * @property {Record<string, {PLAYER_COLOURS?: string[]}>} clients  the games' client modules
+ * @property {(game: string) => string} gameTitle
+ * @property {(game: string, mode: string) => string} modeName
+ */
+
+/**
+ * @param {ReviewEnv} env
+ * @returns {{render: () => void, destroy: () => void}}
+ */
 export function reviewPage(env) {
   const { root, gameId } = env;
+  /** @type {import("./ui.js").GameSummary | null} */
   let summary = null;
+  /** @type {ReviewAnswer | null} */
   let data = null;
+  /** @type {string | null} */
   let failure = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let destroyed = false;
   const back = `#/game/${encodeURIComponent(gameId)}`;
 
-  // shown inside brackets ("at move 5 (Bea, easy)"): a bot's level follows a comma
-  function names() {
-    return summary.seats.map((s) =>
+  /** @typedef {import("./ui.js").GameSummary} GameSummary */
+
+  /**
+   * The seats' names, shown inside brackets ("at move 5 (Bea, easy)"): a bot's level follows
+   * a comma.
+   * @param {GameSummary} game
+   */
+  function names(game) {
+    return game.seats.map((s) =>
       s.kind === "bot" ? `${s.name}, ${t(`level.${s.level}`)}` : s.name,
     );
   }
 
-  function marker(seat) {
-    const colours = env.clients[summary.game]?.PLAYER_COLOURS ?? [];
+  /**
+   * @param {GameSummary} game
+   * @param {number} seat
+   */
+  function marker(game, seat) {
+    const colours = env.clients[game.game]?.PLAYER_COLOURS ?? [];
     return colours[seat] ? markerHtml(seat, colours[seat]) : "";
   }
 
-  function worstList(moves, who) {
-    const say = translator(summary.game);
+  /**
+   * @param {GameSummary} game
+   * @param {MoveReview[]} moves
+   * @param {string[]} who  the seats' names
+   */
+  function worstList(game, moves, who) {
+    const say = translator(game.game);
     const marked = moves.filter((m) => m.mark);
     const box = h("section", { class: "review-worst", "aria-labelledby": "review-worst-title" }, [
       h("h2", { id: "review-worst-title", text: t("review.worst") }),
@@ -140,7 +236,12 @@ export function reviewPage(env) {
     return box;
   }
 
-  function movesTable(moves) {
+  /**
+   * @param {GameSummary} game
+   * @param {ReadyReview} review
+   */
+  function movesTable(game, review) {
+    const moves = review.moves;
     const head = [
       "review.move",
       "review.player",
@@ -160,7 +261,11 @@ export function reviewPage(env) {
         },
         [
           h("th", { scope: "row", text: String(m.index + 1) }),
-          h("td", { class: "who" }, [marker(m.player), " ", summary.seats[m.player]?.name ?? ""]), // (short: a phone)
+          h("td", { class: "who" }, [
+            marker(game, m.player),
+            " ",
+            game.seats[m.player]?.name ?? "",
+          ]), // (short: a phone)
           h("td", { class: "notation", text: m.played }),
           h("td", {
             class: "notation",
@@ -190,10 +295,10 @@ export function reviewPage(env) {
         class: "hint",
         id: "review-loss-help",
         text: t("review.lossHelp", {
-          inaccuracy: data.marks?.inaccuracy?.moves_worth ?? "?",
-          mistake: data.marks?.mistake?.moves_worth ?? "?",
-          blunder: data.marks?.blunder?.moves_worth ?? "?",
-          scale: data.points_scale ?? 0,
+          inaccuracy: review.marks?.inaccuracy?.moves_worth ?? "?",
+          mistake: review.marks?.mistake?.moves_worth ?? "?",
+          blunder: review.marks?.blunder?.moves_worth ?? "?",
+          scale: review.points_scale ?? 0,
         }),
       }),
       h("p", { class: "hint", id: "review-open-help", text: t("review.openHelp") }),
@@ -261,9 +366,9 @@ export function reviewPage(env) {
           },
         }),
       );
-    } else if (!data || data.status !== "ready") {
-      const done = data?.done ?? 0;
-      const total = data?.total ?? 0;
+    } else if (data?.status !== "ready" || !summary) {
+      const done = data?.status === "preparing" ? data.done : 0;
+      const total = data?.status === "preparing" ? data.total : 0;
       panel.append(
         h("p", { class: "hint", text: t("review.intro") }),
         h("div", { id: "review-status", role: "status" }, [
@@ -276,7 +381,7 @@ export function reviewPage(env) {
         ]),
       );
     } else {
-      const who = names();
+      const who = names(summary);
       panel.append(
         h("p", { class: "hint", text: t("review.intro") }),
         h("p", {
@@ -285,13 +390,13 @@ export function reviewPage(env) {
           role: "status",
           text: t("review.ready", { n: data.moves.length }),
         }),
-        worstList(data.moves, who),
-        movesTable(data.moves),
+        worstList(summary, data.moves, who),
+        movesTable(summary, data),
       );
     }
     const had = document.activeElement?.id;
     clear(root).append(panel);
-    if (had && document.getElementById(had)) document.getElementById(had).focus();
+    if (had) document.getElementById(had)?.focus();
   }
 
   async function poll() {
@@ -299,11 +404,17 @@ export function reviewPage(env) {
     if (destroyed) return;
     try {
       summary = summary ?? (await api(`/api/games/${encodeURIComponent(gameId)}`));
-      data = await api(`/api/games/${encodeURIComponent(gameId)}/review`);
-      if (data.status === "failed") failure = data.message;
+      /** @type {ReviewAnswer} */
+      const answer = await api(`/api/games/${encodeURIComponent(gameId)}/review`);
+      data = answer;
+      if (answer.status === "failed") failure = answer.message;
     } catch (err) {
       failure =
-        err instanceof ApiError && err.code === "not_finished" ? t("review.notOver") : err.message;
+        err instanceof ApiError && err.code === "not_finished"
+          ? t("review.notOver")
+          : err instanceof Error
+            ? err.message
+            : String(err);
     }
     draw();
     if (!failure && data?.status === "preparing") timer = setTimeout(poll, POLL);

@@ -36,6 +36,41 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A seat as every client may see it (wire/to_client: SeatJSON).
+ * @typedef {object} SeatInfo
+ * @property {number} seat
+ * @property {string} name  empty for an open seat nobody has taken yet
+ * @property {string} kind  human or bot
+ * @property {string | null} level  a bot seat's level
+ * @property {boolean} connected
+ * @property {boolean} vacant
+ * @property {string | null} stand_in  the level of the bot playing a person's seat now
+ * @property {string | null} stand_in_why
+ * @property {string | null} [account]  the account the seat is bound to
+ */
+
+/**
+ * A game's summary (GET /api/games/{id}, routes/api.py).
+ * @typedef {object} GameSummary
+ * @property {string} id
+ * @property {string} game
+ * @property {string} mode
+ * @property {number} players
+ * @property {SeatInfo[]} seats
+ * @property {number} position
+ * @property {boolean} finished
+ * @property {number} current_player  -1 once over
+ * @property {string | null} rematch_of
+ * @property {string | null} rematch_id
+ * @property {boolean} seed_chosen
+ * @property {boolean} listed
+ * @property {boolean} chat_spectators
+ * @property {boolean} hints
+ * @property {boolean} rated
+ * @property {boolean} bots
+ */
+
 // The signed-in session's CSRF token (from GET /api/account, kept in memory only): every
 // state-changing request sends it in X-CSRF-Token, which a page of another site cannot read.
 /** @type {string | null} */

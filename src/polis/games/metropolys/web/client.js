@@ -1,3 +1,4 @@
+// @ts-check
 // Metropolys in the browser: the board drawn from the game's client data; choose a highlighted
 // neighbourhood, then one of the values offered, or pass. Every field, value and the pass come
 // from the server's choices ({fields: [{field, values: [{value, move}]}], pass}), each with the
@@ -5,6 +6,97 @@
 // The board is cropped to the districts in play and turned upright on a narrow screen, so its
 // neighbourhoods stay large enough to read and to tap.
 import { h, s, roving, inkOn } from "/static/js/sdk.js";
+
+// -- types -------------------------------------------------------------------------------------
+/** @typedef {import("/static/js/sdk.js").TableContext} TableContext */
+/** @typedef {import("/static/js/sdk.js").NarrationContext} NarrationContext */
+/** @typedef {import("/static/js/sdk.js").GameEvent} GameEvent */
+/** @typedef {import("/static/js/sdk.js").Translator} Translator */
+/** @typedef {import("/static/js/sdk.js").Children} Children */
+
+// The view JSON, as polis.games.metropolys.view_json types it (MetropolysViewJSON): the parts
+// this client reads.
+/** @typedef {"chic" | "metro" | "archaeology"} Token */
+/** @typedef {{player: number, value: number, built: boolean}} Building  built false: a bid */
+/**
+ * One of the 55 fields, as the view has it.
+ * @typedef {object} Field
+ * @property {number} id
+ * @property {string} district
+ * @property {string} colour
+ * @property {boolean} in_play
+ * @property {Token | null} token  the token still lying there
+ * @property {Building | null} building
+ */
+/** @typedef {{field: number, value: number, player: number}} Bid  a bid of this round */
+/** @typedef {Record<Token, number>} TokensCollected */
+/** @typedef {{area_card: string, neighbourhood_card: string | null}} Cards  null in Family */
+/**
+ * A player's score as far as everyone may know it (all of it once the game is over).
+ * @typedef {{total: number, categories: Record<string, number>}} RunningScore
+ */
+/**
+ * What this seat (or a spectator) sees of the game.
+ * @typedef {object} View
+ * @property {string} mode  family or expert
+ * @property {number} players
+ * @property {number | null} player  whose view (null: a spectator)
+ * @property {number} current_player  -1 once the game is over
+ * @property {boolean} terminal
+ * @property {string[]} unused_districts
+ * @property {Field[]} fields
+ * @property {Bid | null} bid  the bid to beat
+ * @property {Bid[]} bids  this round's, in order
+ * @property {number[]} passed  the players out of this round
+ * @property {number[][]} supplies  each player's building values left, ascending
+ * @property {number[]} built  buildings built, per player
+ * @property {TokensCollected[]} tokens_collected
+ * @property {number | null} metro_card  its holder
+ * @property {number | null} archaeology_card  its holder
+ * @property {RunningScore[]} running_score
+ * @property {string | null} area_card  this seat's own secret cards
+ * @property {string | null} neighbourhood_card
+ * @property {Cards[]} [cards]  every player's, once the game is over
+ */
+
+// The legal choices (MetropolysChoicesJSON): every leaf the move text to send.
+/** @typedef {{field: number, values: {value: number, move: string}[]}} ChoiceField */
+/** @typedef {{fields: ChoiceField[], pass: string | null}} Choices */
+
+// The finished game's result (polis.games.metropolys.scoring.game_result).
+/** @typedef {{total: number, built: number, breakdown: Record<string, number>}} PlayerReport */
+/** @typedef {{players: PlayerReport[], ranking: number[][]}} Result */
+
+// The board's geometry (/api/boards/metropolys: polis.games.metropolys.board.board_json).
+/**
+ * @typedef {object} BoardField
+ * @property {number} id
+ * @property {string} district
+ * @property {number[]} adjacent
+ * @property {number} x
+ * @property {number} y
+ */
+/**
+ * A statue, lake or bridge: the fields it touches, where it is drawn.
+ * @typedef {{id: string, fields: number[], x: number, y: number}} Feature
+ */
+/**
+ * @typedef {{districts: string[], fields: BoardField[], statues: Feature[], lakes: Feature[],
+ *   bridges: Feature[]}} Board
+ */
+
+/**
+ * The table's context with this game's view, board, choices and result.
+ * @typedef {Omit<TableContext, "view" | "board" | "choices" | "hint" | "result"> & {
+ *   view: View, board: Board, choices: Choices | null,
+ *   hint: {move: string, choice: Choices} | null, result: Result | null
+ * }} Ctx
+ */
+/** @typedef {(seat: number, x: number, y: number, r: number) => Children} Marker */
+/**
+ * The prompt bar's step: what to do now, and its buttons.
+ * @typedef {{step: string, note?: Node | null, actions: HTMLElement[]}} Step
+ */
 
 // Blue, vermillion, white, grey (the box's colours, made safe for colour-blind players; every
 // seat also has a shape of its own).
@@ -14,6 +106,7 @@ export const PRIVATE_VIEWS = true;
 
 // Field colours: a strong ring and a pale fill, and an icon per type, so no field is told by
 // its colour alone and the players' pieces stand out against every field.
+/** @type {Record<string, string>} */
 const FIELD_RING = {
   gray: "#6f6f6f",
   orange: "#d97a00",
@@ -21,6 +114,7 @@ const FIELD_RING = {
   red: "#c0392b",
   blue: "#2f5fb3",
 };
+/** @type {Record<string, string>} */
 const FIELD_FILL = {
   gray: "#e6e6e6",
   orange: "#fde3c0",
@@ -28,6 +122,7 @@ const FIELD_FILL = {
   red: "#f8d7d3",
   blue: "#d7e3f7",
 };
+/** @type {Record<string, string>} */
 const DISTRICT_TINTS = {
   center: "#f3ead7",
   north: "#e4efe0",
@@ -35,11 +130,19 @@ const DISTRICT_TINTS = {
   south: "#f4e4e4",
   west: "#efe6f4",
 };
+/** @type {Record<Token, string>} */
 const TOKEN_FILL = { chic: "#f2c200", metro: "#1b3b8a", archaeology: "#8a5a2b" };
+/** @type {Token[]} */
+const TOKENS = ["chic", "metro", "archaeology"];
+/** @type {Record<string, string>} */
 const CARD_NAMES = { metro: "metroCard", archaeology: "archaeologyCard" };
 const R = 19; // a neighbourhood's radius, in board pixels (the closest two are 41 apart)
 const MARGIN = 46;
 
+/**
+ * @param {View} view
+ * @param {Translator} t
+ */
 export function progress(view, t) {
   if (view.terminal) return t("finished");
   const built = view.built.reduce((a, b) => a + b, 0);
@@ -49,14 +152,19 @@ export function progress(view, t) {
 // Marks for the table's moves that move (static/js/motion.js): a new bid comes from the value
 // button it was chosen with, else it grows out of the bid it raised, else it rises onto its
 // field; a bid that becomes a building rises too.
-function moving(ctx, piece, f) {
-  const b = f.building;
-  const chain = ctx.view.bids.findIndex((bid) => bid.field === f.id);
+/**
+ * @param {Ctx} ctx
+ * @param {SVGElement} piece
+ * @param {number} id  its field
+ * @param {Building} b
+ */
+function moving(ctx, piece, id, b) {
+  const chain = ctx.view.bids.findIndex((bid) => bid.field === id);
   const from = [];
   if (b.player === ctx.seat) from.push(`value-${b.value}`);
   if (chain > 0) from.push(`piece@${ctx.view.bids[chain - 1].field}`);
   Object.assign(piece.dataset, {
-    motion: `piece@${f.id}`,
+    motion: `piece@${id}`,
     motionState: b.built ? "built" : "bid",
     motionEnter: "rise",
     motionFrom: from.join(" "),
@@ -71,6 +179,21 @@ function moving(ctx, piece, f) {
 const HIT = R + 6;
 const TOUCH = 44;
 
+/**
+ * Where the board's fields are drawn: P turns a board point into a drawn one.
+ * @typedef {object} Frame
+ * @property {(x: number, y: number) => [number, number]} P
+ * @property {boolean} turn  upright
+ * @property {number} width
+ * @property {number} height
+ * @property {Set<number>} inPlay  the fields in play
+ * @property {number | null} pan  the fixed scale of a board that pans, or null
+ */
+
+/**
+ * @param {Pick<Ctx, "board" | "view" | "size">} ctx
+ * @returns {Frame}
+ */
 function frame(ctx) {
   const { board, view } = ctx;
   const inPlay = new Set(view.fields.filter((f) => f.in_play).map((f) => f.id));
@@ -86,6 +209,7 @@ function frame(ctx) {
   const flat = Math.min(w / bw, maxH / bh),
     upright = Math.min(w / bh, maxH / bw);
   const turn = w < 700 && upright > flat * 1.08;
+  /** @type {Frame["P"]} */
   const P = turn ? (x, y) => [y1 - y, x - x0] : (x, y) => [x - x0, y - y0];
   const width = turn ? bh : bw,
     height = turn ? bw : bh;
@@ -96,6 +220,10 @@ function frame(ctx) {
   return { P, turn, width, height, inPlay, pan };
 }
 
+/**
+ * @param {Ctx["size"]} size
+ * @param {Ctx} [ctx]
+ */
 export function layoutKey(size, ctx) {
   if (!ctx) return "";
   const fr = frame({ ...ctx, size });
@@ -106,9 +234,18 @@ export function layoutKey(size, ctx) {
 // District names and field numbers are placed where no field (with its token and type badges),
 // lake or statue lies under them, nor another label, inside the board's edges. Text is measured
 // with the page's font.
+/** @type {CanvasRenderingContext2D | null} */
 let measurer = null;
+/**
+ * @param {string | number} text
+ * @param {number} size
+ * @param {number} weight
+ * @param {number} [spacing]  letter spacing, in ems
+ */
 function textBox(text, size, weight, spacing = 0) {
-  measurer ??= document.createElement("canvas").getContext("2d");
+  measurer ??= /** @type {CanvasRenderingContext2D} */ (
+    document.createElement("canvas").getContext("2d")
+  );
   measurer.font = `${weight} ${size}px ${getComputedStyle(document.body).fontFamily || "sans-serif"}`;
   const m = measurer.measureText(String(text));
   const ascent = m.fontBoundingBoxAscent ?? size * 0.95,
@@ -116,34 +253,70 @@ function textBox(text, size, weight, spacing = 0) {
   return { w: m.width + spacing * size * String(text).length, ascent, descent };
 }
 
+/** @type {(v: number, lo: number, hi: number) => number} */
 const near = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
+/** @typedef {{x0: number, y0: number, x1: number, y1: number}} Box */
+/**
+ * What a label must not lie on: a circle (r; `field`: a field's disc), an ellipse (rx, ry) or
+ * a box.
+ * @typedef {{kind?: undefined, x: number, y: number, r?: number, rx?: number, ry?: number,
+ *   field?: number} | Box & {kind: "box", field?: undefined}} Obstacle
+ */
+/**
+ * A label's place: its text's middle and baseline, its box, and a line from a field's disc to
+ * a number set farther off.
+ * @typedef {{x: number, y: number, box: Box, leader?: [number, number, number, number]}} Label
+ */
+/** @typedef {{ids: Map<number, Label>, names: Map<string, Label>}} Labels */
+
 // Does the box {x0, y0, x1, y1} touch the obstacle (a circle, an ellipse, a box)?
+/**
+ * @param {Box} box
+ * @param {Obstacle} o
+ */
 function hits(box, o) {
   if (o.kind === "box") return box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0;
-  const rx = o.rx ?? o.r,
-    ry = o.ry ?? o.r;
+  // a circle has r, an ellipse rx and ry
+  const rx = /** @type {number} */ (o.rx ?? o.r),
+    ry = /** @type {number} */ (o.ry ?? o.r);
   const dx = (near(o.x, box.x0, box.x1) - o.x) / rx,
     dy = (near(o.y, box.y0, box.y1) - o.y) / ry;
   return dx * dx + dy * dy < 1;
 }
 
 // Offsets from a district's middle, nearest first (every 4 board pixels up to 160 away).
+/** @type {[number, number][]} */
 const OFFSETS = [];
 for (let dx = -160; dx <= 160; dx += 4)
   for (let dy = -160; dy <= 160; dy += 4) OFFSETS.push([dx, dy]);
 OFFSETS.sort((a, b) => a[0] * a[0] + a[1] * a[1] - (b[0] * b[0] + b[1] * b[1]));
 
 // The labels of one layout in one language (the same on every move: worked out once).
+/** @type {Map<string, Labels>} */
 const placed = new Map();
+/**
+ * @param {Ctx} ctx
+ * @param {Frame} fr
+ * @param {Translator} t
+ * @returns {Labels}
+ */
 function labelsOf(ctx, fr, t) {
   const key = `${ctx.lang}|${fr.turn}|${[...fr.inPlay].join(",")}`;
-  if (!placed.has(key)) placed.set(key, placeLabels(ctx, fr, t));
-  return placed.get(key);
+  let labels = placed.get(key);
+  if (!labels) placed.set(key, (labels = placeLabels(ctx, fr, t)));
+  return labels;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Frame} fr
+ * @param {Translator} t
+ * @returns {Labels}
+ */
 function placeLabels(ctx, fr, t) {
   const pad = 2;
+  /** @type {Obstacle[]} */
   const obstacles = [];
   const fields = ctx.board.fields.filter((f) => fr.inPlay.has(f.id));
   for (const f of fields) {
@@ -171,11 +344,14 @@ function placeLabels(ctx, fr, t) {
       y1: y + 7 + pad,
     });
   }
+  /** @param {Box} b */
   const inside = (b) => b.x0 >= 1 && b.y0 >= 1 && b.x1 <= fr.width - 1 && b.y1 <= fr.height - 1;
   // (`except`: a field whose disc may lie under the box, its own number's)
+  /** @type {(b: Box, except?: number) => boolean} */
   const free = (b, except) =>
     inside(b) &&
     !obstacles.some((o) => (o.field === undefined || o.field !== except) && hits(b, o));
+  /** @type {(m: ReturnType<typeof textBox>, cx: number, base: number) => Box} */
   const boxAt = (m, cx, base) => ({
     x0: cx - m.w / 2,
     x1: cx + m.w / 2,
@@ -183,6 +359,7 @@ function placeLabels(ctx, fr, t) {
     y1: base + m.descent,
   });
   // each field's number: below its disc, else above, beside or at a corner
+  /** @type {Labels["ids"]} */
   const ids = new Map();
   for (const f of fields) {
     const [x, y] = fr.P(f.x, f.y);
@@ -200,6 +377,7 @@ function placeLabels(ctx, fr, t) {
         [gap * 0.8 + m.w / 2, -gap * 0.8 - m.descent],
       ].map(([dx, dy]) => [dx, dy, gap]),
     );
+    /** @type {Label | null} */
     let chosen = null;
     for (const [dx, dy, gap] of spots) {
       const box = boxAt(m, x + dx, y + dy);
@@ -221,6 +399,7 @@ function placeLabels(ctx, fr, t) {
     obstacles.push({ kind: "box", ...chosen.box });
   }
   // each district's name: the free place nearest the middle of its fields
+  /** @type {Labels["names"]} */
   const names = new Map();
   for (const name of ctx.board.districts) {
     const own = fields.filter((f) => f.district === name).map((f) => fr.P(f.x, f.y));
@@ -237,12 +416,24 @@ function placeLabels(ctx, fr, t) {
   return { ids, names };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Frame} fr
+ * @param {number} id
+ */
 function fieldXY(ctx, fr, id) {
   const f = ctx.board.fields[id];
   return fr.P(f.x, f.y);
 }
 
 // -- pictures -----------------------------------------------------------------------------------
+/**
+ * A 24-unit picture, `size` across, centred on (x, y).
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {Children} children
+ */
 function place(x, y, size, children) {
   return s(
     "g",
@@ -256,6 +447,12 @@ function place(x, y, size, children) {
 
 // The type of a neighbourhood: industry (gear), park (tree), lodgings (house), mall (bag),
 // administration (columns).
+/**
+ * @param {string} colour
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function fieldIcon(colour, x, y, size) {
   const ink = { fill: FIELD_RING[colour] };
   let parts;
@@ -311,6 +508,11 @@ function fieldIcon(colour, x, y, size) {
 
 // The type of a built-on neighbourhood, beside the building that hides its icon: the ring's
 // colour alone would not tell it (under deuteranopia malls, lodgings and parks look alike).
+/**
+ * @param {string} colour
+ * @param {number} x
+ * @param {number} y
+ */
 function kindBadge(colour, x, y) {
   return s("g", { class: "field-kind", "aria-hidden": "true", dataset: { kind: colour } }, [
     s("circle", {
@@ -325,7 +527,14 @@ function kindBadge(colour, x, y) {
   ]);
 }
 
+/**
+ * @param {Token} token
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ */
 function tokenBadge(token, x, y, r) {
+  /** @type {SVGElement[]} */
   const parts = [
     s("circle", { cx: x, cy: y, r, fill: TOKEN_FILL[token], stroke: "#111", "stroke-width": 1.5 }),
   ];
@@ -361,6 +570,13 @@ function tokenBadge(token, x, y, r) {
 
 // A player's building: its colour, its value, its size (small 1-5, medium 6-9, large 10-13),
 // the player's shape in the corner; a bid of this round has a dashed edge.
+/**
+ * @param {{colours: string[], marker: Marker}} ctx  (the lobby's picture has no markers)
+ * @param {number} x
+ * @param {number} y
+ * @param {Building} b
+ * @param {boolean} isLast  the last move's
+ */
 function buildingPiece(ctx, x, y, b, isLast) {
   const half = b.value <= 5 ? 11 : b.value <= 9 ? 13 : 15.5;
   const colour = ctx.colours[b.player];
@@ -391,6 +607,11 @@ function buildingPiece(ctx, x, y, b, isLast) {
 }
 
 // -- words ----------------------------------------------------------------------------------------
+/**
+ * @param {Ctx} ctx
+ * @param {Field} f
+ * @param {Translator} t
+ */
 function fieldWords(ctx, f, t) {
   const parts = [t("field", { n: f.id }), t(`district.${f.district}`), t(`colour.${f.colour}`)];
   if (!f.in_play) parts.push(t("unused"));
@@ -402,22 +623,42 @@ function fieldWords(ctx, f, t) {
   return parts.join(", ");
 }
 
+/**
+ * @param {"area" | "neighbourhood"} kind
+ * @param {string} card  an area, or a neighbourhood's colour
+ * @param {string} mode
+ * @param {Translator} t
+ */
 function cardText(kind, card, mode, t) {
   if (kind === "area") return `${t(`area.${card}`)} — ${t(`help.area.${mode}.${card}`)}`;
   return `${t("neighbourhood", { colour: t(`colour.${card}`) })} — ${t("help.neighbourhood")}`;
 }
 
 // -- the board ----------------------------------------------------------------------------------
+/**
+ * The field chosen, with the values it is offered, or null.
+ * @param {Pick<Ctx, "choices" | "selection">} ctx
+ * @returns {ChoiceField | null}
+ */
 export function chosenField(ctx) {
   return ctx.choices?.fields.find((f) => f.field === ctx.selection.field) ?? null;
 }
 
+/**
+ * The field of the last move shown, or null.
+ * @param {Ctx} ctx
+ * @returns {number | null}
+ */
 function lastField(ctx) {
   for (const e of [...ctx.lastEvents].reverse())
     if (e.params.field !== undefined) return e.params.field;
   return null;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function render(ctx, t) {
   const { view, board, selection } = ctx;
   const fr = frame(ctx);
@@ -575,7 +816,7 @@ export function render(ctx, t) {
       }),
     );
     if (!f.building) g.append(fieldIcon(f.colour, x, y - 1, 20));
-    const id = labels.ids.get(f.id);
+    const id = /** @type {Label} */ (labels.ids.get(f.id)); // every field in play has one
     if (id.leader)
       g.append(
         s("line", {
@@ -592,7 +833,7 @@ export function render(ctx, t) {
     if (f.token) g.append(tokenBadge(f.token, x + R - 3, y - R + 3, 8.5));
     if (f.building)
       g.append(
-        moving(ctx, buildingPiece(ctx, x, y, f.building, last === f.id), f),
+        moving(ctx, buildingPiece(ctx, x, y, f.building, last === f.id), f.id, f.building),
         kindBadge(f.colour, x + R - 4, y + R - 4),
       );
     g.append(s("circle", { cx: x, cy: y, r: R + 8, class: "focus-ring" }));
@@ -618,7 +859,9 @@ export function render(ctx, t) {
 
 // A board wider than the screen pans sideways in its box; where it was panned to stays so
 // when it is drawn again (every move), and a first drawing shows its middle.
+/** @type {number | null} */
 let panX = null;
+/** @param {HTMLElement} wrap */
 function keepPan(wrap) {
   wrap.addEventListener("scroll", () => (panX = wrap.scrollLeft), { passive: true });
   requestAnimationFrame(() => {
@@ -628,6 +871,12 @@ function keepPan(wrap) {
 }
 
 // Show the neighbours of a field (where the next bid could go after a bid there).
+/**
+ * @param {SVGSVGElement} svg
+ * @param {Ctx} ctx
+ * @param {Frame} fr
+ * @param {number | null | undefined} id
+ */
 function neighbours(svg, ctx, fr, id) {
   const layer = svg.querySelector("#neighbours-layer");
   if (!layer) return;
@@ -644,6 +893,13 @@ function neighbours(svg, ctx, fr, id) {
 }
 
 // -- the action bar ------------------------------------------------------------------------------
+/**
+ * @param {"area" | "neighbourhood"} kind
+ * @param {string} card
+ * @param {string} mode
+ * @param {Translator} t
+ * @param {Children} [extra]
+ */
 function cardBox(kind, card, mode, t, extra) {
   return h("div", { class: `card ${kind}`, dataset: { tip: cardText(kind, card, mode, t) } }, [
     h("strong", {
@@ -658,6 +914,10 @@ function cardBox(kind, card, mode, t, extra) {
   ]);
 }
 
+/**
+ * @param {Token} token
+ * @param {number} [size]
+ */
 function tokenIcon(token, size = 20) {
   return s(
     "svg",
@@ -667,6 +927,10 @@ function tokenIcon(token, size = 20) {
 }
 
 // Beside the board: this seat's secret cards and every player's supply, tokens and cards.
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function info(ctx, t) {
   const { view } = ctx;
   const out = [];
@@ -688,6 +952,10 @@ export function info(ctx, t) {
 }
 
 // Beside the board: the seat's objective on its turn, the bid to beat and the call's bids.
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function notes(ctx, t) {
   const { view, choices, names } = ctx;
   const out = [];
@@ -729,8 +997,14 @@ export function notes(ctx, t) {
 
 // The prompt bar's step (promptbar.js): what to do now and the buttons (the neighbourhoods
 // offered when they are few, the buildings for the one chosen, pass, cancel).
+/**
+ * @param {Ctx} ctx  while the seat may move: its choices are there
+ * @param {Translator} t
+ * @returns {Step}
+ */
 export function prompt(ctx, t) {
-  const { view, choices, selection } = ctx;
+  const { view, selection } = ctx;
+  const choices = /** @type {Choices} */ (ctx.choices);
   const out = [];
   const field = chosenField(ctx);
   let step = view.bid
@@ -783,12 +1057,13 @@ export function prompt(ctx, t) {
     );
   }
   const bar = h("div", { class: "row" });
-  if (choices.pass)
+  const { pass } = choices;
+  if (pass)
     bar.append(
       h("button", {
         id: "pass",
         text: t("pass"),
-        on: { click: () => ctx.move(choices.pass, t("label.pass")) },
+        on: { click: () => ctx.move(pass, t("label.pass")) },
       }),
     );
   if (selection.field !== undefined)
@@ -805,6 +1080,10 @@ export function prompt(ctx, t) {
 
 // The move in one column, for a screen without the prompt bar (the tutorial): the notes, then
 // what to do now and its buttons.
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function controls(ctx, t) {
   const step = ctx.choices ? prompt(ctx, t) : null;
   if (!step) return notes(ctx, t);
@@ -812,6 +1091,10 @@ export function controls(ctx, t) {
   return [...notes(ctx, t), say, step.note, ...step.actions].filter(Boolean);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 function suppliesTable(ctx, t) {
   const { view, names } = ctx;
   const table = h("table", { class: "supplies" }, [
@@ -845,7 +1128,7 @@ function suppliesTable(ctx, t) {
           sup.map((v) => h("span", { class: "chip", text: v })),
         ),
         h("td", { class: "tokens-cell" }, [
-          ...["chic", "metro", "archaeology"].map((k) =>
+          ...TOKENS.map((k) =>
             h(
               "span",
               {
@@ -879,12 +1162,18 @@ function suppliesTable(ctx, t) {
 }
 
 // -- the log -------------------------------------------------------------------------------------
+/** @param {GameEvent} event */
 export function eventKind(event) {
   if (event.key === "round_started") return "round";
   if (event.key === "bid_won" || event.key === "game_ended") return "win";
   return "";
 }
 
+/**
+ * @param {string} area
+ * @param {string | null | undefined} colour  the neighbourhood card's (none in Family)
+ * @param {Translator} t
+ */
 function cardsText(area, colour, t) {
   const parts = [`${t("cat.area")}: ${t(`area.${area}`)}`];
   if (colour) parts.push(t("neighbourhood", { colour: t(`colour.${colour}`) }));
@@ -893,8 +1182,15 @@ function cardsText(area, colour, t) {
 
 // The words of one event: the same catalogue keys and arguments as the terminal's
 // (polis.games.metropolys.render.messages), so both tell it alike.
+/** @type {(names: string[], t: Translator) => string} */
 const listNames = (names, t) => (t.list ? t.list(names) : names.join(", "));
 
+/**
+ * @param {GameEvent} event
+ * @param {NarrationContext} ctx
+ * @param {Translator} t
+ * @returns {string}
+ */
 export function describe(event, ctx, t) {
   const p = event.params;
   const name = ctx.names[p.player] ?? "?";
@@ -925,7 +1221,9 @@ export function describe(event, ctx, t) {
         field: p.field,
         reason: t(`reason.${p.reason}`),
       });
-      const back = [...new Set(p.returned.map((r) => ctx.names[r.player] ?? "?"))];
+      const back = [
+        ...new Set(p.returned.map((/** @type {Bid} */ r) => ctx.names[r.player] ?? "?")),
+      ];
       if (back.length)
         line += ` ${t("returned", { names: listNames(back, t), count: back.length, bids: p.returned.length })}`;
       return line;
@@ -943,13 +1241,13 @@ export function describe(event, ctx, t) {
       const best = p.ranking[0];
       const cards = (p.cards ?? [])
         .map(
-          (c) =>
+          (/** @type {Cards & {player: number}} */ c) =>
             `${ctx.names[c.player] ?? "?"}: ${cardsText(c.area_card, c.neighbourhood_card, t)}`,
         )
         .join("; ");
       const head = t(best.length > 1 ? "event.game_ended_tie" : "event.game_ended", {
         names: listNames(
-          best.map((q) => ctx.names[q] ?? "?"),
+          best.map((/** @type {number} */ q) => ctx.names[q] ?? "?"),
           t,
         ),
         score: p.scores[best[0]],
@@ -973,6 +1271,10 @@ const CATS = [
   "highest",
 ];
 
+/**
+ * @param {Ctx & {result: Result}} ctx  once the game is over
+ * @param {Translator} t
+ */
 export function scorePad(ctx, t) {
   const { result, names, view } = ctx;
   const reports = result.players;
@@ -1006,6 +1308,7 @@ export function scorePad(ctx, t) {
       ...reports.map((r) => h("td", { text: r.built })),
     ]),
   );
+  /** @type {HTMLElement[]} */
   const out = [table];
   // every secret card, revealed beside the points it gave
   if (view.cards) {
@@ -1052,6 +1355,11 @@ export function scorePad(ctx, t) {
 // keyboard focus and on a long press (data-tip), and are its accessible description. The
 // setting that hides it hides `.running-score` during the game (static/js/settings.js); the
 // final score (`.final`) always shows.
+/**
+ * @param {Ctx} ctx
+ * @param {number} p  the seat
+ * @param {Translator} t
+ */
 export function runningScore(ctx, p, t) {
   const { view } = ctx;
   const score = view.running_score?.[p];
@@ -1079,7 +1387,12 @@ export function runningScore(ctx, p, t) {
 }
 
 // -- help --------------------------------------------------------------------------------------------
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function legend(ctx, t) {
+  /** @type {(pic: Children, title: string, text: string) => HTMLElement} */
   const item = (pic, title, text) =>
     h("div", { class: "legend-item" }, [
       s("svg", { viewBox: "0 0 48 48", width: 44, height: 44, "aria-hidden": "true" }, pic),
@@ -1166,6 +1479,10 @@ export function legend(ctx, t) {
   return h("div", { class: "legend" }, rows);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Translator} t
+ */
 export function rules(ctx, t) {
   const lines = t("rules.text").split("\n");
   return h("div", { class: "rules-text" }, [
@@ -1194,6 +1511,10 @@ export function picture() {
     focusable: "false",
   });
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "water" }));
+  /**
+   * @type {{x: number, y: number, colour: string, district: string, token?: Token,
+   *   building?: {player: number, value: number}}[]}
+   */
   const fields = [
     { x: 40, y: 44, colour: "orange", district: "north" },
     { x: 96, y: 30, colour: "red", district: "north", building: { player: 0, value: 7 } },

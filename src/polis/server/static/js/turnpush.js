@@ -1,3 +1,4 @@
+// @ts-check
 // Turn notifications by Web Push, opted into per seat from the table: the browser subscribes
 // through the service worker (/sw.js) with the server's public key, and the subscription is
 // handed to the server once per seat this browser holds. Turning them off tells the server
@@ -6,6 +7,19 @@ import { h, clear } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api } from "./ui.js";
 
+/**
+ * What the table hands the box: its game, the tokens of the seats this browser holds there,
+ * and whether to offer notices at all (not for a finished game or a real-time one: its players
+ * are expected at the table, the server sends no notices).
+ * @typedef {{gameId: string, tokens: () => string[], shown: () => boolean}} PushEnv
+ */
+
+/**
+ * What this browser keeps of a game's subscription (localStorage): the push service's address.
+ * @typedef {{endpoint: string}} Saved
+ */
+
+/** @param {string} gameId */
 const KEY = (gameId) => `polis:push:${gameId}`;
 
 export function pushSupported() {
@@ -17,13 +31,19 @@ export function pushSupported() {
   );
 }
 
-function keyBytes(text) {
+// The server's public key (base64url, its padding left off) as bytes.
+/** @param {string} text */
+export function keyBytes(text) {
   const b64 = (text + "=".repeat((4 - (text.length % 4)) % 4))
     .replace(/-/g, "+")
     .replace(/_/g, "/");
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
+/**
+ * @param {string} gameId
+ * @returns {Saved | null}
+ */
 function saved(gameId) {
   try {
     return JSON.parse(localStorage.getItem(KEY(gameId)) || "null");
@@ -32,7 +52,10 @@ function saved(gameId) {
   }
 }
 
+/** @returns {Promise<PushSubscription>} */
 export async function subscription() {
+  // GET /api/push/key: null when the server sends no notices
+  /** @type {{key: string | null}} */
   const { key } = await api("/api/push/key");
   if (!key) throw new Error(t("push.unsupported"));
   const permission = await Notification.requestPermission();
@@ -49,8 +72,7 @@ export async function subscription() {
   );
 }
 
-// env: {gameId, tokens() -> the held seats' tokens, shown() -> false for a finished game or
-// a real-time one (its players are expected at the table: the server sends no notices)}
+/** @param {PushEnv} env */
 export function pushBox(env) {
   const { gameId } = env;
   const box = h("section", { class: "box push", id: "push", "aria-labelledby": "push-title" });
@@ -76,7 +98,9 @@ export function pushBox(env) {
       localStorage.setItem(KEY(gameId), JSON.stringify({ endpoint: sub.endpoint }));
       status.textContent = t("push.enabled");
     } catch (err) {
-      status.textContent = t("push.failed", { why: err.message || String(err) });
+      status.textContent = t("push.failed", {
+        why: /** @type {Error} */ (err).message || String(err),
+      });
     }
     busy = false;
     draw(true);
@@ -97,7 +121,7 @@ export function pushBox(env) {
       localStorage.removeItem(KEY(gameId));
       status.textContent = "";
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = /** @type {Error} */ (err).message;
     }
     busy = false;
     draw(true);
@@ -109,6 +133,7 @@ export function pushBox(env) {
     if (box.hidden) return;
     const enabled = !!saved(gameId);
     if (!keepStatus) status.textContent = enabled ? t("push.enabled") : "";
+    /** @type {HTMLElement[]} */
     const parts = [h("h3", { id: "push-title", text: t("push.heading") })];
     if (!pushSupported()) {
       parts.push(h("p", { class: "hint", text: t("push.unsupported") }));
@@ -127,7 +152,7 @@ export function pushBox(env) {
     parts.push(status);
     const had = document.activeElement?.id === "push-toggle";
     clear(box).append(...parts);
-    if (had) box.querySelector("#push-toggle")?.focus();
+    if (had) /** @type {HTMLElement | null} */ (box.querySelector("#push-toggle"))?.focus();
   }
 
   return { element: box, render: () => draw() };

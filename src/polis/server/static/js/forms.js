@@ -9,6 +9,29 @@ import { errorWords, passkeyWords } from "./session.js";
 /** @typedef {import("./session.js").OwnWords} OwnWords */
 
 /**
+ * What app.js hands every account page: where to draw, the games served, and the address's
+ * arguments ("" when it has none): #/player/{name}, #/challenge/{to},
+ * #/leaderboard/{game}/{mode}.
+ * @typedef {object} PageEnv
+ * @property {HTMLElement} root
+ * @property {import("./ui.js").Meta} meta
+ * @property {Record<string, import("./ui.js").GameClient>} clients
+ * @property {string[]} names  the playable games
+ * @property {(game: string) => string} gameTitle
+ * @property {(game: string, mode: string) => string} modeName
+ * @property {string} name
+ * @property {string} to
+ * @property {string} game
+ * @property {string} mode
+ */
+
+/**
+ * An account page as app.js drives it: drawn again (a new language), left, and told when who
+ * is signed in changes.
+ * @typedef {{render: () => void, destroy: () => void, session?: () => void}} Page
+ */
+
+/**
  * A labelled input: its id (also its name), label, a hint under it, and the input's attributes.
  * @typedef {{id: string, label: string, hint?: string} & import("./dom.js").Attrs} FieldSpec
  */

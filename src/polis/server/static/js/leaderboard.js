@@ -1,3 +1,4 @@
+// @ts-check
 // #/leaderboard/{game}/{mode}: the ratings of one game and mode, best first, with provisional
 // ratings said to be, the signed-in player's row marked, and bots shown only when asked.
 import { h, clear } from "./dom.js";
@@ -6,7 +7,27 @@ import { api } from "./ui.js";
 import { me, errorLine } from "./session.js";
 import { pageTitle } from "./forms.js";
 
-// env: {root, meta, names (playable games), game, mode, gameTitle(name), modeName(name, mode)}
+/**
+ * One row of a leaderboard (accounts/profiles.py's leaderboard): equal ratings share a rank.
+ * @typedef {{
+ *   rank: number,
+ *   name: string,
+ *   bot: boolean,
+ *   rating: number,
+ *   games: number,
+ *   provisional: boolean,
+ * }} BoardRow
+ */
+
+/**
+ * GET /api/leaderboard?game&mode&bots: the best rated accounts of a game and mode.
+ * @typedef {{game: string, mode: string, players: BoardRow[]}} Board
+ */
+
+/**
+ * @param {import("./forms.js").PageEnv} env its game and mode: the address's
+ * @returns {import("./forms.js").Page}
+ */
 export function leaderboardPage(env) {
   const { root, meta, names, gameTitle, modeName } = env;
   const choice = {
@@ -14,7 +35,9 @@ export function leaderboardPage(env) {
     mode: env.mode,
     bots: sessionStorage.getItem("polis:board-bots") === "1",
   };
+  /** @type {Board | null} */
   let board = null;
+  /** @type {string | null} */
   let failed = null;
   let destroyed = false;
   let asked = 0;
@@ -41,6 +64,7 @@ export function leaderboardPage(env) {
         mode: choice.mode,
         bots: String(choice.bots),
       });
+      /** @type {Board} */
       const data = await api(`/api/leaderboard?${query}`, { cache: "no-store" });
       if (n !== asked) return; // a later choice is on its way
       board = data;
@@ -170,7 +194,7 @@ export function leaderboardPage(env) {
         ],
       ),
     );
-    if (had && document.getElementById(had)) document.getElementById(had).focus();
+    if (had) document.getElementById(had)?.focus();
   }
 
   load();

@@ -1,3 +1,4 @@
+// @ts-check
 // #/challenge/{name}: challenge a named player to a table (game, mode, how many players, rated
 // or not, the clock). The challenged player accepts or declines from their "My games"; a table
 // with more than two players keeps its other seats open for anyone signed in.
@@ -8,13 +9,30 @@ import { me } from "./session.js";
 import { field, errorLine, showError, clearError, signInFirst, pageTitle } from "./forms.js";
 import { CLOCKS } from "./seatclock.js";
 
-// env: {root, meta, names (playable games), to (a name or ""), gameTitle(name), modeName(name, mode)}
+/**
+ * The challenge as chosen so far: whom, the game, its mode ("": the game's first), how many
+ * play, rated or not, and the key of one of the lobby's clocks (seatclock.js's CLOCKS).
+ * @typedef {{
+ *   to: string,
+ *   game: string,
+ *   mode: string,
+ *   players: number,
+ *   rated: boolean,
+ *   clock: string,
+ * }} ChallengeForm
+ */
+
+/**
+ * @param {import("./forms.js").PageEnv} env `to`: the address's name, or ""
+ * @returns {import("./forms.js").Page}
+ */
 export function challengePage(env) {
   const { root, meta, names, gameTitle, modeName } = env;
+  /** @type {ChallengeForm} */
   const form = {
     to: env.to ?? "",
     game: names[0],
-    mode: null,
+    mode: "",
     players: 2,
     rated: true,
     clock: "none",
@@ -50,6 +68,7 @@ export function challengePage(env) {
         h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) }),
       ),
     );
+    /** @type {number[]} */
     const counts = [];
     for (let n = Math.max(2, g.min_players); n <= g.max_players; n++) counts.push(n);
     const countSel = h(
@@ -92,7 +111,8 @@ export function challengePage(env) {
         on: {
           submit: async (e) => {
             e.preventDefault();
-            const to = el.querySelector("#challenge-to").value.trim();
+            const input = /** @type {HTMLInputElement} */ (el.querySelector("#challenge-to"));
+            const to = input.value.trim();
             if (!to) return showError(error, t("challenge.needName"));
             if (to.toLocaleLowerCase() === (me() ?? "").toLocaleLowerCase())
               return showError(error, t("challenge.notYourself"));

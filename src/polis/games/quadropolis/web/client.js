@@ -1418,17 +1418,43 @@ const CATS = [
   "energy_penalty",
 ];
 
+// The score pad's categories in a mode: Classic has no office towers nor monuments.
+/** @param {View["mode"]} mode */
+export function padCategories(mode) {
+  return mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
+}
+
+/**
+ * The score pad's rows under its head, a label and a value per city each: the categories,
+ * the total, then the two tie-breaks (`cls`: the row's class).
+ * @param {Score[]} scores  each city's, in seat order
+ * @param {View["mode"]} mode
+ * @param {Translator} t
+ * @returns {{label: string, cls: "total" | "tie" | null, values: number[]}[]}
+ */
+export function padRows(scores, mode, t) {
+  return [
+    ...padCategories(mode).map((c) => ({
+      label: t(`cat.${c}`),
+      cls: null,
+      values: scores.map((r) => r.categories[c]),
+    })),
+    { label: t("score.total"), cls: "total", values: scores.map((r) => r.total) },
+    {
+      label: t("tie.inhabitants"),
+      cls: "tie",
+      values: scores.map((r) => r.inhabitants_on_buildings),
+    },
+    { label: t("tie.empty"), cls: "tie", values: scores.map((r) => r.empty_squares) },
+  ];
+}
+
 /**
  * @param {Ctx & {result: Result}} ctx  a finished game's
  * @param {Translator} t
  */
 export function scorePad(ctx, t) {
   const { result, names } = ctx;
-  const reports = result.players;
-  const cats =
-    ctx.view.mode === "expert"
-      ? CATS
-      : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
   const table = h("table", { class: "scorepad", id: "scorepad" });
   table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
   table.append(
@@ -1439,31 +1465,13 @@ export function scorePad(ctx, t) {
       ),
     ]),
   );
-  for (const c of cats)
+  for (const row of padRows(result.players, ctx.view.mode, t))
     table.append(
-      h("tr", {}, [
-        h("th", { scope: "row", text: t(`cat.${c}`) }),
-        ...reports.map((r) => h("td", { text: r.categories[c] })),
+      h("tr", { class: row.cls }, [
+        h("th", { scope: "row", text: row.label }),
+        ...row.values.map((v) => h("td", { text: v })),
       ]),
     );
-  table.append(
-    h("tr", { class: "total" }, [
-      h("th", { scope: "row", text: t("score.total") }),
-      ...reports.map((r) => h("td", { text: r.total })),
-    ]),
-  );
-  table.append(
-    h("tr", { class: "tie" }, [
-      h("th", { scope: "row", text: t("tie.inhabitants") }),
-      ...reports.map((r) => h("td", { text: r.inhabitants_on_buildings })),
-    ]),
-  );
-  table.append(
-    h("tr", { class: "tie" }, [
-      h("th", { scope: "row", text: t("tie.empty") }),
-      ...reports.map((r) => h("td", { text: r.empty_squares })),
-    ]),
-  );
   return table;
 }
 
@@ -1474,6 +1482,20 @@ export function scorePad(ctx, t) {
 // and are its accessible description. The setting that hides it hides `.running-score` during
 // the game (static/js/settings.js); the final score (`.final`) always shows.
 /**
+ * A city's running score in words: its label (the points so far, or in all once over) and
+ * its score pad rows ("Shops: 4").
+ * @param {Score} score
+ * @param {View["mode"]} mode
+ * @param {boolean} finished
+ * @param {Translator} t
+ */
+export function runningWords(score, mode, finished, t) {
+  const label = t(finished ? "running.final" : "running.label", { n: score.total });
+  const rows = padCategories(mode).map((c) => `${t(`cat.${c}`)}: ${score.categories[c]}`);
+  return { label, rows };
+}
+
+/**
  * @param {Ctx} ctx
  * @param {number} p
  * @param {Translator} t
@@ -1482,10 +1504,7 @@ export function runningScore(ctx, p, t) {
   const { view } = ctx;
   const score = view.running_score?.[p];
   if (!score) return null;
-  const cats =
-    view.mode === "expert" ? CATS : CATS.filter((c) => c !== "office_towers" && c !== "monuments");
-  const label = t(view.finished ? "running.final" : "running.label", { n: score.total });
-  const rows = cats.map((c) => `${t(`cat.${c}`)}: ${score.categories[c]}`);
+  const { label, rows } = runningWords(score, view.mode, view.finished, t);
   const id = `running-score-${p}`;
   return h("span", { class: `running-score${view.finished ? " final" : ""}` }, [
     h("span", {

@@ -67,7 +67,8 @@ import { h, s, roving, inkOn } from "/static/js/sdk.js";
 /** @typedef {{total: number, built: number, breakdown: Record<string, number>}} PlayerReport */
 /** @typedef {{players: PlayerReport[], ranking: number[][]}} Result */
 
-// The board's geometry (/api/boards/metropolys: polis.games.metropolys.board.board_json).
+// The board's geometry (/api/boards/metropolys: polis.games.metropolys.board.board_json): the
+// parts this client reads.
 /**
  * @typedef {object} BoardField
  * @property {number} id
@@ -86,11 +87,11 @@ import { h, s, roving, inkOn } from "/static/js/sdk.js";
  */
 
 /**
- * The table's context with this game's view, board, choices and result.
- * @typedef {Omit<TableContext, "view" | "board" | "choices" | "hint" | "result"> & {
- *   view: View, board: Board, choices: Choices | null,
- *   hint: {move: string, choice: Choices} | null, result: Result | null
- * }} Ctx
+ * The table's context with this game's view, board, choices and result; the selection is the
+ * field chosen, if any, and a hint's choice the move suggested as the choices hold it.
+ * @typedef {Omit<TableContext, "view" | "board" | "choices" | "selection" | "hint" | "result">
+ *   & {view: View, board: Board, choices: Choices | null, selection: {field?: number},
+ *   hint: {move: string, choice: Choices | null} | null, result: Result | null}} Ctx
  */
 /** @typedef {(seat: number, x: number, y: number, r: number) => Children} Marker */
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: a form to start a game (seats as cards that wrap on a phone) and the recent
 // games, each saying whose turn it is.
 import { h, clear } from "./dom.js";
@@ -11,10 +12,111 @@ import { hintsChoice } from "./hint.js";
 import { me, session, onSession } from "./session.js";
 import { gameCards } from "./welcome.js";
 
-// env: {root, meta, clients, names (playable games), gameTitle(name), modeName(name, mode)}
+/** @typedef {import("./ui.js").SeatInfo} SeatInfo */
+
+/**
+ * A game of GET /api/games (the latest listed ones): the same summary as an open table's.
+ * @typedef {import("./opentables.js").OpenTable} ListedGame
+ */
+
+/**
+ * A seat of the new table: with its token and invite link, or (a bot's) neither.
+ * @typedef {SeatInfo & ({token: string, invite: string} | {token?: undefined, invite?: undefined})}
+ *   SeatMade
+ */
+
+/**
+ * POST /api/games: the new table.
+ * @typedef {{id: string, seats: SeatMade[], watch: string}} GameMade
+ */
+
+/**
+ * A seat of the form: a person (here: on this device), a bot, or open to anyone.
+ * @typedef {{kind: string, level: string, name: string, here: boolean}} SeatChoice
+ */
+
+/**
+ * The form (with the table's rules of seatclock.js, and the choices of opentables.js and
+ * hint.js).
+ * @typedef {import("./seatclock.js").RulesForm & {
+ *   game: string | undefined,
+ *   mode: string | null,
+ *   players: number,
+ *   seats: SeatChoice[],
+ *   chatSpectators: boolean,
+ *   rated?: boolean,
+ *   listed?: boolean,
+ *   bots?: boolean,
+ *   hints?: boolean,
+ * }} LobbyForm
+ */
+
+/**
+ * Hints are possible (and on by default) only where no other person sits: one person against
+ * bots, or hot-seat; never with an open seat (see hints.py, seats.py).
+ * @param {SeatChoice[]} seats  the table's seats
+ * @returns {boolean}
+ */
+export function hintsPossible(seats) {
+  const humans = seats.filter((s) => s.kind !== "bot");
+  return (
+    humans.every((s) => s.kind === "human") && (humans.length <= 1 || humans.every((s) => s.here))
+  );
+}
+
+/**
+ * The seats as POST /api/games receives them: an open seat is only that; a seat left without a
+ * name is called by its number.
+ * @param {SeatChoice[]} seats  the table's seats
+ * @returns {({kind: "open"} | {name: string, kind: string, level: string | null})[]}
+ */
+export function seatsBody(seats) {
+  return seats.map((s, i) =>
+    s.kind === "open"
+      ? { kind: "open" }
+      : {
+          name:
+            s.name.trim() ||
+            (s.kind === "bot"
+              ? t("lobby.botName", { n: i + 1 })
+              : t("lobby.playerName", { n: i + 1 })),
+          kind: s.kind,
+          level: s.kind === "bot" ? s.level : null,
+        },
+  );
+}
+
+/**
+ * @typedef {object} LobbyEnv
+ * @property {HTMLElement} root
+ * @property {import("./ui.js").Meta} meta
+ * @property {Record<string, import("./ui.js").GameClient>} clients
+ * @property {string[]} names  the playable games
+ * @property {(game: string) => string} gameTitle
+ * @property {(game: string, mode: string) => string} modeName
+ */
+
+/**
+ * @param {LobbyEnv} env
+ * @returns {{render: () => void, destroy: () => void, session: () => void}}
+ */
 export function lobby(env) {
   const { root, meta, clients, names, gameTitle, modeName } = env;
-  const form = { game: names[0], mode: null, players: 2, seats: [], chatSpectators: false };
+  /** @type {LobbyForm} */
+  const form = {
+    game: names[0],
+    mode: null,
+    players: 2,
+    seats: [],
+    chatSpectators: false,
+    clock: "none", // seatclock.js
+    standIn: "medium",
+    away: null,
+  };
+  /**
+   * @param {number} i
+   * @returns {SeatChoice}
+   */
   const defaults = (i) => ({
     kind: i === 0 ? "human" : "bot",
     level: "easy",
@@ -22,7 +124,6 @@ export function lobby(env) {
     here: true,
   });
   for (let i = 0; i < 4; i++) form.seats.push(defaults(i));
-  Object.assign(form, { clock: "none", standIn: "medium", away: null }); // seatclock.js
   const panel = h("section", {
     class: "panel",
     id: "new-game",
@@ -96,11 +197,15 @@ export function lobby(env) {
   // A rated table: the person's own seat and seats open to signed-in people, nothing else.
   const rated = () => !!me() && !!form.rated;
 
-  function seatRow(i) {
+  /**
+   * @param {string} game
+   * @param {number} i
+   */
+  function seatRow(game, i) {
     const seat = form.seats[i];
     if (rated())
       Object.assign(seat, i === 0 ? { kind: "human", here: true, name: me() } : { kind: "open" });
-    const colour = clients[form.game].PLAYER_COLOURS[i];
+    const colour = clients[game].PLAYER_COLOURS[i];
     const kind = h(
       "select",
       {
@@ -189,8 +294,9 @@ export function lobby(env) {
       panel.append(h("p", { class: "error", text: t("error.noClient") }));
       return;
     }
-    const g = meta.games[form.game];
-    if (!g.modes.includes(form.mode)) form.mode = g.modes[0];
+    const game = form.game;
+    const g = meta.games[game];
+    if (!form.mode || !g.modes.includes(form.mode)) form.mode = g.modes[0];
     form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
     const gameSel = h(
       "select",
@@ -216,7 +322,7 @@ export function lobby(env) {
         },
       },
       g.modes.map((m) =>
-        h("option", { value: m, selected: m === form.mode, text: modeName(form.game, m) }),
+        h("option", { value: m, selected: m === form.mode, text: modeName(game, m) }),
       ),
     );
     const counts = [];
@@ -242,11 +348,12 @@ export function lobby(env) {
       ]),
     );
     // a signed-in person's seat is called by the account's name (the seat is bound to it)
-    if (me() && form.seats[0].kind === "human" && !form.seats[0].name) form.seats[0].name = me();
+    const self = me();
+    if (self && form.seats[0].kind === "human" && !form.seats[0].name) form.seats[0].name = self;
     const seats = h("div", { class: "seats" });
     for (let i = 0; i < form.players; i++) {
       while (form.seats.length <= i) form.seats.push(defaults(i));
-      seats.append(seatRow(i));
+      seats.append(seatRow(game, i));
     }
     if (me()) {
       panel.append(
@@ -309,17 +416,10 @@ export function lobby(env) {
 
   const openSeat = () => form.seats.slice(0, form.players).some((s) => s.kind === "open");
 
-  // hints are possible (and on by default) only where no other person sits: one person
-  // against bots, or hot-seat; never with an open seat (see hints.py, seats.py)
-  function hintsAllowed() {
-    const humans = form.seats.slice(0, form.players).filter((s) => s.kind !== "bot");
-    return (
-      humans.every((s) => s.kind === "human") && (humans.length <= 1 || humans.every((s) => s.here))
-    );
-  }
+  const hintsAllowed = () => hintsPossible(form.seats.slice(0, form.players));
 
   function syncHints() {
-    const box = document.getElementById("hints");
+    const box = /** @type {HTMLInputElement | null} */ (document.getElementById("hints"));
     const alone = hintsAllowed();
     if (box) {
       box.checked = alone && (form.hints ?? true);
@@ -331,22 +431,11 @@ export function lobby(env) {
 
   async function create() {
     const chosen = form.seats.slice(0, form.players);
-    const seats = chosen.map((s, i) =>
-      s.kind === "open"
-        ? { kind: "open" }
-        : {
-            name:
-              s.name.trim() ||
-              (s.kind === "bot"
-                ? t("lobby.botName", { n: i + 1 })
-                : t("lobby.playerName", { n: i + 1 })),
-            kind: s.kind,
-            level: s.kind === "bot" ? s.level : null,
-          },
-    );
+    const seats = seatsBody(chosen);
     const listed = form.listed !== false;
     const humans = chosen.filter((s) => s.kind === "human");
     const hotSeat = humans.length > 1 && humans.every((s) => s.here) && !rated();
+    /** @type {GameMade} */
     let data;
     try {
       data = await api("/api/games", {
@@ -366,7 +455,7 @@ export function lobby(env) {
         }),
       });
     } catch (err) {
-      toast(err.message);
+      toast(err instanceof Error ? err.message : String(err));
       return;
     }
     const invites = [];
@@ -415,8 +504,14 @@ export function lobby(env) {
 
   // Whose turn it is in a game: asked of the server for the games this browser plays and a
   // few others (each answer loads that game on the server).
+  /**
+   * @param {ListedGame} g
+   * @param {Record<string, string>} held  the seat tokens this browser holds for it
+   * @param {HTMLElement} li
+   */
   async function turnNote(g, held, li) {
     try {
+      /** @type {import("./ui.js").GameSummary} */
       const summary = await api(`/api/games/${encodeURIComponent(g.id)}`);
       const cur = summary.current_player;
       if (cur === undefined || cur < 0) return;
@@ -434,6 +529,7 @@ export function lobby(env) {
   }
 
   async function drawRecent() {
+    /** @type {{games: ListedGame[]}} */
     const { games } = await api("/api/games");
     clear(recentBox).append(h("h2", { id: "recent-title", text: t("lobby.recent") }));
     if (!games.length) {
@@ -466,6 +562,7 @@ export function lobby(env) {
   }
 
   // "New table" on a game's card: the form, set to that game, with its game menu focused
+  /** @param {string} name */
   function startTableOf(name) {
     form.game = name;
     invitesShown = false;

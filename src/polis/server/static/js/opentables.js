@@ -18,7 +18,8 @@ const NAME_KEY = "polis:name";
  */
 
 /**
- * A listed table waiting for people (GET /api/tables: the store's open_tables, with `bots`).
+ * A listed table waiting for people (GET /api/tables: the store's open_tables, with `bots`;
+ * GET /api/games lists the latest games in the same summaries).
  * @typedef {object} OpenTable
  * @property {string} id
  * @property {string} game
@@ -27,6 +28,8 @@ const NAME_KEY = "polis:name";
  * @property {string[]} names  every seat's name
  * @property {string[]} [kinds]  every seat's kind (human, bot)
  * @property {number[]} vacant  the seats free to take
+ * @property {number} position  entries so far
+ * @property {boolean} finished
  * @property {TimeControl | null} [clock]
  * @property {boolean} [bots]  bot accounts may take the open seats
  * @property {boolean} [rated]  (not sent by /api/tables yet: its badge is never drawn)

@@ -71,6 +71,30 @@ export class ApiError extends Error {
  * @property {boolean} bots
  */
 
+/**
+ * A game as GET /api/meta lists it: its modes, how many play, and where its browser client is
+ * (null: a game played through the API only).
+ * @typedef {object} GameMeta
+ * @property {string} title
+ * @property {string[]} modes
+ * @property {number} min_players
+ * @property {number} max_players
+ * @property {{script: string, style: string | null, i18n: string} | null} client
+ */
+
+/**
+ * GET /api/meta: the games served, the bot levels and the languages.
+ * @typedef {{games: Record<string, GameMeta>, levels: string[], languages: string[],
+ *   [feature: string]: unknown}} Meta
+ */
+
+/**
+ * A game's client module (its web/client.js, see app.js), as far as the pages outside the
+ * table use it.
+ * @typedef {{PLAYER_COLOURS: string[], picture?: () => Element,
+ *   ABOUT?: {minutes: [number, number]}, [part: string]: any}} GameClient
+ */
+
 // The signed-in session's CSRF token (from GET /api/account, kept in memory only): every
 // state-changing request sends it in X-CSRF-Token, which a page of another site cannot read.
 /** @type {string | null} */

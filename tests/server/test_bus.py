@@ -107,3 +107,41 @@ def test_followed_games_are_heard_again_after_redis_comes_back(bus: Redis) -> No
             await b.close()
 
     asyncio.run(scenario())
+
+
+def test_one_failed_call_to_redis_costs_no_message(bus: Redis) -> None:
+    """A call that fails once (a publish timing out) marks the bus down; its listener
+    connects again at once, and the message that failed and those published meanwhile go
+    out in order instead of being dropped."""
+
+    async def scenario() -> None:
+        from redis.exceptions import TimeoutError as RedisTimeout
+
+        heard: list[dict[str, Any]] = []
+        connects: list[float] = []
+        a = RedisBus(bus.url, "a")
+        a.start(heard.append, lambda: connects.append(asyncio.get_running_loop().time()))
+        await eventually_async(lambda: a.healthy, "the bus did not connect", timeout=10)
+        b = await started(bus.url, "b", heard)
+        try:
+            await b.follow("g1")
+            real = a._redis.publish
+            failures = [RedisTimeout("Timeout reading from socket")]
+
+            async def flaky(*args: Any) -> Any:
+                if failures:
+                    raise failures.pop()
+                return await real(*args)
+
+            a._redis.publish = flaky  # type: ignore[method-assign]
+            a.publish({"t": "move", "g": "g1", "i": 0, "m": "first"})
+            await eventually_async(lambda: not failures, "the publish was never tried")
+            a.publish({"t": "move", "g": "g1", "i": 1, "m": "second"})
+            await heard_move(heard, "second")
+            assert moves(heard) == [("g1", "first"), ("g1", "second")]
+            assert a.healthy and len(connects) == 2 and a.dropped == 0  # connected again
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(scenario())

@@ -9,7 +9,10 @@ process hears only the games it holds: with more processes, each one's share of 
 shrinks instead of staying all of them. The database stays the authority: the
 position guard decides which move is accepted, and a process that missed messages (Redis
 down, restarted) catches up from the store (the hub checks loaded games' positions when the
-bus reconnects and, while it is down, every couple of seconds). A game's bots are played by
+bus reconnects and, while it is down, every couple of seconds). Any failed call to Redis marks
+the bus down until the listener has connected again (so a process never believes Redis gone
+while its listener looks healthy, or the reverse), and what it publishes meanwhile waits in
+a bounded queue and goes out in order once Redis answers. A game's bots are played by
 the process holding its lease (a Redis key with a time to live): exactly one at a time, and
 another one takes over when the holder dies.
 
@@ -126,8 +129,10 @@ class RedisBus(LocalBus):
         self._tasks: list[asyncio.Task[None]] = []
         #: Unsubscriptions under way.
         self._chores: set[asyncio.Task[None]] = set()
-        #: Messages not published (Redis down, or the queue full).
+        #: Messages not published (the queue full during a long outage).
         self.dropped = 0
+        #: Set while Redis answers: what waits to be published goes out.
+        self._up = asyncio.Event()
 
     def start(self, handler: Handler, on_connect: Callable[[], None]) -> None:
         loop = asyncio.get_running_loop()
@@ -140,9 +145,8 @@ class RedisBus(LocalBus):
         return f"{self.prefix}:game:{game_id}"
 
     def publish(self, message: BusMessage) -> None:
-        if not self.healthy:
-            self.dropped += 1  # the others poll the store meanwhile
-            return
+        """Queue ``message``; it is sent once Redis answers (dropped only when the queue is
+        full: the others catch up from the store)."""
         game_id = message["g"]
         channel = self.game_channel(game_id) if game_id else self.channel
         try:
@@ -195,13 +199,13 @@ class RedisBus(LocalBus):
         from redis.exceptions import RedisError
 
         out = self._out
+        items: list[tuple[str, str]] = []
         while True:
-            items = [await out.get()]
-            while not out.empty() and len(items) < PUBLISH_BATCH:
-                items.append(out.get_nowait())
-            if not self.healthy:
-                self.dropped += len(items)
-                continue
+            if not items:
+                items = [await out.get()]
+                while not out.empty() and len(items) < PUBLISH_BATCH:
+                    items.append(out.get_nowait())
+            await self._up.wait()
             try:
                 if len(items) == 1:
                     await self._redis.publish(*items[0])
@@ -210,9 +214,9 @@ class RedisBus(LocalBus):
                     for channel, text in items:
                         pipe.publish(channel, text)
                     await pipe.execute()
+                items = []
             except (RedisError, OSError) as exc:
-                self.dropped += len(items)
-                self._down(exc)
+                self._down(exc)  # kept: sent again once the listener has reconnected
 
     async def _listen(self, handler: Handler, on_connect: Callable[[], None]) -> None:
         from redis.exceptions import RedisError
@@ -226,9 +230,10 @@ class RedisBus(LocalBus):
                     log.info("connected to Redis at %s", self._shown())
                 self._pubsub = pubsub
                 self.healthy = True
+                self._up.set()
                 pause = 0.1
                 on_connect()
-                while True:
+                while self.healthy:  # another call to Redis failed: connect again
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
@@ -269,6 +274,7 @@ class RedisBus(LocalBus):
         if self.healthy:
             log.warning("Redis unreachable (%s): polling the store until it is back", exc)
         self.healthy = False
+        self._up.clear()
 
     def _shown(self) -> str:
         from sqlalchemy import make_url

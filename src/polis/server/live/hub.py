@@ -93,6 +93,9 @@ class Hub:
         #: The wall clock of clocks and away limits (seconds since the epoch); tests set it.
         self.now: Callable[[], float] = time.time
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        #: Bus messages for games being loaded, heard once their room exists: a change
+        #: stored after the load read the store would otherwise be missed.
+        self._held: dict[str, list[dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Rounds of the background upkeep finished (:mod:`~polis.server.live.upkeep`): a
         #: positive sign that what a round does has been done (tests wait on it).
@@ -168,7 +171,10 @@ class Hub:
             raise
         finally:
             del self._loading[game_id]
+            held = self._held.pop(game_id, [])
         future.set_result(room)
+        for message in held:
+            self._heard_in(room, message, loaded=True)
         return room
 
     async def _load(self, game_id: str) -> Room:
@@ -412,14 +418,24 @@ class Hub:
                 if each.presence.set_remote(origin, frozenset(), 0):
                     each.presence_changed()
             return
-        room = self.rooms.get(str(message.get("g")))
+        game_id = str(message.get("g"))
+        room = self.rooms.get(game_id)
         if room is None:
+            if game_id in self._loading:
+                self._held.setdefault(game_id, []).append(message)
             return
+        self._heard_in(room, message)
+
+    def _heard_in(self, room: Room, message: dict[str, Any], loaded: bool = False) -> None:
+        """A message from another process about ``room``'s game (``loaded``: held while the
+        room was loaded for someone about to join it)."""
+        kind = message.get("t")
+        origin = str(message.get("o"))
         if kind == "change":  # a move, take-back, change of hands or seat stored elsewhere
             action = heard(message)
             if action is None:
                 return
-            if room.idle and action.kind in ("move", "takeback"):
+            if room.idle and not loaded and action.kind in ("move", "takeback"):
                 # nobody here follows this game (it was created here and is played through
                 # another process): let it go rather than replay every move of it
                 self.evict(room)

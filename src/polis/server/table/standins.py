@@ -386,6 +386,13 @@ class SeatWatch:
 
         def install() -> None:
             if seats:
+                now = self.now()
+                for held, read in zip(room.stored.seats, seats, strict=False):
+                    if held.stand_in is not None and read.stand_in is None:
+                        # taken back through another process: the person is there now, and
+                        # their time away counts afresh (their presence may reach this
+                        # process later than the change of hands)
+                        self.away_since[read.seat] = now
                 room.stored.seats = seats
             if self.control is not None:
                 self.clock = self._clock_of(table, self.now())

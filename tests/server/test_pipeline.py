@@ -198,22 +198,37 @@ def play_every_kind(made_through: TestClient, wall: Wall, watch: Watch | None = 
         seats[first].move("2")
         seats[first].at(3)
         watch(3)
-    # the person to move (the second) has no connection: past the away limit a bot stands in
+    # the person to move (the second) has no connection: past the away limit a bot stands in;
+    # the first is back at once (else a bot would stand in for them too when their turn came
+    # after the away limit, and the bots could finish the game before the hand-back)
+    with seated(made_through, gid, tokens[first]):
+        eventually(  # (its time away counts from then)
+            lambda: (
+                [s["connected"] for s in made_through.get(f"/api/games/{gid}").json()["seats"]]
+                == [seat == first for seat in range(2)]
+            ),
+            "the server never saw the seat leave and the other come back",
+        )
+        wall.t += 31
+        hub = made_through.app.state.hub  # type: ignore[attr-defined]
+
+        async def check() -> bool:
+            room = await hub.room(gid)
+            done: bool = await room.watch.check()
+            return done
+
+        assert made_through.portal.call(check) is True  # type: ignore[union-attr]
+        watch(4)  # the bot moved for the seat away
+        play_on_after_the_hand_back(made_through, gid, tokens, first)
+    return gid
+
+
+def play_on_after_the_hand_back(
+    made_through: TestClient, gid: str, tokens: list[str], first: int
+) -> None:
+    """The person away comes back (hand-back); the other leaves (a stand-in for good); the
+    one back plays to the end."""
     away = 1 - first
-    eventually(  # (its time away counts from then)
-        lambda: not made_through.get(f"/api/games/{gid}").json()["seats"][away]["connected"],
-        "the server never saw the seat leave",
-    )
-    wall.t += 31
-    hub = made_through.app.state.hub  # type: ignore[attr-defined]
-
-    async def check() -> bool:
-        room = await hub.room(gid)
-        done: bool = await room.watch.check()
-        return done
-
-    assert made_through.portal.call(check) is True  # type: ignore[union-attr]
-    watch(4)  # the bot moved for the seat away
     with seated(made_through, gid, tokens[away]) as back:  # hand-back
         state = back.until(lambda s: s["seats"][away]["stand_in"] is None)
         left = made_through.post(f"/api/games/{gid}/resign", json={"token": tokens[first]})
@@ -225,7 +240,6 @@ def play_every_kind(made_through: TestClient, wall: Wall, watch: Watch | None = 
             if not state["finished"]:
                 back.move()
                 state = back.at(state["position"] + 1)
-    return gid
 
 
 def test_every_kind_of_change_goes_through_the_pipeline(spy: Spy, db_url: str) -> None:

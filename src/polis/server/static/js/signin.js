@@ -1,3 +1,4 @@
+// @ts-check
 // #/signin: sign in (a name and a password, or a passkey) and sign up (a name and a password,
 // with the rules shown before anyone types). Accounts are optional: the page says so. What the
 // server refuses is said in words (session.js errorWords), beside the form it concerns.
@@ -8,10 +9,15 @@ import { field, errorLine, showError, clearError, pageTitle } from "./forms.js";
 import { toast } from "./ui.js";
 
 // The server's rules (accounts/passwords.py), checked here first to say them in words.
-const NAME = /^[\p{L}][\p{L}\p{M}\p{N}_-]{2,19}$/u;
+export const NAME = /^[\p{L}][\p{L}\p{M}\p{N}_-]{2,19}$/u;
 export const MIN_PASSWORD = 10;
 
 // Why `password` cannot be `name`'s (null: the server will judge; it also refuses common ones).
+/**
+ * @param {string} password
+ * @param {string} [name]
+ * @returns {string | null}
+ */
 export function passwordProblem(password, name) {
   if (password.length < MIN_PASSWORD) return t("signup.rule.length", { n: MIN_PASSWORD });
   const folded = password.toLocaleLowerCase();
@@ -21,6 +27,7 @@ export function passwordProblem(password, name) {
 }
 
 // The rules, as a list the password field points at.
+/** @param {string} id */
 export function passwordRules(id) {
   return h("ul", { class: "rules", id }, [
     h("li", { text: t("signup.rule.length", { n: MIN_PASSWORD }) }),
@@ -30,13 +37,26 @@ export function passwordRules(id) {
   ]);
 }
 
+// The text typed in the input `id` of `form`.
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} id
+ */
+function typedIn(form, id) {
+  return /** @type {HTMLInputElement} */ (form.querySelector(`#${id}`)).value;
+}
+
+// Where to go once signed in: the page that sent the guest here (signInFirst), else My games.
 function next() {
   const to = sessionStorage.getItem("polis:next");
   sessionStorage.removeItem("polis:next");
   return to && to.startsWith("#/") && !to.startsWith("#/signin") ? to : "#/my";
 }
 
-// env: {root}
+/**
+ * @param {import("./forms.js").PageEnv} env
+ * @returns {import("./forms.js").Page}
+ */
 export function signInPage(env) {
   const { root } = env;
   const typed = { name: "", newName: "" }; // kept through a language switch
@@ -84,8 +104,8 @@ export function signInPage(env) {
         on: {
           submit: async (e) => {
             e.preventDefault();
-            const name = form.querySelector("#signin-name").value.trim();
-            const password = form.querySelector("#signin-password").value;
+            const name = typedIn(form, "signin-name").trim();
+            const password = typedIn(form, "signin-password");
             if (!name || !password) {
               showError(error, t("signin.fill"));
               return;
@@ -138,9 +158,13 @@ export function signInPage(env) {
   }
 
   // (passkeys.js: the browser's dialogue, then a new session as with a password)
+  /**
+   * @param {HTMLFormElement} form
+   * @param {HTMLElement} error
+   */
   async function passkeySignIn(form, error) {
     clearError(error);
-    const name = form.querySelector("#signin-name").value.trim();
+    const name = typedIn(form, "signin-name").trim();
     try {
       const passkeys = await import("./passkeys.js");
       await passkeys.signInWithPasskey(name ? { name } : {});
@@ -174,9 +198,9 @@ export function signInPage(env) {
         on: {
           submit: async (e) => {
             e.preventDefault();
-            const name = form.querySelector("#signup-name").value.trim();
-            const password = form.querySelector("#signup-password").value;
-            const again = form.querySelector("#signup-again").value;
+            const name = typedIn(form, "signup-name").trim();
+            const password = typedIn(form, "signup-password");
+            const again = typedIn(form, "signup-again");
             const problem = !NAME.test(name)
               ? t("signup.rule.nameForm")
               : (passwordProblem(password, name) ??

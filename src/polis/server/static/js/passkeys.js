@@ -15,7 +15,7 @@ const BASE = "/api/account/passkeys";
 /**
  * @typedef {{id: string, created: string, sign_count: number}} PasskeyInfo
  *   One of the account's passkeys, as the server lists it.
- * @typedef {{account: {name: string, bot: boolean}, csrf: string}} SignedIn
+ * @typedef {{account: import("./session.js").Account, csrf: string}} SignedIn
  *   The signed-in account, as /api/account/login answers (csrf: for X-CSRF-Token).
  * @typedef {"unsupported" | "wrong_host" | "cancelled" | "exists" | "failed" | string} PasskeyErrorCode
  *   "unsupported": no WebAuthn here (an insecure page, an old browser); "wrong_host": the page is

@@ -120,7 +120,8 @@ class Snapshots:
             "choices": None,
             "authors": (stored.authors + [None] * len(stored.moves))[: len(stored.moves)],
         }
-        if seat is not None and not finished and current == seat and not offered_no_move(stored, seat):
+        offered = seat is not None and not finished and current == seat
+        if offered and seat is not None and not offered_no_move(stored, seat):
             if self._legal is None:
                 self._legal = state.legal_moves()
             body["legal"] = [m.text for m in self._legal]

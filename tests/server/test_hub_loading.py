@@ -1,0 +1,49 @@
+"""A game being loaded into memory hears what other processes say about it meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from polis.core.registry import games
+from polis.server.live.hub import Hub
+from polis.server.store.games import Store
+from waiting import eventually_async
+
+
+def test_a_change_told_while_its_game_loads_is_applied_once_the_room_exists(
+    tmp_path: Path,
+) -> None:
+    """Another process stores a move after this one read the game and tells it while the
+    game is still being replayed: the move must not be lost (SQLite: no position checks
+    would find it later)."""
+
+    async def scenario() -> tuple[int, int]:
+        store = Store(f"sqlite:///{tmp_path / 'load.db'}")
+        hub = Hub(store, games(), bot_delay=0.0)
+        people = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
+        room, _tokens = await hub.create("counting", "basic", people)
+        game_id = room.id
+        hub.evict(room)
+        loop = asyncio.get_running_loop()
+        real_load = store.load
+        told = {"t": "change", "o": "other", "g": game_id, "k": "move", "i": 0, "m": "2"}
+
+        def load(wanted: str) -> Any:
+            read = real_load(wanted)  # this process has read the game ...
+            store.append_move(game_id, 0, "2", None)  # ... when another stores a move
+            loop.call_soon_threadsafe(hub.on_bus, told)  # and says so on the bus
+            time.sleep(0.2)  # while this one still loads
+            return read
+
+        store.load = load  # type: ignore[method-assign]
+        loaded = await hub.room(game_id)
+        before = loaded.position
+        await eventually_async(lambda: loaded.position == 1, "the move told was lost")
+        store.close()
+        return before, loaded.position
+
+    before, after = asyncio.run(scenario())
+    assert (before, after) == (0, 1)

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat: a log of lines (a screen reader reads new ones out: role="log") and, for
 // the seats, a line to write in. Every name and text is set as text, never as HTML.
 //
@@ -15,12 +16,48 @@ import { field, askDialog, showError as formError } from "./forms.js";
 
 export const MAX_CHAT = 300;
 
-// env: {send(text) -> bool (false: not connected), marker(seat) -> element,
-//       accountOf(seat) -> the account bound to the seat or null, gameId}
+/**
+ * One line of the chat (wire/to_client: ChatLineJSON; a "chat" message is one with its type).
+ * @typedef {{id: number, seat: number, name: string, text: string, at: string}} ChatLine
+ */
+
+/**
+ * A welcome's `chat` (wire/to_client: ChatBacklog): what the connection may do, and the last
+ * lines if it may read them.
+ * @typedef {{read: boolean, write: boolean, lines?: ChatLine[]}} ChatBacklog
+ */
+
+/**
+ * What the panel is built with.
+ * @typedef {object} ChatEnv
+ * @property {(text: string) => boolean} send  says a line (false: not connected)
+ * @property {(seat: number) => Node} marker  the seat's marker
+ * @property {(seat: number) => string | null} [accountOf]  the account bound to the seat
+ * @property {string} gameId
+ */
+
+/**
+ * @typedef {object} ChatPanel
+ * @property {HTMLElement} element
+ * @property {HTMLButtonElement} jump  the button at the top that goes to the chat
+ * @property {(chat: ChatBacklog | null | undefined) => void} welcome  a connection's welcome
+ * @property {(msg: ChatLine) => void} line  a new line
+ * @property {(msg: {code: string, message: string}) => void} refused  an error for the chat
+ * @property {() => void} render
+ * @property {() => void} people  who is signed in, or the seats' accounts, changed
+ */
+
+/**
+ * @param {ChatEnv} env
+ * @returns {ChatPanel}
+ */
 export function chatPanel(env) {
+  /** @type {Map<number, ChatLine>} */
   const lines = new Map(); // id -> line
+  /** @type {Set<string>} */
   let muted = new Set(); // accounts whose lines are hidden
-  let access = null; // {read, write} once a welcome came
+  /** @type {{read: boolean, write: boolean} | null} */
+  let access = null; // once a welcome came
   let lastSent = "";
   let unread = 0;
   const title = h("h3", { id: "chat-title" });
@@ -69,6 +106,7 @@ export function chatPanel(env) {
     on: { click: onJump },
   });
 
+  /** @param {Event} e */
   function send(e) {
     e.preventDefault();
     const text = input.value;
@@ -88,17 +126,20 @@ export function chatPanel(env) {
     drawJump();
   }
 
+  /** @param {string} text */
   function showError(text) {
     error.textContent = text;
     error.hidden = false;
   }
 
+  /** @param {string | null} at */
   function timeOf(at) {
-    const when = new Date(at);
+    const when = new Date(at ?? "");
     if (Number.isNaN(when.getTime())) return "";
     return when.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
   }
 
+  /** @param {ChatLine} line */
   function item(line) {
     return h("li", { dataset: { id: line.id, seat: line.seat } }, [
       env.marker(line.seat),
@@ -116,19 +157,19 @@ export function chatPanel(env) {
   function applyPeople() {
     const self = me();
     let hidden = 0;
-    for (const li of log.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLLIElement>} */ (log.children)) {
       const line = lines.get(Number(li.dataset.id));
       const account = line ? (env.accountOf?.(line.seat) ?? null) : null;
       const hide = !!account && muted.has(account);
       li.hidden = hide;
       if (hide) hidden++;
-      const slot = li.querySelector(".line-actions");
+      const slot = /** @type {HTMLElement} */ (li.querySelector(".line-actions"));
       const want = self && account && account !== self ? account : "";
       if (slot.dataset.account === want && slot.dataset.lang === language()) continue;
       slot.dataset.account = want;
       slot.dataset.lang = language();
       clear(slot);
-      if (!want) continue;
+      if (!want || !line) continue; // (no account without its line)
       slot.append(
         h("button", {
           type: "button",
@@ -155,6 +196,7 @@ export function chatPanel(env) {
     applyPeople();
   }
 
+  /** @param {string} name */
   async function mute(name) {
     try {
       await setPerson("mute", name, true);
@@ -167,6 +209,7 @@ export function chatPanel(env) {
     }
   }
 
+  /** @param {ChatLine} line */
   function report(line) {
     askDialog({
       id: "dialog-report",
@@ -183,7 +226,8 @@ export function chatPanel(env) {
         }),
       ],
       onOk: async (dialog, error) => {
-        const reason = dialog.querySelector("#report-reason").value.trim();
+        const input = /** @type {HTMLInputElement} */ (dialog.querySelector("#report-reason"));
+        const reason = input.value.trim();
         if (!reason) {
           formError(error, t("chat.reportNeedsWhy"));
           return false;
@@ -201,15 +245,20 @@ export function chatPanel(env) {
   }
 
   // Lines in id order: one arriving out of order goes in its place.
+  /**
+   * @param {ChatLine} line
+   * @returns {boolean} whether it was new
+   */
   function insert(line) {
     if (lines.has(line.id)) return false;
     lines.set(line.id, line);
     const el = item(line);
-    const after = [...log.children].find((li) => Number(li.dataset.id) > line.id);
+    const items = /** @type {HTMLCollectionOf<HTMLLIElement>} */ (log.children);
+    const after = [...items].find((li) => Number(li.dataset.id) > line.id);
     log.insertBefore(el, after ?? null);
-    while (log.children.length > 200) {
-      lines.delete(Number(log.firstChild.dataset.id));
-      log.firstChild.remove();
+    while (items.length > 200) {
+      lines.delete(Number(items[0].dataset.id));
+      items[0].remove();
     }
     return true;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // #/player/{name}: a player's public page. Ratings per game and mode (provisional ones said to
 // be), the history of each as a chart (inline SVG built here, coloured by the style sheet: no
 // style attribute, which the page's CSP forbids), games played, win share, mean rank, best and
@@ -9,14 +10,69 @@ import { api, toast, ApiError } from "./ui.js";
 import { me, people, setPerson, errorLine } from "./session.js";
 import { pageTitle, when, dateOf } from "./forms.js";
 
+/**
+ * One point of a rating's history: the rating shown after a rated game, and when.
+ * @typedef {{game: string, mode: string, game_id: string, rating: number, at: string}} RatingPoint
+ */
+
+/**
+ * A player's figures in one game and mode (best_score: as the game counts, whole or not).
+ * @typedef {{
+ *   game: string,
+ *   mode: string,
+ *   played: number,
+ *   win_share: number,
+ *   mean_rank: number,
+ *   best_score: number,
+ *   mean_score: number,
+ * }} Stats
+ */
+
+/**
+ * One of the player's last finished games: their seat, rank and score, and every seat's name
+ * (with its account, if it is a live one).
+ * @typedef {{
+ *   id: string,
+ *   game: string,
+ *   mode: string,
+ *   players: number,
+ *   seat: number,
+ *   seats: {name: string, account: string | null}[],
+ *   rank: number,
+ *   score: number,
+ *   rated: boolean,
+ *   forfeited: boolean,
+ *   finished: string,
+ * }} RecentGame
+ */
+
+/**
+ * GET /api/players/{name} (accounts/profiles.py's profile): times are ISO 8601 in UTC.
+ * @typedef {{
+ *   name: string,
+ *   bot: boolean,
+ *   created: string,
+ *   ratings: import("./session.js").Rating[],
+ *   stats: Stats[],
+ *   recent: RecentGame[],
+ *   history: RatingPoint[],
+ * }} Profile
+ */
+
+/** @param {number} x */
 const pct = (x) =>
   new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 }).format(x);
+/**
+ * @param {number | null | undefined} x
+ * @param {number} [digits]
+ */
 const num = (x, digits = 1) =>
   x === null || x === undefined
     ? "—"
     : new Intl.NumberFormat(language(), { maximumFractionDigits: digits }).format(x);
 
 // "14:05" in the page's language (the chart's games of one day).
+/** @param {string} iso */
 function clockTime(iso) {
   const d = dateOf(iso);
   return Number.isNaN(d.getTime())
@@ -25,9 +81,15 @@ function clockTime(iso) {
 }
 
 // Round steps for the rating axis (25, 50, 100, ...) giving at most 5 lines.
-function ticks(low, high) {
+/**
+ * @param {number} low
+ * @param {number} high
+ * @returns {number[]}
+ */
+export function ticks(low, high) {
   for (const step of [10, 25, 50, 100, 200, 500, 1000]) {
     const first = Math.ceil(low / step) * step;
+    /** @type {number[]} */
     const out = [];
     for (let v = first; v <= high; v += step) out.push(v);
     if (out.length <= 5) return out;
@@ -37,6 +99,12 @@ function ticks(low, high) {
 
 // One series' chart: its rating after each rated game, in order; `width` in CSS pixels (the
 // chart is drawn for its box, so its words keep their size on a phone).
+/**
+ * @param {{rating: number, at: string}[]} points
+ * @param {string} label
+ * @param {string} id
+ * @param {number} [width]
+ */
 export function ratingChart(points, label, id, width = 600) {
   const W = Math.round(Math.max(280, Math.min(640, width)));
   const H = 220;
@@ -52,9 +120,11 @@ export function ratingChart(points, label, id, width = 600) {
   low -= span * 0.08;
   high += span * 0.08;
   const n = points.length;
+  /** @param {number} i */
   const x = (i) =>
     pad.left +
     (n === 1 ? (W - pad.left - pad.right) / 2 : (i * (W - pad.left - pad.right)) / (n - 1));
+  /** @param {number} v */
   const y = (v) => pad.top + ((high - v) * (H - pad.top - pad.bottom)) / (high - low);
   const grid = ticks(low, high).map((v) =>
     s("g", { class: "tick" }, [
@@ -66,6 +136,7 @@ export function ratingChart(points, label, id, width = 600) {
   const last = points[n - 1];
   // the dates of the first and last games, or their times when both were the same day
   const sameDay = n > 1 && when(first.at, false) === when(last.at, false);
+  /** @param {{at: string}} p */
   const stamp = (p) => (sameDay ? clockTime(p.at) : when(p.at, false));
   const best = Math.max(...values);
   const titleId = `${id}-title`;
@@ -134,14 +205,23 @@ export function ratingChart(points, label, id, width = 600) {
   );
 }
 
-// env: {root, name, gameTitle(name), modeName(name, mode)}
+/**
+ * @param {import("./forms.js").PageEnv} env `name`: the address's
+ * @returns {import("./forms.js").Page}
+ */
 export function profilePage(env) {
   const { root, name, gameTitle, modeName } = env;
+  /** @type {Profile | null} */
   let data = null;
   let missing = false;
+  /** @type {string | null} */
   let failed = null;
   let blocked = false;
   let destroyed = false;
+  /**
+   * @param {string} g
+   * @param {string} m
+   */
   const what = (g, m) => `${gameTitle(g)} · ${modeName(g, m)}`;
 
   async function load() {
@@ -155,7 +235,8 @@ export function profilePage(env) {
     if (!destroyed) draw();
   }
 
-  function ratingsSection() {
+  /** @param {Profile} data */
+  function ratingsSection(data) {
     const rows = data.ratings.map((r) =>
       h("tr", { dataset: { game: r.game, mode: r.mode } }, [
         h("th", { scope: "row", text: what(r.game, r.mode) }),
@@ -200,12 +281,15 @@ export function profilePage(env) {
     );
   }
 
-  function historySection() {
+  /** @param {Profile} data */
+  function historySection(data) {
+    /** @type {Map<string, RatingPoint[]>} */
     const series = new Map();
     for (const p of data.history) {
       const key = `${p.game}\u0000${p.mode}`;
-      if (!series.has(key)) series.set(key, []);
-      series.get(key).push(p);
+      let points = series.get(key);
+      if (!points) series.set(key, (points = []));
+      points.push(p);
     }
     const charts = [...series.entries()].map(([key, points], i) => {
       const [game, mode] = key.split("\u0000");
@@ -228,8 +312,10 @@ export function profilePage(env) {
   }
 
   // one column per game and mode (a player has few): the figures read down, and fit a phone
-  function statsSection() {
+  /** @param {Profile} data */
+  function statsSection(data) {
     if (!data.stats.length) return null;
+    /** @type {[string, (st: Stats) => string][]} */
     const rows = [
       ["profile.played", (st) => String(st.played)],
       ["profile.winShare", (st) => pct(st.win_share)],
@@ -286,7 +372,8 @@ export function profilePage(env) {
     );
   }
 
-  function recentSection() {
+  /** @param {Profile} data */
+  function recentSection(data) {
     const items = data.recent.map((g) =>
       h("li", { class: "my-game", dataset: { game: g.id } }, [
         h("div", { class: "my-game-info" }, [
@@ -347,7 +434,8 @@ export function profilePage(env) {
     );
   }
 
-  function actions() {
+  /** @param {Profile} data */
+  function actions(data) {
     if (!me() || me() === data.name || data.bot) return null;
     const blockButton = h("button", {
       type: "button",
@@ -419,11 +507,11 @@ export function profilePage(env) {
             })
           : "",
       ]),
-      actions() ?? "",
-      ratingsSection(),
-      historySection() ?? "",
-      statsSection() ?? "",
-      recentSection(),
+      actions(data) ?? "",
+      ratingsSection(data),
+      historySection(data) ?? "",
+      statsSection(data) ?? "",
+      recentSection(data),
     );
   }
 

@@ -15,24 +15,10 @@ import { heldTokens, holdToken } from "./tokens.js";
 import { api, toast } from "./ui.js";
 import { announce, setTitle, yourTurn } from "./notify.js";
 import { prefs, onPrefs } from "./settings.js";
-import { endPanel } from "./endgame.js";
 import { messagePage } from "./pages.js";
-import { hideTip } from "./tooltip.js";
 import { promptBar } from "./promptbar.js";
 import { motionStage } from "./motion.js";
-import {
-  serverTime,
-  seatClock,
-  tick,
-  standInBanners,
-  authorNote,
-  standInRuns,
-  standInNote,
-  awayBanner,
-  tickAway,
-  whileAwayBanner,
-  byBot,
-} from "./seatclock.js";
+import { serverTime, tick, standInRuns, tickAway, byBot } from "./seatclock.js";
 import { chatPanel } from "./chat.js";
 import { pushBox } from "./turnpush.js";
 import { me, onSession, errorLine } from "./session.js";
@@ -43,8 +29,13 @@ import { claimBanner, looseSeats } from "./table/claim.js";
 import { linksBox } from "./table/links.js";
 import { takeBackPanel } from "./table/takebackpanel.js";
 import { hintPanel } from "./table/hintpanel.js";
-import { changed, component } from "./table/changed.js";
-import { logRows } from "./table/logrows.js";
+import { component } from "./table/changed.js";
+import { bannersStrip, bannersProps } from "./table/banners.js";
+import { statusLine, statusProps, statusText, stepProps, drawStep } from "./table/status.js";
+import { coverProps } from "./table/handover.js";
+import { boardHost, boardProps } from "./table/board.js";
+import { logPanel, logProps } from "./table/log.js";
+import { endHost, endProps } from "./table/end.js";
 
 // Which input the player used last: focus follows a move made by keyboard, not by pointer.
 let keyboard = false;
@@ -95,8 +86,7 @@ document.addEventListener("pointerdown", () => (keyboard = false), true);
  *   pending: {text: string, label: string} | null,
  *   focusNext: string | null,
  *   revealed: number | null,
- *   drawn: {position?: number, board?: object | null},
- *   log: {props: object | null, count: number, live: Set<LiveNote>},
+ *   drawn: {position?: number},
  *   announcedPosition: number | null,
  *   wasMyTurn: boolean,
  *   refused: boolean,
@@ -113,18 +103,13 @@ document.addEventListener("pointerdown", () => (keyboard = false), true);
  *   openedAt?: boolean,
  *   destroyed?: boolean,
  *   saidLang?: string,
- *   boardAt?: number,
  * }} TableUi
  */
 
-/**
- * A change of hands this page saw: the log's length then, the note, why a bot stood in.
- * @typedef {{at: number, note: import("./seatclock.js").StandInNote, why: string | null}} LiveNote
- */
+/** @typedef {import("./table/log.js").LiveNote} LiveNote */
 
 /** @typedef {SeatConnection & {state: StateMessage}} Live  a connection that has its state */
 /** @typedef {TableContext & {conn: Live, msg: StateMessage}} Ctx  the context, and the message shown */
-/** @typedef {HTMLElement & {step?: string, actions?: HTMLElement[]}} Cover  a hot-seat cover */
 
 /**
  * @param {string} gameId
@@ -144,7 +129,6 @@ export function tableScreen(gameId, env) {
     focusNext: null,
     revealed: null,
     drawn: {},
-    log: { props: null, count: 0, live: new Set() },
     announcedPosition: null,
     wasMyTurn: false,
     refused: false,
@@ -205,9 +189,12 @@ export function tableScreen(gameId, env) {
     accountOf,
     gameId,
   });
+  /** @returns {string[]} */
   const heldSeatTokens = () => [
     ...new Set(
-      conns.filter((c) => c.state && c.state.seat !== null && c.token).map((c) => c.token),
+      conns
+        .filter((c) => c.state && c.state.seat !== null && c.token)
+        .map((c) => /** @type {string} */ (c.token)),
     ),
   ];
   const pushShown = () =>
@@ -251,42 +238,17 @@ export function tableScreen(gameId, env) {
     },
   });
   const pushPart = component(() => push.render());
-  // the end of the game: drawn from the table's context when its props change
-  const endPart = component(() => {
-    const ctx = context();
-    clear(dom.end);
-    dom.table.classList.toggle("ended", !!ctx?.msg.finished);
-    if (!ctx?.msg.finished) return;
-    const tokens = [...new Set(Object.values(heldTokens(gameId)))];
-    dom.end.append(
-      endPanel({
-        gameId,
-        msg: ctx.msg,
-        ctx,
-        mod,
-        tg,
-        replay: ui.replay,
-        tokens,
-        goto,
-        leaveReplay,
-        rematch: () => rematch(tokens),
-      }),
-    );
+  const bannersPart = bannersStrip(dom.banners, {
+    reclaim,
+    seen: (seat, move) => {
+      ui.seenWhileAway[seat] = move;
+      ui.focusNext = "#status";
+      drawBanners();
+      restoreFocus(null);
+    },
   });
-  const parts = [
-    seatsPart,
-    titlePart,
-    claimPart,
-    linksPart,
-    takeBackPart,
-    hintPart,
-    pushPart,
-    endPart,
-  ];
-  function forget() {
-    ui.drawn = {};
-    for (const part of parts) part.reset();
-  }
+  const statusPart = statusLine(bar);
+  const logPart = logPanel({ box: dom.logBox, list: dom.log }, { mod, tg });
   // the end of the game (winner, score pad, replay, rematch) spans the table's width under its
   // head: a 4-player score pad needs more room than the side column has
   dom.table = h("div", { class: "table", id: "table" }, [
@@ -303,6 +265,52 @@ export function tableScreen(gameId, env) {
   clear(root).append(dom.table);
   // moves that move: what a new position moved slides from where it was (motion.js)
   const motion = motionStage(dom.table);
+  /** @type {import("./table/changed.js").Component<import("./table/board.js").BoardProps, [Ctx]>} */
+  const boardPart = boardHost(
+    { board: dom.board, notes: dom.notes, info: dom.info },
+    {
+      mod,
+      tg,
+      motion,
+      step: drawPrompt,
+      reveal: (seat) => {
+        ui.revealed = seat;
+        ui.focusNext = "#controls button, #board [tabindex='0']";
+        forget();
+        update();
+      },
+    },
+  );
+  /** @type {import("./table/changed.js").Component<import("./table/end.js").EndProps, [Ctx]>} */
+  const endPart = endHost(
+    { end: dom.end, table: dom.table },
+    {
+      gameId,
+      mod,
+      tg,
+      replay: () => ui.replay,
+      goto,
+      leaveReplay,
+      rematch: (tokens) => rematch(tokens),
+    },
+  );
+  const parts = [
+    seatsPart,
+    titlePart,
+    bannersPart,
+    statusPart,
+    claimPart,
+    linksPart,
+    takeBackPart,
+    hintPart,
+    pushPart,
+    boardPart,
+    endPart,
+  ];
+  function forget() {
+    ui.drawn = {};
+    for (const part of parts) part.reset();
+  }
 
   // -- connections ---------------------------------------------------------------------------
   // Who is away, and changes of hands: a bot standing in for a person, or the person back, is
@@ -362,9 +370,9 @@ export function tableScreen(gameId, env) {
       conn.storeDown = msg.status === "unavailable"; // the server's store went away, or is back
       drawBanners();
     } else if (msg.type === "chat") {
-      chat.line(msg);
+      chat.line(/** @type {any} */ (msg)); // (a chat message is a line with its type)
     } else if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
-      chat.refused(msg); // said in the chat panel; the board is left as it is
+      chat.refused(/** @type {any} */ (msg)); // said in the chat panel; the board is left as it is
     } else if (msg.type === "seats") {
       if (conn.state) conn.state.seats = msg.seats;
       drawSeats();
@@ -372,7 +380,7 @@ export function tableScreen(gameId, env) {
       if (ctx) {
         drawClaim(ctx);
         drawBanners(); // someone away on their turn, or back
-        drawLog(ctx, handover(ctx));
+        drawLog(ctx, !!cover(ctx));
       }
       chat.people();
     } else if (msg.type === "error") {
@@ -382,7 +390,7 @@ export function tableScreen(gameId, env) {
       ui.sentAt = null;
       ui.selection = {};
       ui.pending = null;
-      ui.drawn.board = null;
+      boardPart.reset();
       update();
     } else if (msg.type === "rematch") {
       for (const c of conns) if (c.state) c.state.rematch_id = msg.game_id;
@@ -574,7 +582,7 @@ export function tableScreen(gameId, env) {
     // the bar offers nothing more until the server answers (a new position, or a refusal)
     ui.sentAt = conn.move(text) ? conn.state.position : null;
     if (ui.sentAt === null) toast(t("error.offline"));
-    ui.drawn.board = null;
+    boardPart.reset();
     update();
   }
 
@@ -612,122 +620,44 @@ export function tableScreen(gameId, env) {
     );
   }
 
+  // The bar's status (table/status.js); the page's title says whose turn it is, and a turn
+  // starting is told (notify.js)
   /**
    * @param {Ctx} ctx
    */
   function drawStatus(ctx) {
-    const msg = ctx.msg;
-    let status;
-    if (ctx.replaying) status = t("replay.at", { n: ui.replay.position, total: ui.replay.total });
-    else if (msg.finished) status = t("status.over");
-    else if (msg.seats.some((s) => s.vacant))
-      status = t("status.waitingPlayers"); // an open table
-    else if (ctx.myTurn)
-      status =
-        ctx.heldSeats.length > 1
-          ? t("status.yourTurnAs", { name: ctx.names[msg.seat] })
-          : t("status.yourTurn");
-    else if (msg.seats[msg.current_player]?.stand_in)
-      status = t("status.standIn", {
-        name: ctx.names[msg.current_player] ?? "",
-        level: t(`level.${msg.seats[msg.current_player].stand_in}`),
-      });
-    else status = t("status.waiting", { name: ctx.names[msg.current_player] ?? "" });
-    const clock =
-      ctx.replaying || msg.finished
-        ? null
-        : seatClock(msg, msg.current_player, ctx.names[msg.current_player] ?? "");
-    bar.setStatus({ text: status, mine: ctx.myTurn, clock });
+    const props = statusProps({
+      lang: ctx.lang,
+      replay: ctx.replaying ? { position: ui.replay.position, total: ui.replay.total } : null,
+      msg: ctx.msg,
+      myTurn: ctx.myTurn,
+      held: ctx.heldSeats,
+      names: ctx.names,
+    });
+    statusPart.render(props);
     const title = `${env.gameTitle(summary.game)} – polis`;
     setTitle(ctx.myTurn ? `${t("status.titleTurn")} · ${title}` : title);
     if (ctx.myTurn && !ui.wasMyTurn)
-      yourTurn(t("status.titleTurn"), `${env.gameTitle(summary.game)}: ${status}`);
+      yourTurn(t("status.titleTurn"), `${env.gameTitle(summary.game)}: ${statusText(props.say)}`);
     ui.wasMyTurn = ctx.myTurn;
   }
 
+  // The banners (table/banners.js): also drawn before the table is shown (the connection)
   function drawBanners() {
     const ctx = context();
-    clear(dom.banners);
-    if (!conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN) && !ui.refused) {
-      dom.banners.append(
-        h("p", { class: "banner offline", role: "status", text: t("status.reconnecting") }),
-      );
-    }
-    if (conns.some((c) => c.storeDown && !c.closed)) {
-      dom.banners.append(
-        h("p", {
-          class: "banner warn",
-          id: "store-down",
-          role: "status",
-          text: t("status.storeDown"),
-        }),
-      );
-    }
-    if (!ctx) return;
-    if (!ctx.heldSeats.length && !ctx.replaying) {
-      dom.banners.append(
-        h("p", {
-          class: "banner",
-          id: "spectator",
-          text: ctx.msg.finished ? t("status.spectatorEnd") : t("status.spectator"),
-        }),
-      );
-    }
-    if (!ctx.replaying) {
-      dom.banners.append(
-        ...standInBanners(ctx.msg, ctx.names, ctx.heldSeats, reclaim),
-        ...awayBanners(ctx),
-        ...whileAwayBanners(ctx),
-      );
-    }
-    const vacant = ctx.msg.seats.filter((s) => s.vacant).length;
-    if (vacant && !ctx.replaying)
-      dom.banners.append(
-        h("p", {
-          class: "banner",
-          id: "vacant",
-          role: "status",
-          text: t("status.vacant", { n: vacant }),
-        }),
-      );
-  }
-
-  // A person away on their turn where the table has an away limit: the time left before a bot
-  // plays for them (from when this page saw them go; the server counts from when it did).
-  /**
-   * @param {Ctx} ctx
-   */
-  function awayBanners(ctx) {
-    const msg = ctx.msg,
-      limit = msg.rules?.away_limit;
-    if (!limit || msg.clock || msg.finished || msg.seats.some((s) => s.vacant)) return [];
-    const seat = msg.current_player;
-    const since = ui.awaySince[seat];
-    if (since === undefined || ctx.heldSeats.includes(seat)) return [];
-    return [
-      awayBanner(seat, ctx.names[seat], msg.rules.stand_in ?? "medium", since + limit * 1000),
-    ];
-  }
-
-  // Back at a seat a bot played meanwhile: what it did, until the person says they saw it or
-  // moves.
-  /**
-   * @param {Ctx} ctx
-   */
-  function whileAwayBanners(ctx) {
-    const { trailing } = standInRuns(ctx.msg.log, ctx.msg.authors ?? [], ctx.msg.seats);
-    return ctx.heldSeats.flatMap((seat) => {
-      const run = trailing[seat];
-      if (!run || ctx.msg.seats[seat]?.stand_in || ui.seenWhileAway[seat] === run.move) return [];
-      return [
-        whileAwayBanner(seat, ctx.names[seat], run, () => {
-          ui.seenWhileAway[seat] = run.move;
-          ui.focusNext = "#status";
-          drawBanners();
-          restoreFocus(null);
-        }),
-      ];
-    });
+    bannersPart.render(
+      bannersProps({
+        lang: language(),
+        online: conns.some((c) => c.ws && c.ws.readyState === WebSocket.OPEN),
+        refused: ui.refused,
+        storeDown: conns.some((c) => c.storeDown && !c.closed),
+        shown: ctx
+          ? { msg: ctx.msg, names: ctx.names, held: ctx.heldSeats, replaying: ctx.replaying }
+          : null,
+        awaySince: ui.awaySince,
+        seenWhileAway: ui.seenWhileAway,
+      }),
+    );
   }
 
   // "Keep in My games" (table/claim.js)
@@ -812,140 +742,63 @@ export function tableScreen(gameId, env) {
     conn?.ws?.close(); // the connection opens again at once and says hello with the token
   }
 
-  // Hot-seat games with secrets: before a seat's secrets are shown, the device is passed on;
-  // once its person has moved they are hidden at once (see send()), and stay hidden while no
-  // seat of this device is to move (a bot thinking, the move on its way).
+  // Hot-seat games with secrets: the device passed on before a seat's secrets are shown
+  // (table/handover.js)
   /**
    * @param {Ctx} ctx
-   * @returns {Cover | null}
    */
-  function handover(ctx) {
-    if (!mod.PRIVATE_VIEWS || ctx.replaying || ctx.msg.finished) return null;
-    const humans = ctx.heldSeats;
-    if (humans.length < 2) return null;
-    const seat = ctx.msg.seat;
-    const toMove = ctx.msg.current_player === seat && ctx.msg.position !== ui.movedAt;
-    if (seat === ui.revealed && toMove) return null;
-    // (whom the table waits for is the bar's status)
-    if (!toMove)
-      return h("div", { class: "box handover", id: "handover-wait" }, [
-        h("p", { text: t("handover.hidden") }),
-      ]);
-    /** @type {Cover} */
-    const cover = h("div", { class: "box handover", id: "handover" }, [
-      h("p", { text: t("handover.hint", { name: ctx.names[seat] }) }),
-    ]);
-    // the bar asks for the device to be passed on; its button shows the seat's turn
-    cover.step = t("handover.pass", { name: ctx.names[seat] });
-    cover.actions = [
-      h("button", {
-        id: "handover-ok",
-        class: "primary",
-        text: t("handover.show", { name: ctx.names[seat] }),
-        on: {
-          click: () => {
-            ui.revealed = seat;
-            ui.focusNext = "#controls button, #board [tabindex='0']";
-            forget();
-            update();
-          },
-        },
-      }),
-    ];
-    return cover;
+  function cover(ctx) {
+    return coverProps({
+      privateViews: !!mod.PRIVATE_VIEWS,
+      replaying: ctx.replaying,
+      finished: !!ctx.msg.finished,
+      held: ctx.heldSeats,
+      seat: ctx.msg.seat,
+      current: ctx.msg.current_player,
+      position: ctx.msg.position,
+      movedAt: ui.movedAt,
+      revealed: ui.revealed,
+      names: ctx.names,
+    });
   }
 
+  // The board, its notes and the bar's step (table/board.js), drawn when what they show changed
   /**
    * @param {Ctx} ctx
-   * @param {Cover | null} covered
+   * @param {import("./table/handover.js").CoverProps | null} covered
    */
   function drawBoard(ctx, covered) {
-    // what the board shows (the game's client draws it from the context)
-    const props = {
-      lang: ctx.lang,
-      position: ctx.position,
-      seat: ctx.msg.seat,
-      selection: ctx.selection,
-      pending: ctx.pending?.text,
-      replaying: ctx.replaying,
-      finished: ctx.finished,
-      layout: mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0,
-      covered: covered ? [covered.id, covered.step ?? null] : null,
-      choices: !!ctx.msg.choices,
-      myTurn: ctx.myTurn,
-      hint: ctx.hint?.move,
-    };
-    if (!changed(ui.drawn.board, props)) return false;
-    ui.drawn.board = props;
-    hideTip();
-    const moved = ui.boardAt !== undefined && ui.boardAt !== ctx.position;
-    ui.boardAt = ctx.position;
-    motion.before(moved);
-    if (covered) {
-      clear(dom.board).append(covered);
-      clear(dom.notes).hidden = true;
-      clear(dom.info).hidden = true;
-      drawPrompt(ctx, { step: covered.step ?? null, actions: covered.actions ?? [] });
-      return true;
-    }
-    const info = mod.info ? [mod.info(ctx, tg)].flat().filter(Boolean) : [];
-    clear(dom.info).append(...info);
-    dom.info.hidden = !info.length;
-    dom.info.setAttribute("aria-label", t("table.info"));
-    dom.board.setAttribute("aria-label", t("table.board"));
-    clear(dom.board).append(mod.render(ctx, tg));
-    // the game's notes beside the board; a client without prompt() puts all in the bar
-    const notes = mod.prompt ? [mod.notes?.(ctx, tg) ?? []].flat().filter(Boolean) : [];
-    clear(dom.notes).append(...notes);
-    dom.notes.hidden = !notes.length;
-    dom.notes.setAttribute("aria-label", t("table.info"));
-    const sent = ui.sentAt === ctx.msg.position; // the move is on its way
-    const step = mod.prompt
-      ? (ctx.choices && !sent && mod.prompt(ctx, tg)) || { step: null, actions: [] }
-      : { step: null, actions: [mod.controls(ctx, tg)].flat() };
-    drawPrompt(ctx, step);
-    if (moved) motion.after();
-    return true;
+    const layout = mod.layoutKey ? mod.layoutKey(ctx.size, ctx) : 0;
+    return boardPart.render(boardProps(ctx, { layout, cover: covered, sentAt: ui.sentAt }), ctx);
   }
 
   // The bar's step: the game's instruction and buttons, or the move to confirm.
   /**
    * @param {Ctx} ctx
-   * @param {{step: string | null, note?: any, actions: HTMLElement[]}} step
+   * @param {import("./table/board.js").GameStep} step
    */
   function drawPrompt(ctx, step) {
-    const error = ui.lastError && ctx.myTurn ? `${t("error.prefix")}: ${ui.lastError}` : null;
-    const label = ctx.myTurn ? t("table.yourMove") : t("table.status");
-    const pending = ctx.pending;
-    if (pending) {
-      const ok = h("button", {
-        id: "confirm-move",
-        class: "primary",
-        text: t("confirm.ok"),
-        on: { click: () => send(ctx.conn, pending.text) },
-      });
-      const change = h("button", {
-        id: "confirm-cancel",
-        text: t("confirm.change"),
-        on: { click: () => ctx.select(ui.selection) },
-      });
-      const ask = t("confirm.ask", { move: pending.label });
-      bar.setStep({ step: ask, actions: [ok, change], error, label });
-      return;
-    }
-    bar.setStep({ step: step.step, note: step.note, actions: step.actions, error, label });
+    drawStep(
+      bar,
+      stepProps({ myTurn: ctx.myTurn, lastError: ui.lastError, pending: ctx.pending }),
+      step,
+      { ok: (text) => send(ctx.conn, text), change: () => ctx.select(ui.selection) },
+    );
   }
 
   /**
    * @param {Ctx} ctx
    */
   function drawEnd(ctx) {
-    endPart.render({
-      lang: ctx.lang,
-      finished: !!ctx.msg.finished,
-      replayAt: ctx.replaying ? ui.replay.position : null,
-      rematch: ctx.msg.rematch_id ?? null,
-    });
+    endPart.render(
+      endProps({
+        lang: ctx.lang,
+        finished: !!ctx.msg.finished,
+        replayAt: ctx.replaying ? ui.replay.position : null,
+        rematch: ctx.msg.rematch_id,
+      }),
+      ctx,
+    );
   }
 
   /**
@@ -968,88 +821,27 @@ export function tableScreen(gameId, env) {
     pushPart.render({ lang: ctx.lang, held: ctx.heldSeats, shown: pushShown() });
   }
 
-  // The log: appended to as moves come; drawn again on a language switch or a replay.
+  // The log (table/log.js): appended to as moves come; drawn again on a language switch or a
+  // replay.
   /**
    * @param {Ctx} ctx
-   * @param {Cover | null} covered
+   * @param {boolean} covered
    * @returns {GameEvent[]} the events appended
    */
   function drawLog(ctx, covered) {
-    // (the names too: an open seat's events are worded again once someone takes it)
-    const props = {
+    const props = logProps({
       lang: ctx.lang,
       seat: ctx.msg.seat,
       replayAt: ctx.replaying ? ui.replay.position : null,
-      covered: !!covered,
+      covered,
       names: ctx.names,
-    };
-    const events = ctx.log;
-    /** @type {GameEvent[]} */
-    let fresh = [];
-    if (changed(ui.log.props, props) || events.length < ui.log.count || covered) {
-      ui.log = { props, count: 0, live: new Set() };
-      clear(dom.logBox).append(h("h3", { id: "log-title", text: t("log.title") }), dom.log);
-      dom.log.setAttribute("aria-labelledby", "log-title");
-      clear(dom.log);
-      dom.log.dataset.position = String(ctx.position);
-      if (covered) return []; // the log holds the seat's secrets too
-    } else {
-      fresh = events.slice(ui.log.count);
-    }
-    const authors = (ctx.replaying ? ui.replay.authors : ctx.msg.authors) ?? [];
-    // where a bot stood in for a person, and where they came back: as this page saw it
-    // happen, else from the moves' authors (why known for the latest run only)
-    const runs = standInRuns(events, authors, ctx.msg.seats);
-    /** @type {(seat: number, move: number) => string | null} */
-    const why = (seat, move) => (runs.runStart[seat] === move ? ui.why[seat] : null);
-    const live = ctx.replaying ? [] : ui.liveNotes;
-    /** @type {(note: import("./seatclock.js").StandInNote, move: number) => boolean} */
-    const seenLive = (note, move) =>
-      live.some(
-        (l) =>
-          l.note.seat === note.seat &&
-          l.note.kind === note.kind &&
-          l.at >
-            (note.prev === undefined ? -1 : /** @type {number} */ (runs.first.get(note.prev))) &&
-          l.at <= /** @type {number} */ (runs.first.get(move)),
-      );
-    const liveUpTo = (/** @type {number} */ i) => {
-      for (const l of live) {
-        if (l.at > i || ui.log.live.has(l)) continue;
-        ui.log.live.add(l);
-        dom.log.append(standInNote(l.note, ctx.names, l.why));
-      }
-    };
-    for (const { event, index, first } of logRows(events, ui.log.count)) {
-      liveUpTo(index);
-      const move = /** @type {number} */ (event.move); // (a set-up event has no note)
-      const note = first ? runs.notes.get(move) : null;
-      if (note && !seenLive(note, move))
-        dom.log.append(standInNote(note, ctx.names, why(note.seat, move)));
-      const kind = mod.eventKind?.(event) ?? "";
-      dom.log.append(
-        h(
-          "li",
-          {
-            class: `${first ? "move-start" : ""} ${kind}`,
-            dataset: { move: event.move ?? "setup", key: event.key },
-          },
-          [
-            mod.describe(event, ctx, tg),
-            first && event.move !== null ? authorNote(authors[event.move]) : null,
-          ],
-        ),
-      );
-    }
-    liveUpTo(Infinity); // changes seen since the last event
-    ui.log.count = events.length;
-    dom.log.dataset.position = String(ctx.position);
-    for (const li of dom.log.querySelectorAll("li.last")) li.classList.remove("last");
-    if (ctx.lastMove !== null)
-      for (const li of dom.log.querySelectorAll(`li[data-move="${ctx.lastMove}"]`))
-        li.classList.add("last");
-    requestAnimationFrame(() => (dom.log.scrollTop = dom.log.scrollHeight));
-    return fresh;
+    });
+    return logPart.render(props, ctx, {
+      authors: (ctx.replaying ? ui.replay.authors : ctx.msg.authors) ?? [],
+      seats: ctx.msg.seats,
+      why: ui.why,
+      live: ctx.replaying ? [] : ui.liveNotes,
+    });
   }
 
   // After a redraw: focus where the keyboard player goes next (the piece to choose now), else
@@ -1097,10 +889,10 @@ export function tableScreen(gameId, env) {
     drawBanners();
     drawClaim(ctx);
     drawTakeBack(ctx);
-    const covered = handover(ctx);
+    const covered = cover(ctx);
     drawHint(ctx, !!covered);
     drawBoard(ctx, covered);
-    const fresh = drawLog(ctx, covered);
+    const fresh = drawLog(ctx, !!covered);
     drawEnd(ctx);
     drawLinks(ctx);
     drawPush(ctx);
@@ -1206,7 +998,7 @@ export function tableScreen(gameId, env) {
     tickAway(dom.banners);
   }, 1000);
   const unsubscribe = onPrefs(() => {
-    ui.drawn.board = null;
+    boardPart.reset();
     update();
   });
   // signed in or out meanwhile: the claim and the chat's actions
@@ -1218,7 +1010,7 @@ export function tableScreen(gameId, env) {
   return {
     render() {
       forget();
-      ui.log.props = null;
+      logPart.reset();
       chat.render();
       update();
     },

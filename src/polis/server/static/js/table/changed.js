@@ -2,6 +2,8 @@
 // The table's components redraw only when their props changed: `changed(prev, next)` compares
 // the props a component declares (plain data: numbers, strings, lists, objects), and
 // `component(draw)` keeps the props it drew last and calls `draw` again only when they differ.
+// What a component draws with that is not data (the table's context, the game's own elements)
+// is handed to `render` after the props: it goes to `draw` and never decides whether it draws.
 
 /**
  * Whether two values differ as data: primitives by identity (NaN equals NaN), lists item by
@@ -39,25 +41,28 @@ export function changed(prev, next) {
 }
 
 /**
- * A component: `render(props)` draws when the props changed since its last drawing and says
- * whether it drew; `reset()` forgets them (the next render draws).
+ * A component: `render(props, ...extra)` draws when the props changed since its last drawing
+ * and says whether it drew; `reset()` forgets them (the next render draws).
  * @template {object} P
- * @typedef {{render: (props: P) => boolean, reset: () => void, readonly props: P | null}} Component
+ * @template {any[]} [W=[]]
+ * @typedef {{render: (props: P, ...extra: W) => boolean, reset: () => void,
+ *   readonly props: P | null}} Component
  */
 
 /**
  * @template {object} P
- * @param {(props: P) => void} draw
- * @returns {Component<P>}
+ * @template {any[]} [W=[]]
+ * @param {(props: P, ...extra: W) => void} draw
+ * @returns {Component<P, W>}
  */
 export function component(draw) {
   /** @type {P | null} */
   let last = null;
   return {
-    render(props) {
+    render(props, ...rest) {
       if (!changed(last, props)) return false;
       last = props;
-      draw(props);
+      draw(props, ...rest);
       return true;
     },
     reset() {

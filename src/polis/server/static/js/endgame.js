@@ -1,8 +1,70 @@
+// @ts-check
 // The end of a game: the winner's moment, the game's score pad, the record, a replay of every
-// move, the review and the rematch.
+// move, the review and the rematch. What it shows is worked out first, without the DOM
+// (`winnerProps`, `endBarProps`), then drawn.
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { markerHtml } from "./players.js";
+
+/**
+ * A game's result as far as the end goes: each player's total, the places (seats sharing a
+ * place together, best first).
+ * @typedef {{players: {total: number}[], ranking: number[][]}} Result
+ */
+
+/**
+ * The winner's moment: who won (several: a shared first place) with what score, and every
+ * player's place and final score, best first.
+ * @typedef {{shared: boolean, names: string, score: number,
+ *   standings: {place: number, seat: number, name: string, points: number}[]}} WinnerProps
+ */
+
+/**
+ * @param {Result} result
+ * @param {string[]} names
+ * @returns {WinnerProps}
+ */
+export function winnerProps(result, names) {
+  const totals = result.players.map((p) => p.total);
+  const first = result.ranking[0] ?? [];
+  return {
+    shared: first.length > 1,
+    names: first.map((q) => names[q]).join(" · "),
+    score: totals[first[0]],
+    standings: result.ranking.flatMap((group, place) =>
+      group.map((seat) => ({ place: place + 1, seat, name: names[seat], points: totals[seat] })),
+    ),
+  };
+}
+
+/**
+ * The end's bar: the record to download, the replay's place (`at` of `total` moves standing),
+ * the rematch's button ("new": ask for one, "join": one was asked for, null: none offered).
+ * @typedef {{record: {href: string, download: string}, at: number, total: number,
+ *   rematch: "new" | "join" | null, review: string, winner: boolean, pad: boolean}} EndBarProps
+ */
+
+/**
+ * @param {{gameId: string, msg: {game: string, position: number, played?: number,
+ *   rematch_id?: string | null}, result: Result | null, replay: {position: number} | null,
+ *   tokens: string[]}} s
+ *   `result`: the game's result as shown (a replay's is its own, once at its end); `tokens`:
+ *   the seats this browser holds (a rematch is offered to them)
+ * @returns {EndBarProps}
+ */
+export function endBarProps(s) {
+  const id = encodeURIComponent(s.gameId);
+  const total = s.msg.played ?? s.msg.position; // moves standing (take-backs: see takebacks.py)
+  return {
+    record: { href: `/api/games/${id}/record`, download: `${s.msg.game}-${s.gameId}.json` },
+    at: s.replay ? s.replay.position : total,
+    total,
+    rematch: s.tokens.length && !s.replay ? (s.msg.rematch_id ? "join" : "new") : null,
+    review: `#/review/${id}`,
+    winner: !!s.result && !s.replay,
+    pad: !!s.result,
+  };
+}
 
 function trophy() {
   return s(
@@ -49,26 +111,26 @@ function trophy() {
 }
 
 // "Ada wins with 31 points", or a shared first place; then every player's final score.
+/**
+ * @param {Result} result
+ * @param {string[]} names
+ * @param {string[]} colours
+ * @returns {HTMLDivElement}
+ */
 export function winnerBox(result, names, colours) {
-  const totals = result.players.map((p) => p.total);
-  const first = result.ranking[0] ?? [];
-  const who = first.map((q) => names[q]).join(" · ");
-  const title =
-    first.length > 1
-      ? t("end.shared", { names: who, score: totals[first[0]] })
-      : t("end.wins", { name: who, score: totals[first[0]] });
+  const p = winnerProps(result, names);
+  const title = p.shared
+    ? t("end.shared", { names: p.names, score: p.score })
+    : t("end.wins", { name: p.names, score: p.score });
   const standings = h("ol", { class: "standings" });
-  result.ranking.forEach((group, place) => {
-    for (const q of group) {
-      standings.append(
-        h("li", { dataset: { seat: q } }, [
-          `${t("end.place", { n: place + 1 })} `,
-          markerHtml(q, colours[q]),
-          ` ${names[q]} — ${t("end.points", { n: totals[q] })}`,
-        ]),
-      );
-    }
-  });
+  for (const row of p.standings)
+    standings.append(
+      h("li", { dataset: { seat: row.seat } }, [
+        `${t("end.place", { n: row.place })} `,
+        markerHtml(row.seat, colours[row.seat]),
+        ` ${row.name} — ${t("end.points", { n: row.points })}`,
+      ]),
+    );
   return h("div", { class: "winner", id: "winner", role: "status" }, [
     trophy(),
     h("h3", { text: title }),
@@ -76,14 +138,32 @@ export function winnerBox(result, names, colours) {
   ]);
 }
 
-// env: {gameId, msg, ctx, mod, tg, replay, tokens, goto(n), leaveReplay(), rematch()}
+/**
+ * What the table hands the end: the game, the state message and the context shown, the
+ * game's client and words, the replay shown (null: none), the seats held, and what the
+ * buttons do.
+ * @typedef {{gameId: string, msg: {game: string, position: number, played?: number,
+ *   rematch_id?: string | null}, ctx: import("./sdk.js").TableContext, mod: any,
+ *   tg: import("./i18n.js").Translator, replay: {position: number} | null, tokens: string[],
+ *   goto: (n: number) => void, leaveReplay: () => void, rematch: () => void}} EndEnv
+ */
+
+/**
+ * @param {EndEnv} env
+ * @returns {HTMLDivElement}
+ */
 export function endPanel(env) {
-  const { gameId, msg, ctx, mod, tg, replay } = env;
-  const box = h("div", { id: "end", class: `box${ctx.result && !replay ? " with-winner" : ""}` });
-  if (ctx.result && !replay) {
-    box.append(winnerBox(ctx.result, ctx.names, ctx.colours));
-  }
-  if (ctx.result) {
+  const { ctx, mod, tg } = env;
+  const p = endBarProps({
+    gameId: env.gameId,
+    msg: env.msg,
+    result: ctx.result,
+    replay: env.replay,
+    tokens: env.tokens,
+  });
+  const box = h("div", { id: "end", class: `box${p.winner ? " with-winner" : ""}` });
+  if (p.winner) box.append(winnerBox(ctx.result, ctx.names, ctx.colours));
+  if (p.pad) {
     box.append(
       h("div", { class: "end-pad" }, [
         h("h3", { text: t("score.title") }),
@@ -96,13 +176,12 @@ export function endPanel(env) {
     h("a", {
       id: "download",
       class: "button",
-      href: `/api/games/${encodeURIComponent(gameId)}/record`,
-      download: `${msg.game}-${gameId}.json`,
+      href: p.record.href,
+      download: p.record.download,
       text: t("end.download"),
     }),
   );
-  const total = msg.played ?? msg.position; // moves standing (take-backs: see takebacks.py)
-  const at = replay ? replay.position : total;
+  const at = p.at;
   bar.append(
     h("span", { class: "replay", role: "group", "aria-label": t("replay.title") }, [
       h("button", {
@@ -137,19 +216,14 @@ export function endPanel(env) {
   );
   // every move weighed against the strongest level's choice (review.js)
   bar.append(
-    h("a", {
-      id: "review-link",
-      class: "button",
-      href: `#/review/${encodeURIComponent(gameId)}`,
-      text: t("review.open"),
-    }),
+    h("a", { id: "review-link", class: "button", href: p.review, text: t("review.open") }),
   );
-  if (env.tokens.length && !replay) {
+  if (p.rematch) {
     bar.append(
       h("button", {
         id: "rematch",
         class: "primary",
-        text: msg.rematch_id ? t("end.joinRematch") : t("end.rematch"),
+        text: p.rematch === "join" ? t("end.joinRematch") : t("end.rematch"),
         on: { click: () => env.rematch() },
       }),
     );

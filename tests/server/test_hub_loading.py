@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -47,3 +48,36 @@ def test_a_change_told_while_its_game_loads_is_applied_once_the_room_exists(
 
     before, after = asyncio.run(scenario())
     assert (before, after) == (0, 1)
+
+
+def test_a_seat_taken_back_elsewhere_counts_its_time_away_afresh(tmp_path: Path) -> None:
+    """A person back through another process: that process's word on who is online may come
+    after the change of hands, so this one must not stand in for them again at once."""
+    from polis.server.store import clock_rows
+    from polis.server.table.clocks import TableClock
+
+    async def scenario() -> tuple[float, float | None]:
+        store = Store(f"sqlite:///{tmp_path / 'hands.db'}")
+        hub = Hub(store, games(), bot_delay=0.0, bots=ThreadPoolExecutor(1))  # no processes
+        wall = [1_800_000_000.0]
+        hub.now = lambda: wall[0]  # type: ignore[method-assign]
+        people = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
+        table = TableClock(stand_in="easy", away_limit=30)
+        room, _tokens = await hub.create("counting", "basic", people, table=table)
+        seat = room.state.current_player()
+        wall[0] += 31  # away past the limit (nobody ever connected here)
+        assert await room.watch.check()  # a bot stands in for the person to move
+        wall[0] += 5
+        # the person comes back through another process, which stores the change of hands
+        position = room.position
+        assert clock_rows.hand_back(
+            store.engine, room.id, seat, position=position, bot_turn=False, clock=None
+        )
+        (await room.watch.read_hands())()  # what this process reads when told of it
+        due = room.watch.due()
+        await hub.close()
+        store.close()
+        return wall[0], None if due is None else due[0]
+
+    now, due = asyncio.run(scenario())
+    assert due == now + 30  # a whole away limit from the hand-back, not already past

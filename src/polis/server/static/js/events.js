@@ -1,3 +1,4 @@
+// @ts-check
 // #/events: the events (tournaments) upcoming, running and finished, and a form to make one;
 // #/event/{id}: one event, its entrants, its rounds with their tables (to watch or play), the
 // standings with their tie-breaks as they stand, and the final table once it is over.
@@ -16,12 +17,94 @@ import { openGame, clockName } from "./mygames.js";
 const POLL = 3_000;
 const FORMATS = ["swiss", "round_robin"];
 
+/**
+ * An event as the list shows it (wire/events.py: EventSummaryJSON); times in seconds since
+ * the epoch.
+ * @typedef {object} EventSummary
+ * @property {string} id
+ * @property {string} name
+ * @property {string} game
+ * @property {string} mode
+ * @property {number} players  per table
+ * @property {"swiss" | "round_robin"} format
+ * @property {boolean} rated
+ * @property {{clock: import("./mygames.js").ClockRule | null, stand_in: string | null,
+ *   away_limit: number | null}} rules  every table's rules (as POST /api/games takes them)
+ * @property {"open" | "running" | "finished" | "cancelled"} status
+ * @property {number | null} rounds  rounds to play (a round robin's: known once it starts)
+ * @property {number} round  the round being played (0 before the start)
+ * @property {number | null} starts  when it starts by itself (null: by its creator's hand)
+ * @property {number | null} started
+ * @property {number | null} ended
+ * @property {string | null} creator
+ * @property {number} entrants
+ */
+
+/**
+ * GET /api/events (EventListJSON).
+ * @typedef {{upcoming: EventSummary[], running: EventSummary[], finished: EventSummary[]}}
+ *   EventList
+ */
+
+/**
+ * An entrant (EntrantJSON): `withdrawn`, the round after which they play no more (null: in).
+ * @typedef {{name: string, bot: boolean, withdrawn: number | null,
+ *   why: "left" | "no_show" | "gone" | null}} Entrant
+ */
+
+/**
+ * One entrant at a table of a round (EventSeatJSON): place, points and score once it is over.
+ * @typedef {{name: string, bot: boolean, seat: number, place: number | null,
+ *   points: number | null, score: number | null, no_show: boolean}} EventSeat
+ */
+
+/**
+ * A table of a round (EventTableJSON): its game (null for a moment, while being made).
+ * @typedef {{board: number, game_id: string | null, finished: boolean, seats: EventSeat[]}}
+ *   EventTable
+ */
+
+/** @typedef {{round: number, tables: EventTable[], byes: string[]}} EventRound */
+
+/**
+ * A line of the standings (StandingJSON): points, then the tie-breaks.
+ * @typedef {{rank: number, name: string, bot: boolean, points: number, buchholz: number,
+ *   score: number, wins: number, played: number, byes: number, withdrawn: boolean}} Standing
+ */
+
+/**
+ * GET /api/events/{id} (EventJSON): the event with its entrants, rounds, standings and, once
+ * finished, its final table.
+ * @typedef {EventSummary & {roster: Entrant[], schedule: EventRound[], standings: Standing[],
+ *   final: Standing[] | null, joined: boolean | null, can_start: boolean}} EventDetail
+ */
+
+/**
+ * The form that makes an event.
+ * @typedef {{name: string, game: string | undefined, mode: string | null, players: number,
+ *   format: string, rounds: number, clock: string, rated: boolean, starts: string}} EventForm
+ */
+
+/** @typedef {import("./forms.js").PageEnv} PageEnv  #/event/{id}: `name` is the event's id */
+/** @typedef {import("./forms.js").Page} Page */
+
+/**
+ * @param {number} seconds  since the epoch
+ * @returns {string} ISO 8601
+ */
 function dateOfSeconds(seconds) {
-  return seconds === null || seconds === undefined ? null : new Date(seconds * 1000).toISOString();
+  return new Date(seconds * 1000).toISOString();
 }
 
-// One line about an event: its game, format, rounds, entrants and when it starts or started.
-function eventLine(e, gameTitle, modeName, full = true) {
+/**
+ * One line about an event: its game, format, rounds, entrants and when it starts or started.
+ * @param {EventSummary} e
+ * @param {(game: string) => string} gameTitle
+ * @param {(game: string, mode: string) => string} modeName
+ * @param {boolean} [full]  with when it starts, its round, or when it ended
+ * @returns {string}
+ */
+export function eventLine(e, gameTitle, modeName, full = true) {
   const bits = [
     `${gameTitle(e.game)} · ${modeName(e.game, e.mode)}`,
     t(`event.format.${e.format}`),
@@ -39,13 +122,39 @@ function eventLine(e, gameTitle, modeName, full = true) {
   return bits.join(" · ");
 }
 
-// env: {root, meta, names (playable games), gameTitle(name), modeName(name, mode)}
+/**
+ * What POST /api/events receives of the form (wire: EventIn).
+ * @param {EventForm} form
+ */
+export function eventBody(form) {
+  return {
+    name: form.name.trim(),
+    game: form.game,
+    mode: form.mode,
+    players: form.players,
+    format: form.format,
+    rated: form.rated,
+    clock: CLOCKS.find((c) => c.key === form.clock)?.clock ?? null,
+    rounds: form.format === "swiss" ? form.rounds : null,
+    starts: form.starts ? new Date(form.starts).toISOString() : null,
+  };
+}
+
+/**
+ * #/events: the list and the form.
+ * @param {PageEnv} env
+ * @returns {Page}
+ */
 export function eventsPage(env) {
   const { root, meta, names, gameTitle, modeName } = env;
+  /** @type {EventList | null} */
   let listed = null;
+  /** @type {string | null} */
   let failed = null;
   let destroyed = false;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {EventForm} */
   const form = {
     name: "",
     game: names[0],
@@ -71,6 +180,7 @@ export function eventsPage(env) {
     timer = setTimeout(load, POLL * 5);
   }
 
+  /** @param {EventSummary} e */
   function item(e) {
     return h("li", { class: "my-game event-item", dataset: { event: e.id } }, [
       h("div", { class: "my-game-info" }, [
@@ -88,6 +198,11 @@ export function eventsPage(env) {
     ]);
   }
 
+  /**
+   * @param {string} id
+   * @param {string} heading
+   * @param {EventSummary[]} items
+   */
   function section(id, heading, items) {
     return h("section", { class: "panel my-section", id, "aria-labelledby": `${id}-title` }, [
       h("h2", { id: `${id}-title`, text: heading }),
@@ -109,12 +224,19 @@ export function eventsPage(env) {
         }),
       ]);
     }
-    if (!names.length) return "";
-    const g = meta.games[form.game];
-    if (!g.modes.includes(form.mode)) form.mode = g.modes[0];
+    const game = form.game;
+    if (!names.length || !game) return "";
+    const g = meta.games[game];
+    if (!form.mode || !g.modes.includes(form.mode)) form.mode = g.modes[0];
     const most = Math.min(4, g.max_players);
     form.players = Math.min(Math.max(form.players, Math.max(2, g.min_players)), most);
     const error = errorBox("event-error");
+    /**
+     * @param {string} id
+     * @param {[string | number, string][]} options  value and label
+     * @param {string | number | null} value  the one selected
+     * @param {(value: string) => void} set
+     */
     const select = (id, options, value, set) =>
       h(
         "select",
@@ -131,6 +253,7 @@ export function eventsPage(env) {
           h("option", { value: v, selected: String(v) === String(value), text }),
         ),
       );
+    /** @type {[number, string][]} */
     const counts = [];
     for (let n = Math.max(2, g.min_players); n <= most; n++) counts.push([n, String(n)]);
     const submit = h("button", {
@@ -152,19 +275,9 @@ export function eventsPage(env) {
             if (!form.name.trim()) return showError(error, t("event.needName"));
             clearError(error);
             submit.disabled = true;
-            const body = {
-              name: form.name.trim(),
-              game: form.game,
-              mode: form.mode,
-              players: form.players,
-              format: form.format,
-              rated: form.rated,
-              clock: CLOCKS.find((c) => c.key === form.clock)?.clock ?? null,
-              rounds: form.format === "swiss" ? form.rounds : null,
-              starts: form.starts ? new Date(form.starts).toISOString() : null,
-            };
             try {
-              const made = await send("/api/events", body);
+              /** @type {EventDetail} */
+              const made = await send("/api/events", eventBody(form));
               toast(t("event.made"), "info");
               location.hash = `#/event/${encodeURIComponent(made.id)}`;
             } catch (err) {
@@ -191,8 +304,8 @@ export function eventsPage(env) {
             " ",
             select(
               "event-game",
-              names.map((n) => [n, gameTitle(n)]),
-              form.game,
+              names.map((n) => /** @type {[string, string]} */ ([n, gameTitle(n)])),
+              game,
               (v) => (form.game = v),
             ),
           ]),
@@ -201,7 +314,7 @@ export function eventsPage(env) {
             " ",
             select(
               "event-mode",
-              g.modes.map((m) => [m, modeName(form.game, m)]),
+              g.modes.map((m) => [m, modeName(game, m)]),
               form.mode,
               (v) => (form.mode = v),
             ),
@@ -218,7 +331,7 @@ export function eventsPage(env) {
             " ",
             select(
               "event-format",
-              FORMATS.map((f) => [f, t(`event.format.${f}`)]),
+              FORMATS.map((f) => /** @type {[string, string]} */ ([f, t(`event.format.${f}`)])),
               form.format,
               (v) => (form.format = v),
             ),
@@ -246,7 +359,9 @@ export function eventsPage(env) {
             " ",
             select(
               "event-clock",
-              CLOCKS.map((c) => [c.key, t(`lobby.clock.${c.key}`)]),
+              CLOCKS.map(
+                (c) => /** @type {[string, string]} */ ([c.key, t(`lobby.clock.${c.key}`)]),
+              ),
               form.clock,
               (v) => (form.clock = v),
             ),
@@ -282,6 +397,7 @@ export function eventsPage(env) {
 
   function draw() {
     pageTitle(t("event.title"));
+    /** @type {(Node | string)[]} */
     const parts = [
       h(
         "div",
@@ -320,14 +436,21 @@ export function eventsPage(env) {
   };
 }
 
-// env: {root, name (the event's id), gameTitle(name), modeName(name, mode)}
+/**
+ * #/event/{id}: one event.
+ * @param {PageEnv} env
+ * @returns {Page}
+ */
 export function eventPage(env) {
   const { root, gameTitle, modeName } = env;
   const id = env.name;
+  /** @type {EventDetail | null} */
   let data = null;
+  /** @type {string | null} */
   let failed = null;
   let destroyed = false;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
 
   async function load() {
     clearTimeout(timer);
@@ -343,6 +466,7 @@ export function eventPage(env) {
       timer = setTimeout(load, POLL);
   }
 
+  /** @param {"join" | "leave" | "start"} verb */
   async function act(verb) {
     try {
       await send(`/api/events/${encodeURIComponent(id)}/${verb}`, {});
@@ -353,7 +477,8 @@ export function eventPage(env) {
     load();
   }
 
-  function actions() {
+  /** @param {EventDetail} data */
+  function actions(data) {
     const row = h("div", { class: "row", id: "event-actions" });
     if (!me()) {
       if (data.status === "open")
@@ -412,7 +537,9 @@ export function eventPage(env) {
     return row;
   }
 
+  /** @param {EventSeat} s */
   function seatLine(s) {
+    /** @type {(Node | string)[]} */
     const bits = [h("a", { href: `#/player/${encodeURIComponent(s.name)}`, text: s.name })];
     if (s.bot) bits.push(h("span", { class: "badge", text: t("lobby.bot") }));
     if (s.no_show) bits.push(h("span", { class: "badge no-show", text: t("event.why.no_show") }));
@@ -427,25 +554,29 @@ export function eventPage(env) {
     return h("li", {}, bits);
   }
 
+  /**
+   * @param {EventTable} table
+   * @param {number} round
+   */
   function tableItem(table, round) {
-    const seated = table.seats.some((s) => s.name === me());
+    const mine = table.seats.find((s) => s.name === me());
     const buttons = h("div", { class: "my-game-actions" });
-    if (table.game_id) {
-      if (seated && !table.finished) {
-        const seat = table.seats.find((s) => s.name === me()).seat;
+    const gameId = table.game_id;
+    if (gameId) {
+      if (mine && !table.finished) {
         buttons.append(
           h("button", {
             type: "button",
             class: "primary open-game",
             text: t("my.play"),
-            on: { click: () => openGame(table.game_id, [seat]) },
+            on: { click: () => openGame(gameId, [mine.seat]) },
           }),
         );
       }
       buttons.append(
         h("a", {
           class: "button watch-table",
-          href: `#/game/${encodeURIComponent(table.game_id)}`,
+          href: `#/game/${encodeURIComponent(gameId)}`,
           text: table.finished ? t("my.replay") : t("event.watch"),
         }),
       );
@@ -467,7 +598,8 @@ export function eventPage(env) {
     );
   }
 
-  function rounds() {
+  /** @param {EventDetail} data */
+  function rounds(data) {
     if (!data.schedule.length) return "";
     return h(
       "section",
@@ -494,8 +626,14 @@ export function eventPage(env) {
     );
   }
 
+  /**
+   * @param {Standing[]} lines
+   * @param {string} tableId
+   * @param {string} caption
+   */
   function standingsTable(lines, tableId, caption) {
     const who = me();
+    /** @type {[string, string][]} key of the heading, class */
     const cols = [
       ["board.rank", "num"],
       ["board.player", ""],
@@ -581,9 +719,10 @@ export function eventPage(env) {
           class: "muted",
           text: `${t("lobby.clock")}: ${clockName(data.rules.clock)}${data.creator ? ` · ${t("event.by", { name: data.creator })}` : ""}`,
         }),
-        actions(),
+        actions(data),
       ],
     );
+    /** @type {(Node | string)[]} */
     const parts = [head];
     if (failed) parts.push(h("p", { class: "error", role: "alert", text: failed }));
     if (data.final) {
@@ -612,7 +751,7 @@ export function eventPage(env) {
       );
     }
     if (data.standings.length) parts.push(h("p", { class: "hint", text: t("event.tiebreaks") }));
-    parts.push(rounds());
+    parts.push(rounds(data));
     parts.push(
       h(
         "section",

@@ -1,3 +1,4 @@
+// @ts-check
 // #/my, "My games": every table bound to the account, on every device where it signs in.
 // Challenges first (incoming to accept or decline, outgoing to withdraw), then the tables
 // where it is the account's turn (longest waiting first, with the clock as the table shows
@@ -14,9 +15,87 @@ import { heldTokens, holdToken, holdSessionKey } from "./tokens.js";
 import { seatClock, tick, CLOCKS } from "./seatclock.js";
 import { clockWords } from "./opentables.js";
 
+/**
+ * A clock as a table is asked for it (routes/standins.py's ClockIn, as a challenge keeps it):
+ * real-time, `bank` seconds and `increment` more per move; or turn-based, `per_move` seconds
+ * per move, banked up to `max_bank`.
+ * @typedef {{kind: "realtime", bank: number, increment?: number}
+ *   | {kind: "turn", per_move: number, max_bank?: number, increment?: number}} ClockRule
+ */
+
+/**
+ * One of the account's tables (GET /api/account/games: store/accounts.py's games_of, with what
+ * accounts/service.py adds to an unfinished one: whose turn, waiting for players, the clock).
+ * `seats`: the account's seats there; `names`: every seat's name; `result`: a finished game's.
+ * @typedef {{
+ *   id: string,
+ *   game: string,
+ *   mode: string,
+ *   players: number,
+ *   position: number,
+ *   finished: boolean,
+ *   rated: boolean,
+ *   result: {scores?: number[], ranking?: number[][]} | null,
+ *   updated: string,
+ *   names: string[],
+ *   seats: number[],
+ *   current_player?: number,
+ *   waiting?: boolean,
+ *   your_turn?: boolean,
+ *   clock?: import("./clockmath.js").Clock | null,
+ * }} MyGame
+ */
+
+/**
+ * A challenge as its two accounts see it (wire/bot.py's ChallengeJSON); `game_id`: the table
+ * accepting it made.
+ * @typedef {{
+ *   id: string,
+ *   from: string,
+ *   to: string,
+ *   game: string,
+ *   mode: string,
+ *   players: number,
+ *   rated: boolean,
+ *   clock: ClockRule | null,
+ *   stand_in: string | null,
+ *   away_limit: number | null,
+ *   status: "open" | "accepted" | "declined" | "withdrawn",
+ *   created: string,
+ *   game_id: string | null,
+ * }} Challenge
+ */
+
+/**
+ * GET /api/challenges: the account's challenges, newest first.
+ * @typedef {{incoming: Challenge[], outgoing: Challenge[]}} Challenges
+ */
+
+/**
+ * GET /api/account/games: the tables where it is the account's turn (longest waiting first),
+ * the others in progress and the finished ones; `now`: the server's time (seconds).
+ * @typedef {{
+ *   turn: MyGame[],
+ *   playing: MyGame[],
+ *   finished: MyGame[],
+ *   now: number,
+ *   challenges?: Challenges,
+ * }} MyGames
+ */
+
+/**
+ * A seat's key for this device (POST /api/account/games/{id}/key), or the seat an accepted
+ * challenge gives (POST /api/challenges/{id}/accept, with `game_id`).
+ * @typedef {{id?: string, game_id?: string, seat: number, token: string, invite: string}} SeatKey
+ */
+
 const POLL = 30_000;
 
 // Open the account's seat at a table on this device.
+/**
+ * @param {string} gameId
+ * @param {number[]} [seats] the account's seats there
+ */
 export async function openGame(gameId, seats = []) {
   const held = heldTokens(gameId);
   if (seats.some((seat) => held[seat])) {
@@ -24,6 +103,7 @@ export async function openGame(gameId, seats = []) {
     return;
   }
   try {
+    /** @type {SeatKey} */
     const key = await send(`/api/account/games/${encodeURIComponent(gameId)}/key`, {});
     holdSessionKey(gameId, key.seat, key.token);
     location.hash = `#/game/${encodeURIComponent(gameId)}/${encodeURIComponent(key.token)}`;
@@ -33,13 +113,18 @@ export async function openGame(gameId, seats = []) {
 }
 
 // A challenge's clock in words: the lobby's name for it, else its banks.
+/** @param {ClockRule | null | undefined} clock */
 export function clockName(clock) {
   if (!clock) return t("lobby.clock.none");
   const fields = clock.kind === "turn" ? ["per_move", "max_bank"] : ["bank", "increment"];
+  /**
+   * @param {Record<string, unknown> | null} rule
+   * @param {string} f
+   */
+  const value = (rule, f) => Number(rule?.[f] ?? 0);
   const same = CLOCKS.find(
     (c) =>
-      c.clock?.kind === clock.kind &&
-      fields.every((f) => Number(c.clock[f] ?? 0) === Number(clock[f] ?? 0)),
+      c.clock?.kind === clock.kind && fields.every((f) => value(c.clock, f) === value(clock, f)),
   );
   if (same) return t(`lobby.clock.${same.key}`);
   return clockWords(
@@ -48,20 +133,33 @@ export function clockName(clock) {
 }
 
 // 1 for the best place (ties share it), from a result's ranking.
-function placeOf(result, seat) {
+/**
+ * @param {MyGame["result"] | undefined} result
+ * @param {number} seat
+ * @returns {number | null}
+ */
+export function placeOf(result, seat) {
   const i = (result?.ranking ?? []).findIndex((group) => group.includes(seat));
   return i < 0 ? null : i + 1;
 }
 
-// env: {root, gameTitle(name), modeName(name, mode)}
+/**
+ * @param {import("./forms.js").PageEnv} env
+ * @returns {import("./forms.js").Page}
+ */
 export function myGamesPage(env) {
   const { root, gameTitle, modeName } = env;
-  let games = null; // {turn, playing, finished}
-  let challenges = null; // {incoming, outgoing}, false: not offered by this server
+  /** @type {MyGames | null} */
+  let games = null;
+  /** @type {Challenges | false | null} false: not offered by this server */
+  let challenges = null;
+  /** @type {string | null} */
   let failed = null;
   let destroyed = false;
-  let timer = null;
-  const names = {}; // finished game id -> its seats' names (asked once)
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {Record<string, string[] | null>} finished game id -> its seats' names (asked once) */
+  const names = {};
 
   async function load() {
     clearTimeout(timer);
@@ -83,8 +181,13 @@ export function myGamesPage(env) {
     timer = setTimeout(load, POLL);
   }
 
+  /** @param {MyGame} g */
   const title = (g) => `${gameTitle(g.game)} · ${modeName(g.game, g.mode)}`;
 
+  /**
+   * @param {MyGame} g
+   * @param {"turn" | "playing" | "finished"} kind
+   */
   function gameItem(g, kind) {
     const mine = g.seats ?? [];
     const who = g.names ?? names[g.id];
@@ -113,7 +216,9 @@ export function myGamesPage(env) {
         finished: false,
         seats: (g.names ?? []).map(() => ({ kind: "human" })),
       };
-      const chips = mine.map((seat) => seatClock(msg, seat, who?.[seat] ?? me())).filter(Boolean);
+      const chips = mine
+        .map((seat) => seatClock(msg, seat, who?.[seat] ?? me() ?? ""))
+        .filter(Boolean);
       if (chips.length) parts[0].append(h("div", { class: "my-clock" }, chips));
     }
     const actions = h("div", { class: "my-game-actions" });
@@ -146,6 +251,7 @@ export function myGamesPage(env) {
     return h("li", { class: `my-game ${kind}`, dataset: { game: g.id } }, [...parts, actions]);
   }
 
+  /** @param {MyGame} g */
   function finishedLine(g) {
     const seat = (g.seats ?? [])[0];
     const place = placeOf(g.result, seat);
@@ -154,6 +260,10 @@ export function myGamesPage(env) {
     return t("my.place", { place, n: g.players, score });
   }
 
+  /**
+   * @param {Challenge} c
+   * @param {boolean} incoming
+   */
   function challengeItem(c, incoming) {
     const what = `${gameTitle(c.game)} · ${modeName(c.game, c.mode)}`;
     const pending = c.status === "open";
@@ -186,12 +296,13 @@ export function myGamesPage(env) {
         }),
       );
     } else if (c.game_id) {
+      const gameId = c.game_id;
       actions.append(
         h("button", {
           type: "button",
           class: "open-game",
           text: t("my.open"),
-          on: { click: () => openGame(c.game_id, [incoming ? 1 : 0]) },
+          on: { click: () => openGame(gameId, [incoming ? 1 : 0]) },
         }),
       );
     }
@@ -228,11 +339,16 @@ export function myGamesPage(env) {
     );
   }
 
+  /**
+   * @param {Challenge} c
+   * @param {"accept" | "decline" | "withdraw"} verb
+   */
   async function answer(c, verb) {
     try {
+      /** @type {Partial<SeatKey>} a declined or withdrawn challenge: no seat */
       const data = await send(`/api/challenges/${encodeURIComponent(c.id)}/${verb}`, {});
       if (verb === "accept" && data.game_id) {
-        if (data.token) holdToken(data.game_id, data.seat, data.token);
+        if (data.token && data.seat !== undefined) holdToken(data.game_id, data.seat, data.token);
         location.hash = `#/game/${encodeURIComponent(data.game_id)}`;
         return;
       }
@@ -246,12 +362,23 @@ export function myGamesPage(env) {
     load();
   }
 
+  /**
+   * @param {string} id
+   * @param {HTMLElement[]} items
+   * @param {string} empty what the list says without any
+   */
   function list(id, items, empty) {
     return items.length
       ? h("ul", { class: "my-list", id }, items)
       : h("p", { class: "muted", id, text: empty });
   }
 
+  /**
+   * @param {string} id
+   * @param {string} heading
+   * @param {number} n a count shown beside the heading (0: none)
+   * @param {HTMLElement[]} body
+   */
   function section(id, heading, n, body) {
     return h("section", { class: "panel my-section", id, "aria-labelledby": `${id}-title` }, [
       h("h2", { id: `${id}-title` }, [
@@ -290,9 +417,11 @@ export function myGamesPage(env) {
       );
       return;
     }
+    /** @type {HTMLElement[]} */
     const parts = [head];
     if (failed) parts.push(h("p", { class: "error", role: "alert", text: failed }));
     if (challenges) {
+      /** @param {Challenge} c */
       const open = (c) => c.status === "open" || (c.status === "accepted" && c.game_id);
       const incoming = challenges.incoming.filter(open);
       const outgoing = challenges.outgoing.filter((c) => c.status !== "withdrawn");
@@ -342,7 +471,7 @@ export function myGamesPage(env) {
       ]),
     );
     clear(root).append(...parts);
-    if (had && document.getElementById(had)) document.getElementById(had).focus();
+    if (had) document.getElementById(had)?.focus();
     askNames();
   }
 
@@ -354,9 +483,9 @@ export function myGamesPage(env) {
       missing.map(async (g) => {
         names[g.id] = null;
         try {
-          names[g.id] = (await api(`/api/games/${encodeURIComponent(g.id)}`)).seats.map(
-            (s) => s.name,
-          );
+          /** @type {import("./ui.js").GameSummary} */
+          const summary = await api(`/api/games/${encodeURIComponent(g.id)}`);
+          names[g.id] = summary.seats.map((s) => s.name);
         } catch {
           // the list says the game without them
         }

@@ -141,7 +141,7 @@ async function countTurns() {
   clearTimeout(timer);
   if (!me()) return;
   try {
-    /** @type {{turn?: unknown[]}} */
+    /** @type {import("./mygames.js").MyGames} */
     const games = await api("/api/account/games", { cache: "no-store" });
     const turns = games.turn?.length ?? 0;
     if (turns !== state.turns) {

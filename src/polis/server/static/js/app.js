@@ -1,3 +1,4 @@
+// @ts-check
 // The page: a lobby to start games and a table fed by one WebSocket per held seat.
 //
 // Nothing here knows a game. /api/meta lists the games; each game's client module (served
@@ -50,12 +51,30 @@ import { challengePage } from "./challenge.js";
 import { eventsPage, eventPage } from "./events.js";
 import { learnPage } from "./learn.js";
 
-const main = () => document.getElementById("main");
-let page = null; // the current screen: {render(), destroy()}
-let meta = null; // /api/meta
+/** @typedef {import("./ui.js").Meta} Meta */
+/** @typedef {import("./ui.js").GameClient} GameClient */
+
+/**
+ * A screen as the page drives it: drawn again (a new language), left, and told when who is
+ * signed in changes.
+ * @typedef {{render: () => void, destroy: () => void, session?: () => void}} Page
+ */
+
+// index.html's elements
+const main = () => /** @type {HTMLElement} */ (document.getElementById("main"));
+/** @type {Page | null} */
+let page = null; // the current screen
+/** @type {Meta} */
+let meta = { games: {}, levels: [], languages: [] }; // /api/meta, once loaded
+/** @type {Record<string, GameClient>} */
 const clients = {}; // game name -> its client module
+/** @type {Record<string, unknown>} */
 const boards = {};
 
+/**
+ * A game's board data (GET /api/boards/{name}), asked once.
+ * @param {string} game
+ */
 async function boardData(game) {
   if (!boards[game]) boards[game] = await api(`/api/boards/${encodeURIComponent(game)}`);
   return boards[game];
@@ -84,17 +103,28 @@ function playable() {
   return Object.keys(meta.games).filter((name) => clients[name]);
 }
 
+/** @param {string} name */
 function gameTitle(name) {
   const text = translator(name)("title");
   return text === "title" ? (meta.games[name]?.title ?? name) : text;
 }
 
+/**
+ * @param {string} name
+ * @param {string} mode
+ */
 function modeName(name, mode) {
   return translator(name)(`mode.${mode}`);
 }
 
 // at: a finished game opened at that position of its replay (#/replay/{id}/{n}, a review's row)
+/**
+ * @param {string} gameId
+ * @param {number | null} [at]
+ * @returns {Promise<Page | null>}
+ */
 async function gameScreen(gameId, at = null) {
+  /** @type {import("./ui.js").GameSummary} */
   let summary;
   try {
     summary = await api(`/api/games/${encodeURIComponent(gameId)}`);
@@ -118,6 +148,7 @@ async function gameScreen(gameId, at = null) {
   return tableScreen(gameId, { root: main(), mod, summary, board, gameTitle, modeName, at });
 }
 
+/** @type {Record<string, (env: import("./forms.js").PageEnv) => Page>} */
 const ACCOUNT_PAGES = {
   signin: signInPage,
   account: accountPage,
@@ -160,7 +191,7 @@ async function route() {
       });
     } else if (parts[0] === "learn") {
       // a game's tutorial (learn.js); without a game, the games that have one
-      const arg = (i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
+      const arg = (/** @type {number} */ i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
       page = learnPage({
         root: main(),
         game: arg(1),
@@ -171,7 +202,7 @@ async function route() {
       });
     } else if (ACCOUNT_PAGES[parts[0]]) {
       // accounts (optional): signing in, the account, My games, profiles, leaderboards, challenges
-      const arg = (i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
+      const arg = (/** @type {number} */ i) => (parts[i] ? decodeURIComponent(parts[i]) : "");
       page = ACCOUNT_PAGES[parts[0]]({
         root: main(),
         meta,
@@ -190,7 +221,11 @@ async function route() {
     }
   } catch (err) {
     clear(main()).append(
-      h("p", { class: "error", role: "alert", text: err.message }),
+      h("p", {
+        class: "error",
+        role: "alert",
+        text: err instanceof Error ? err.message : String(err),
+      }),
       h("a", { href: "#/", text: t("app.back") }),
     );
   }
@@ -199,12 +234,14 @@ async function route() {
 async function start() {
   installTooltips();
   await loadGames();
-  const sel = document.getElementById("lang");
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
   const code = initialLanguage();
   await setLanguage(code);
   sel.value = code;
-  const subtitle = () =>
-    (document.getElementById("subtitle").textContent = playable().map(gameTitle).join(" · "));
+  const subtitle = () => {
+    const el = /** @type {HTMLElement} */ (document.getElementById("subtitle"));
+    el.textContent = playable().map(gameTitle).join(" · ");
+  };
   subtitle();
   drawSettings();
   let who = (await refreshSession()).account?.name ?? null;
@@ -227,18 +264,18 @@ async function start() {
     page?.render();
   });
   window.addEventListener("hashchange", () => {
-    const menu = document.getElementById("account-menu");
+    const menu = /** @type {HTMLDetailsElement | null} */ (document.getElementById("account-menu"));
     if (menu) menu.open = false;
   });
   // the settings panel closes on Escape and on a click elsewhere
-  const settings = document.getElementById("settings");
+  const settings = /** @type {HTMLDetailsElement} */ (document.getElementById("settings"));
   document.addEventListener("click", (e) => {
-    if (settings.open && !settings.contains(e.target)) settings.open = false;
+    if (settings.open && !settings.contains(/** @type {Node} */ (e.target))) settings.open = false;
   });
   settings.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
       settings.open = false;
-      settings.querySelector("summary").focus();
+      settings.querySelector("summary")?.focus();
     }
   });
   window.addEventListener("hashchange", route);

@@ -1,3 +1,4 @@
+// @ts-check
 // #/account: the signed-in account's own page. Its name and profile; a new password; passkeys
 // (listed, added through passkeys.js, removed); turn notifications for every seat bound to the
 // account (the browser's push subscription, turnpush.js); the data kept, as a download; the
@@ -25,18 +26,54 @@ import {
   askDialog,
   pageTitle,
   when,
+  typedIn,
 } from "./forms.js";
 import { passwordProblem, passwordRules } from "./signin.js";
 import { pushSupported, subscription } from "./turnpush.js";
 import { forgetSessionKeys } from "./tokens.js";
 
+/** @typedef {import("./passkeys.js").PasskeyInfo} PasskeyInfo */
+
+/**
+ * One of a bot account's API tokens (wire/bot.py's BotTokenJSON): `created` ISO 8601, the
+ * others seconds since the epoch (null: never used, still working).
+ * @typedef {{
+ *   id: string,
+ *   label: string,
+ *   scope: string,
+ *   created: string,
+ *   last_used: number | null,
+ *   revoked: number | null,
+ * }} BotToken
+ */
+
+/**
+ * A token just made (POST /api/account/tokens, wire/bot.py's BotTokenMade): its secret is
+ * shown this once.
+ * @typedef {{id: string, label: string, token: string}} FreshToken
+ */
+
+/**
+ * A dialog of the bot section (botDialog): as askDialog's, but onOk(error line) answers false
+ * to stay open, or what to do once the dialog has closed.
+ * @typedef {Omit<import("./forms.js").Ask, "onOk"> & {
+ *   onOk: (error: HTMLElement) => Promise<false | (() => void)>,
+ * }} BotAsk
+ */
+
 const PUSH_KEY = "polis:push:account";
 
 // A passkey told apart from the others by the start of its id.
+/** @param {PasskeyInfo & {name?: string}} k */
 function passkeyName(k) {
   return `${k.name || t("passkey.unnamed")} ${String(k.id).slice(0, 8)}…`;
 }
 
+/**
+ * @param {string} id
+ * @param {string} title
+ * @param {import("./dom.js").Child[]} parts
+ */
 function section(id, title, parts) {
   return h("section", { class: "panel account-section", id, "aria-labelledby": `${id}-title` }, [
     h("h2", { id: `${id}-title`, text: title }),
@@ -44,7 +81,6 @@ function section(id, title, parts) {
   ]);
 }
 
-// env: {root}
 // The account's name in a hidden field beside a password field, for password managers.
 function hiddenName() {
   return h("input", {
@@ -58,13 +94,23 @@ function hiddenName() {
   });
 }
 
+/**
+ * @param {import("./forms.js").PageEnv} env
+ * @returns {import("./forms.js").Page}
+ */
 export function accountPage(env) {
   const { root } = env;
-  let keys = null; // the passkeys listed (null: not asked yet; false: none to be had here)
+  // the passkeys listed (null: not asked yet; false: none to be had here)
+  /** @type {PasskeyInfo[] | false | null} */
+  let keys = null;
   let passkeysHere = true; // this page can make passkeys (a secure context with WebAuthn)
+  /** @type {import("./session.js").People} */
   let known = { blocked: [], muted: [] };
+  /** @type {BotToken[] | null} */
   let tokens = null; // a bot account's API tokens (null: not asked yet)
-  let fresh = null; // the token just made, {label, token}: its secret is shown this once
+  /** @type {FreshToken | null} */
+  let fresh = null; // the token just made: its secret is shown this once
+  /** @type {unknown} */
   let refusal = null; // why the server would not make this a bot account (kept over redraws)
   let destroyed = false;
 
@@ -72,6 +118,7 @@ export function accountPage(env) {
     known = await people();
     passkeysHere = (await import("./passkeys.js").catch(() => null))?.passkeysSupported() ?? false;
     try {
+      /** @type {{passkeys?: PasskeyInfo[]} | PasskeyInfo[]} */
       const data = await api("/api/account/passkeys", { cache: "no-store" });
       keys = Array.isArray(data) ? data : (data.passkeys ?? []);
     } catch (err) {
@@ -119,9 +166,9 @@ export function accountPage(env) {
         on: {
           submit: async (e) => {
             e.preventDefault();
-            const old = form.querySelector("#password-old").value;
-            const fresh = form.querySelector("#password-new").value;
-            const again = form.querySelector("#password-again").value;
+            const old = typedIn(form, "password-old");
+            const fresh = typedIn(form, "password-new");
+            const again = typedIn(form, "password-again");
             done.textContent = "";
             const problem =
               passwordProblem(fresh, me() ?? "") ?? (fresh !== again ? t("signup.mismatch") : null);
@@ -184,6 +231,7 @@ export function accountPage(env) {
 
   function passkeySection() {
     const error = errorLine("passkey-error");
+    /** @type {HTMLElement[]} */
     const parts = [h("p", { class: "hint", text: t("passkey.hint") })];
     if (keys === null) {
       parts.push(h("p", { class: "muted", text: "…" }));
@@ -213,7 +261,7 @@ export function accountPage(env) {
                       click: async () => {
                         try {
                           await send("/api/account/passkeys/delete", { id: k.id });
-                          keys = keys.filter((other) => other.id !== k.id);
+                          keys = (keys || []).filter((other) => other.id !== k.id);
                           draw();
                           document.getElementById("passkey-add")?.focus();
                         } catch (err) {
@@ -261,6 +309,7 @@ export function accountPage(env) {
   function pushSection() {
     const status = h("p", { id: "account-push-status", role: "status" });
     const on = !!localStorage.getItem(PUSH_KEY);
+    /** @type {HTMLElement[]} */
     const parts = [h("p", { class: "hint", text: t("account.pushHint") })];
     if (!pushSupported()) {
       parts.push(h("p", { class: "muted", text: t("push.unsupported") }));
@@ -275,7 +324,8 @@ export function accountPage(env) {
               const button = e.currentTarget;
               button.disabled = true;
               try {
-                const sub = (await subscription()).toJSON();
+                const subscribed = await subscription();
+                const sub = subscribed.toJSON();
                 const body = {
                   subscription: { endpoint: sub.endpoint, keys: sub.keys },
                   lang: language(),
@@ -285,13 +335,12 @@ export function accountPage(env) {
                   localStorage.removeItem(PUSH_KEY);
                 } else {
                   await send("/api/account/push", body);
-                  localStorage.setItem(PUSH_KEY, sub.endpoint);
+                  localStorage.setItem(PUSH_KEY, subscribed.endpoint);
                 }
                 draw();
                 document.getElementById("account-push")?.focus();
-                document.getElementById("account-push-status").textContent = on
-                  ? ""
-                  : t("push.enabled");
+                const shown = document.getElementById("account-push-status");
+                if (shown) shown.textContent = on ? "" : t("push.enabled");
               } catch (err) {
                 button.disabled = false;
                 status.textContent = t("push.failed", { why: errorText(err) });
@@ -305,6 +354,10 @@ export function accountPage(env) {
     return section("account-push-box", t("account.pushTitle"), parts);
   }
 
+  /**
+   * @param {"block" | "mute"} kind
+   * @param {string[]} names
+   */
   function personList(kind, names) {
     const id = kind === "block" ? "blocked-list" : "muted-list";
     if (!names.length)
@@ -366,13 +419,16 @@ export function accountPage(env) {
       return;
     }
     try {
-      tokens = (await api("/api/account/tokens", { cache: "no-store" })).tokens ?? [];
+      /** @type {{tokens?: BotToken[]}} */
+      const data = await api("/api/account/tokens", { cache: "no-store" });
+      tokens = data.tokens ?? [];
     } catch {
       tokens = tokens ?? [];
     }
   }
 
   // The server's times: ISO text (created) or seconds since the epoch (last used, revoked).
+  /** @param {string | number | null} x */
   const moment = (x) => (typeof x === "number" ? new Date(x * 1000).toISOString() : x);
 
   function botSection() {
@@ -396,7 +452,7 @@ export function accountPage(env) {
       h("h3", { id: "tokens-title", tabindex: "-1", text: t("bot.tokens") }),
       tokenList(),
       tokenForm(),
-      fresh ? freshToken() : "",
+      fresh ? freshToken(fresh) : "",
       h("h3", { id: "bot-connect-title", text: t("bot.connect") }),
       h("p", { class: "hint", id: "bot-connect-hint", text: t("bot.connectHint") }),
       h(
@@ -423,7 +479,9 @@ export function accountPage(env) {
   // A dialog of the bot section whose onOk(error) answers false to stay open, or what to do once
   // it has closed (the page under a modal dialog is inert: it takes no focus, and a screen
   // reader does not read it while the dialog is open).
+  /** @param {BotAsk} options */
   function botDialog(options) {
+    /** @type {(() => void) | null} */
     let then = null;
     const dialog = askDialog({
       ...options,
@@ -436,6 +494,7 @@ export function accountPage(env) {
     dialog.addEventListener("close", () => then?.());
   }
 
+  /** @param {string} id */
   const focusOn = (id) => () => document.getElementById(id)?.focus();
 
   function askMakeBot() {
@@ -506,6 +565,7 @@ export function accountPage(env) {
     );
   }
 
+  /** @param {BotToken} k */
   function askRevoke(k) {
     botDialog({
       id: "dialog-revoke",
@@ -531,6 +591,7 @@ export function accountPage(env) {
 
   function tokenForm() {
     const error = errorLine("token-error");
+    const button = h("button", { id: "token-create", type: "submit", text: t("bot.newToken") });
     const form = h(
       "form",
       {
@@ -539,12 +600,12 @@ export function accountPage(env) {
         on: {
           submit: async (e) => {
             e.preventDefault();
-            const label = form.querySelector("#token-label").value.trim();
+            const label = typedIn(form, "token-label").trim();
             if (!label) return showError(error, t("bot.needLabel"));
             clearError(error);
-            const button = form.querySelector("#token-create");
             button.disabled = true;
             try {
+              /** @type {FreshToken} */
               const made = await send("/api/account/tokens", { label });
               fresh = { id: made.id, label: made.label, token: made.token };
             } catch (err) {
@@ -568,18 +629,19 @@ export function accountPage(env) {
           autocomplete: "off",
         }),
         error,
-        h("button", { id: "token-create", type: "submit", text: t("bot.newToken") }),
+        button,
       ],
     );
     return form;
   }
 
   // The token just made: shown this once, with a way to copy it.
-  function freshToken() {
+  /** @param {FreshToken} made */
+  function freshToken(made) {
     const input = h("input", {
       id: "token-secret",
       readonly: true,
-      value: fresh.token,
+      value: made.token,
       spellcheck: false,
       autocomplete: "off",
       "aria-describedby": "token-once",
@@ -590,7 +652,7 @@ export function accountPage(env) {
       { class: "token-new", id: "token-new", role: "group", "aria-labelledby": "token-new-title" },
       [
         h("p", { id: "token-new-title" }, [
-          h("strong", { text: t("bot.freshTitle", { label: fresh.label }) }),
+          h("strong", { text: t("bot.freshTitle", { label: made.label }) }),
         ]),
         h("p", { class: "token-once", id: "token-once", text: t("bot.once") }),
         h("div", { class: "field" }, [
@@ -624,6 +686,12 @@ export function accountPage(env) {
 
   // A Copy button (id) whose status line (id-status, role=status) says whether it copied; where
   // the browser will not write the clipboard, the text is selected for the person to copy.
+  /**
+   * @param {string} id
+   * @param {string} label
+   * @param {() => string} text
+   * @param {() => HTMLElement | null} target
+   */
   function copyButton(id, label, text, target) {
     return h("button", {
       id,
@@ -646,6 +714,7 @@ export function accountPage(env) {
     });
   }
 
+  /** @param {HTMLElement | null} el */
   function selectAll(el) {
     if (!el) return;
     el.focus();
@@ -707,7 +776,7 @@ export function accountPage(env) {
         }),
       ],
       onOk: async (dialog, error) => {
-        const password = dialog.querySelector("#delete-password").value;
+        const password = typedIn(dialog, "delete-password");
         if (!password) {
           showError(error, t("signin.fill"));
           return false;

@@ -65,6 +65,15 @@ export function field({ id, label, hint, ...attrs }) {
   ]);
 }
 
+// The text typed in the input `id` of a form (or dialog).
+/**
+ * @param {ParentNode} form
+ * @param {string} id
+ */
+export function typedIn(form, id) {
+  return /** @type {HTMLInputElement} */ (form.querySelector(`#${id}`)).value;
+}
+
 // The error line of a form (an alert, empty until something goes wrong).
 /** @param {string} id */
 export function errorLine(id) {

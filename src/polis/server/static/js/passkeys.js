@@ -209,7 +209,7 @@ function browserError(err) {
 
 /**
  * @param {string} path
- * @param {{body?: unknown, csrf?: string, method?: string}} [how]
+ * @param {{body?: unknown, csrf?: string | null, method?: string}} [how]
  * @returns {Promise<any>}
  */
 async function call(path, how = {}) {
@@ -236,7 +236,7 @@ async function call(path, how = {}) {
 
 /**
  * Add a passkey to the signed-in account: the browser asks the person to make one.
- * @param {string} csrf the session's CSRF token (GET /api/account)
+ * @param {string | null} csrf the session's CSRF token (GET /api/account)
  * @returns {Promise<PasskeyInfo>}
  */
 export async function addPasskey(csrf) {
@@ -296,7 +296,7 @@ export async function listPasskeys() {
 /**
  * Delete one of the signed-in account's passkeys (the authenticator keeps its copy, unused).
  * @param {string} id the passkey's id (PasskeyInfo.id)
- * @param {string} csrf the session's CSRF token
+ * @param {string | null} csrf the session's CSRF token
  * @returns {Promise<void>}
  */
 export async function deletePasskey(id, csrf) {

@@ -5,7 +5,7 @@
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { me, signIn, refreshSession } from "./session.js";
-import { field, errorLine, showError, clearError, pageTitle } from "./forms.js";
+import { field, errorLine, showError, clearError, pageTitle, typedIn } from "./forms.js";
 import { toast } from "./ui.js";
 
 // The server's rules (accounts/passwords.py), checked here first to say them in words.
@@ -35,15 +35,6 @@ export function passwordRules(id) {
     h("li", { text: t("signup.rule.varied") }),
     h("li", { text: t("signup.rule.name") }),
   ]);
-}
-
-// The text typed in the input `id` of `form`.
-/**
- * @param {HTMLFormElement} form
- * @param {string} id
- */
-function typedIn(form, id) {
-  return /** @type {HTMLInputElement} */ (form.querySelector(`#${id}`)).value;
 }
 
 // Where to go once signed in: the page that sent the guest here (signInFirst), else My games.

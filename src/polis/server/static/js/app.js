@@ -54,11 +54,7 @@ import { learnPage } from "./learn.js";
 /** @typedef {import("./ui.js").Meta} Meta */
 /** @typedef {import("./ui.js").GameClient} GameClient */
 
-/**
- * A screen as the page drives it: drawn again (a new language), left, and told when who is
- * signed in changes.
- * @typedef {{render: () => void, destroy: () => void, session?: () => void}} Page
- */
+/** @typedef {import("./forms.js").Page} Page  a screen: drawn again, left, told who signed in */
 
 // index.html's elements
 const main = () => /** @type {HTMLElement} */ (document.getElementById("main"));

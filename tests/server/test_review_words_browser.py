@@ -150,6 +150,7 @@ def test_the_reasons_speak_the_readers_language(
     page.goto(server.base)
     page.wait_for_selector("#lang")
     page.select_option("#lang", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")  # its words loaded
     open_review(page, server, game["id"])
     said = page.eval_on_selector_all(
         "#review .review-worst li .reason", "(els) => els.map((el) => el.textContent)"

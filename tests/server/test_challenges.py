@@ -161,6 +161,8 @@ def test_a_rated_challenge_makes_a_rated_table_for_accounts_only(client: TestCli
     assert summary["rated"] is True and summary["hints"] is False
     assert summary["listed"] is True  # a rated game is public, its open seat waits for takers
     assert [s["vacant"] for s in summary["seats"]] == [False, False, True]
+    listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+    assert listed[gid]["rated"] is True  # the lobby marks it (a guest cannot take it)
     # a guest cannot take the open seat of a rated table; a signed-in player can
     guest = Device(client)
     r = guest.post(f"/api/games/{gid}/seats", json={"name": "guest"})

@@ -618,6 +618,7 @@ class Store:
                     "vacant": [x.seat for x in seats[r.id] if x.vacant],
                     "position": r.position,
                     "finished": bool(r.finished),
+                    "rated": bool(r.rated),
                     # the table's clock rule (:meth:`TimeControl.to_json`), or None
                     "clock": clocks.get(r.id),
                 }

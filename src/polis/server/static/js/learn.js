@@ -6,14 +6,16 @@
 // only explains, the move the learner makes. The position comes from the server (POST
 // /api/learn/<game>/<chapter> with the learner's moves so far: the scripted start, their
 // moves and the scripted replies, replayed on the engine); it is shaped like a table's state
-// message, so the game's own client draws the board and the action bar the learner will play
-// on. The step's move is marked as a hint is (ctx.hint), the step's `mark` selectors are
-// outlined, and a move the step does not ask for is refused here, with its rule in words.
+// message, so the game's own client draws the board, and the learner plays on the table's
+// prompt bar (promptbar.js: what to do now and its buttons, from the client's prompt()). The
+// step's move is marked as a hint is (ctx.hint), the step's `mark` selectors are outlined, and
+// a move the step does not ask for is refused here, with its rule in words.
 import { h, clear } from "./dom.js";
 import { t, translator, language } from "./i18n.js";
 import { api } from "./ui.js";
 import { markerHtml, markerSvg } from "./players.js";
 import { hideTip } from "./tooltip.js";
+import { promptBar } from "./promptbar.js";
 
 /** @typedef {import("./sdk.js").TableContext} TableContext */
 /** @typedef {import("./sdk.js").GameEvent} GameEvent */
@@ -268,10 +270,15 @@ export function learnPage(env) {
     // the step: beside the board on a wide screen, above it on a narrow one (style.css)
     panel: h("div", { class: "learn-slot", id: "learn-slot" }),
     board: h("section", { id: "board", class: `board ${game}` }),
-    controls: h("div", { id: "controls", class: "action-bar", role: "region" }),
+    // the game's notes on the move, atop the side column (the prompt and its buttons are in
+    // the bar)
+    notes: h("div", { id: "move-notes", class: "box move-notes", hidden: true }),
     end: h("div", { id: "end-slot" }),
     side: h("aside", { class: "side" }),
   };
+  // the prompt bar: in the column beside the board under the step; on a phone under the
+  // board, stuck to the screen's foot as the step's buttons were (style.css)
+  const bar = promptBar();
   const dom = {
     ...parts,
     table: h("div", { class: "table learn", id: "learn" }, [
@@ -279,7 +286,7 @@ export function learnPage(env) {
       parts.panel,
       parts.end,
       parts.board,
-      h("div", { class: "actions" }, parts.controls),
+      h("div", { class: "actions" }, bar.element),
       parts.side,
     ]),
   };
@@ -436,10 +443,10 @@ export function learnPage(env) {
     hideTip();
     dom.board.setAttribute("aria-label", t("table.board"));
     clear(dom.board).append(mod.render(ctx, tg));
-    clear(dom.controls).append(...[mod.controls(ctx, tg)].flat().filter(Boolean));
-    dom.controls.setAttribute("aria-label", ctx.myTurn ? t("table.yourMove") : t("table.info"));
+    drawBar(ctx);
     const info = mod.info ? [mod.info(ctx, tg)].flat().filter(Boolean) : [];
     clear(dom.side).append(
+      dom.notes,
       ...(info.length
         ? [h("section", { id: "info", class: "box info", "aria-label": t("table.info") }, info)]
         : []),
@@ -453,6 +460,31 @@ export function learnPage(env) {
     for (const selector of current?.mark ?? [])
       for (const el of dom.table.querySelectorAll(selector)) el.classList.add("learn-mark");
     restoreFocus();
+  }
+
+  // The bar: "Your turn" and the step of the move while the learner moves, "The game is over"
+  // at the end, else nothing (the tutorial's step says what to read); the game's notes atop the
+  // side column (a client without prompt() puts all in the bar).
+  /** @param {TableContext} ctx */
+  function drawBar(ctx) {
+    const status = ctx.myTurn ? t("status.yourTurn") : ctx.finished ? t("status.over") : "";
+    /** @type {{step: string | null, note?: Node | null, actions: Node[]}} */
+    const step = mod.prompt
+      ? (ctx.choices && mod.prompt(ctx, tg)) || { step: null, actions: [] }
+      : { step: null, actions: [mod.controls(ctx, tg)].flat().filter(Boolean) };
+    bar.setStatus({ text: status, mine: ctx.myTurn, clock: null });
+    bar.setStep({
+      step: step.step,
+      note: step.note,
+      actions: step.actions,
+      label: ctx.myTurn ? t("table.yourMove") : t("table.info"),
+    });
+    bar.element.hidden = !status && !step.step && !step.actions.length;
+    /** @type {Node[]} */
+    const notes = mod.prompt ? [mod.notes?.(ctx, tg) ?? []].flat().filter(Boolean) : [];
+    clear(dom.notes).append(...notes);
+    dom.notes.hidden = !notes.length;
+    dom.notes.setAttribute("aria-label", t("table.info"));
   }
 
   // After a redraw: focus where the keyboard learner goes next (the step's text after a step,
@@ -479,6 +511,7 @@ export function learnPage(env) {
     render: draw,
     destroy() {
       ui.destroyed = true;
+      bar.destroy();
       sessionStorage.removeItem(RETURN);
     },
   };

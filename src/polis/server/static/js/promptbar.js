@@ -10,6 +10,7 @@
 // It is drawn in the page's flow and sticks to the top of the screen once scrolled to, so it
 // never covers the board before the player scrolls; a piece focused below it scrolls clear of
 // it (the page's scroll padding follows the bar's height).
+// The tutorial (learn.js) shows the same bar in the column beside its board.
 //
 // Screen readers hear a new status and a new instruction once: `said()` gives what changed
 // since it was last asked, and the table reads it out with the moves just made through the

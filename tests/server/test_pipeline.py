@@ -13,6 +13,7 @@ both show the same table.
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -142,6 +143,9 @@ class Watch:
     def __call__(self, position: int) -> None:
         pass
 
+    def online(self, connected: list[bool]) -> None:
+        """Until the other server shows these seats connected."""
+
 
 class WatchFrom(Watch):
     """A spectator of the game through another server: each step waits until it shows it."""
@@ -157,6 +161,18 @@ class WatchFrom(Watch):
     def __call__(self, position: int) -> None:
         assert self.seat is not None
         self.seat.until(lambda s: s["position"] >= position)
+
+    def online(self, connected: list[bool]) -> None:
+        assert self.seat is not None
+        told = [json.loads(text) for text in self.seat.frames]  # the latest word, read or not
+        seats = next((m["seats"] for m in reversed(told) if m["type"] in ("seats", "state")), None)
+        for _ in range(200):
+            if seats is not None and [s["connected"] for s in seats] == connected:
+                return
+            message = self.seat.read()
+            if message.get("type") in ("seats", "state"):
+                seats = message["seats"]
+        raise AssertionError(f"the other server never showed {connected}; last: {seats}")
 
 
 def mover(seats: dict[int, Seat], state: dict[str, Any]) -> Seat:
@@ -209,6 +225,7 @@ def play_every_kind(made_through: TestClient, wall: Wall, watch: Watch | None = 
             ),
             "the server never saw the seat leave and the other come back",
         )
+        watch.online([seat == first for seat in range(2)])  # nobody else stands in first
         wall.t += 31
         hub = made_through.app.state.hub  # type: ignore[attr-defined]
 

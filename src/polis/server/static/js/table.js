@@ -253,7 +253,12 @@ export function tableScreen(gameId, env) {
   // head: a 4-player score pad needs more room than the side column has
   dom.table = h("div", { class: "table", id: "table" }, [
     h("div", { class: "table-head" }, [
-      h("div", { class: "title-line" }, [dom.title, dom.progress, dom.tools, chat.jump]),
+      // the tools and the chat's button wrap as one group (style.css)
+      h("div", { class: "title-line" }, [
+        dom.title,
+        dom.progress,
+        h("div", { class: "title-tools" }, [dom.tools, chat.jump]),
+      ]),
     ]),
     bar.element,
     h("div", { class: "table-sub" }, [dom.seats, dom.banners, dom.claim, dom.takeBack, dom.hint]),

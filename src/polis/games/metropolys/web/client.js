@@ -5,7 +5,7 @@
 // move text to send back: this module draws and never works out a rule or writes notation.
 // The board is cropped to the districts in play and turned upright on a narrow screen, so its
 // neighbourhoods stay large enough to read and to tap.
-import { h, s, roving, inkOn } from "/static/js/sdk.js";
+import { h, s, roving, inkOn, scoreTable } from "/static/js/sdk.js";
 
 // -- types -------------------------------------------------------------------------------------
 /** @typedef {import("/static/js/sdk.js").TableContext} TableContext */
@@ -1273,6 +1273,21 @@ const CATS = [
 ];
 
 /**
+ * The score pad's rows: each category, the total, then the tie-break (buildings built).
+ * @param {Result["players"]} reports  in seat order
+ * @param {string[]} cats
+ * @param {Translator} t
+ * @returns {import("/static/js/sdk.js").ScoreRow[]}
+ */
+export function padRows(reports, cats, t) {
+  return [
+    ...cats.map((c) => ({ label: t(`cat.${c}`), values: reports.map((r) => r.breakdown[c]) })),
+    { label: t("score.total"), cls: "total", values: reports.map((r) => r.total) },
+    { label: t("tie.built"), cls: "tie", values: reports.map((r) => r.built) },
+  ];
+}
+
+/**
  * @param {Ctx & {result: Result}} ctx  once the game is over
  * @param {Translator} t
  */
@@ -1280,35 +1295,7 @@ export function scorePad(ctx, t) {
   const { result, names, view } = ctx;
   const reports = result.players;
   const cats = view.mode === "expert" ? CATS : CATS.slice(0, 6);
-  const table = h("table", { class: "scorepad", id: "scorepad" });
-  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(
-    h("tr", {}, [
-      h("th", { scope: "col", text: t("category") }),
-      ...names.map((n, i) =>
-        h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
-      ),
-    ]),
-  );
-  for (const c of cats)
-    table.append(
-      h("tr", {}, [
-        h("th", { scope: "row", text: t(`cat.${c}`) }),
-        ...reports.map((r) => h("td", { text: r.breakdown[c] })),
-      ]),
-    );
-  table.append(
-    h("tr", { class: "total" }, [
-      h("th", { scope: "row", text: t("score.total") }),
-      ...reports.map((r) => h("td", { text: r.total })),
-    ]),
-  );
-  table.append(
-    h("tr", { class: "tie" }, [
-      h("th", { scope: "row", text: t("tie.built") }),
-      ...reports.map((r) => h("td", { text: r.built })),
-    ]),
-  );
+  const table = scoreTable(ctx, padRows(reports, cats, t), t);
   /** @type {HTMLElement[]} */
   const out = [table];
   // every secret card, revealed beside the points it gave

@@ -5,7 +5,7 @@
 // move}, discard, nothing}]}]}): this module draws and never works out a rule or writes
 // notation. Pointing at a spot (hover, focus or tap) marks the site square it takes and the
 // squares of the city where that building may go, before anything is chosen.
-import { h, s, roving, inkOn } from "/static/js/sdk.js";
+import { h, s, roving, inkOn, scoreTable } from "/static/js/sdk.js";
 
 /** @typedef {import("/static/js/sdk.js").Attrs} Attrs */
 /** @typedef {import("/static/js/sdk.js").Children} Children */
@@ -1454,25 +1454,7 @@ export function padRows(scores, mode, t) {
  * @param {Translator} t
  */
 export function scorePad(ctx, t) {
-  const { result, names } = ctx;
-  const table = h("table", { class: "scorepad", id: "scorepad" });
-  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
-  table.append(
-    h("tr", {}, [
-      h("th", { scope: "col", text: t("category") }),
-      ...names.map((n, i) =>
-        h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
-      ),
-    ]),
-  );
-  for (const row of padRows(result.players, ctx.view.mode, t))
-    table.append(
-      h("tr", { class: row.cls }, [
-        h("th", { scope: "row", text: row.label }),
-        ...row.values.map((v) => h("td", { text: v })),
-      ]),
-    );
-  return table;
+  return scoreTable(ctx, padRows(ctx.result.players, ctx.view.mode, t), t);
 }
 
 // -- the running score ---------------------------------------------------------------------------

@@ -16,6 +16,10 @@ export { roving } from "./roving.js";
 /** Black or white ink, whichever reads better on a #rrggbb colour (players.js). */
 export { inkOn } from "./players.js";
 
+/** The end screen's score pad from a game's rows: a column per seat (scoretable.js). */
+export { scoreTable } from "./scoretable.js";
+/** @typedef {import("./scoretable.js").ScoreRow} ScoreRow  a row of the score pad */
+
 /** @typedef {import("./dom.js").Attrs} Attrs  what an element is built with */
 /** @typedef {import("./dom.js").Children} Children  an element's children */
 /** @typedef {import("./i18n.js").Translator} Translator  the game's words: t(key, params) */

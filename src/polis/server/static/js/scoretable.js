@@ -1,0 +1,38 @@
+// @ts-check
+// The end screen's score pad, the same for every game: a head with each seat (its marker and
+// name, or the narrow column's head the table gives), then the game's rows, a label and a
+// value per seat each. A game decides only its rows (categories, total, tie-breaks).
+import { h } from "./dom.js";
+
+/**
+ * A row of the score pad: `cls` marks the total and the tie-breaks.
+ * @typedef {{label: string, values: (string | number)[], cls?: string | null}} ScoreRow
+ */
+
+/**
+ * @param {{names: string[], markerHtml: (seat: number) => HTMLElement,
+ *   seatHead?: (seat: number) => import("./dom.js").Children}} ctx  the table's context
+ * @param {ScoreRow[]} rows
+ * @param {import("./i18n.js").Translator} t  the game's words (score.title, category)
+ * @returns {HTMLTableElement}
+ */
+export function scoreTable(ctx, rows, t) {
+  const table = /** @type {HTMLTableElement} */ (h("table", { class: "scorepad", id: "scorepad" }));
+  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
+  table.append(
+    h("tr", {}, [
+      h("th", { scope: "col", text: t("category") }),
+      ...ctx.names.map((n, i) =>
+        h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
+      ),
+    ]),
+  );
+  for (const row of rows)
+    table.append(
+      h("tr", { class: row.cls }, [
+        h("th", { scope: "row", text: row.label }),
+        ...row.values.map((v) => h("td", { text: v })),
+      ]),
+    );
+  return table;
+}

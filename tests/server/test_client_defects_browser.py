@@ -536,8 +536,14 @@ def test_a_rematch_has_its_own_address_for_who_asks_and_who_joins(
     lin.wait_for_function(f"() => !location.hash.includes('{gid}')")
     assert game_in_address(lin) == new != gid
     for page in (ada, lin):
+        # the old table stays on screen while the new one loads: wait for the new one's links
+        page.wait_for_function(
+            "(want) => document.querySelector('#links .watch-link')?.value.endsWith(want)",
+            arg=f"#/game/{new}",
+            timeout=30_000,
+        )
         page.wait_for_selector("#metro-board")
-        assert page.input_value("#links .watch-link").endswith(f"#/game/{new}")
+        assert page.locator("#links .watch-link").count() == 1
     assert ada_errors == [] and lin_errors == []
     for context, _, _ in pages:
         context.close()

@@ -3,15 +3,9 @@
 // --test tests/js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import "./pagestub.mjs";
 
 process.env.TZ = "UTC";
-const STATIC = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../src/polis/server/static",
-);
 
 // the little of the DOM that dom.js's s() uses: elements with attributes and children
 class FakeNode {}
@@ -42,18 +36,12 @@ class FakeElement extends FakeNode {
   }
 }
 globalThis.Node = FakeNode;
-globalThis.window = { addEventListener: () => {} };
-globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = {
   documentElement: {},
   querySelectorAll: () => [],
   addEventListener: () => {},
   createElementNS: (_ns, tag) => new FakeElement(tag),
   createTextNode: (data) => Object.assign(new FakeNode(), { data }),
-};
-globalThis.fetch = async (url) => {
-  const file = path.join(STATIC, String(url).replace(/^\/static\//, ""));
-  return { ok: true, json: async () => JSON.parse(readFileSync(file, "utf-8")) };
 };
 
 const { setLanguage } = await import("/static/js/i18n.js");

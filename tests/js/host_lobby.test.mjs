@@ -2,26 +2,7 @@
 // seats as POST /api/games receives them. Run by tests/cli/test_wording.py (node --test tests/js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const STATIC = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../src/polis/server/static",
-);
-// what the modules touch of a browser on import and on a language switch
-globalThis.window = { addEventListener: () => {} };
-globalThis.localStorage = { getItem: () => null, setItem: () => {} };
-globalThis.document = {
-  documentElement: {},
-  querySelectorAll: () => [],
-  addEventListener: () => {},
-};
-globalThis.fetch = async (url) => {
-  const file = path.join(STATIC, String(url).replace(/^\/static\//, ""));
-  return { ok: true, json: async () => JSON.parse(readFileSync(file, "utf-8")) };
-};
+import "./pagestub.mjs";
 
 const { setLanguage } = await import("/static/js/i18n.js");
 const { hintsPossible, seatsBody } = await import("/static/js/lobby.js");

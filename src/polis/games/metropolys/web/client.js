@@ -1295,7 +1295,8 @@ export function scorePad(ctx, t) {
   const { result, names, view } = ctx;
   const reports = result.players;
   const cats = view.mode === "expert" ? CATS : CATS.slice(0, 6);
-  const table = scoreTable(ctx, padRows(reports, cats, t), t);
+  const words = { title: t("score.title"), category: t("category") };
+  const table = scoreTable(ctx, padRows(reports, cats, t), words);
   /** @type {HTMLElement[]} */
   const out = [table];
   // every secret card, revealed beside the points it gave

@@ -1454,7 +1454,8 @@ export function padRows(scores, mode, t) {
  * @param {Translator} t
  */
 export function scorePad(ctx, t) {
-  return scoreTable(ctx, padRows(ctx.result.players, ctx.view.mode, t), t);
+  const words = { title: t("score.title"), category: t("category") };
+  return scoreTable(ctx, padRows(ctx.result.players, ctx.view.mode, t), words);
 }
 
 // -- the running score ---------------------------------------------------------------------------

@@ -13,15 +13,16 @@ import { h } from "./dom.js";
  * @param {{names: string[], markerHtml: (seat: number) => HTMLElement,
  *   seatHead?: (seat: number) => import("./dom.js").Children}} ctx  the table's context
  * @param {ScoreRow[]} rows
- * @param {import("./i18n.js").Translator} t  the game's words (score.title, category)
+ * @param {{title: string, category: string}} words  the game's: the table's caption, the
+ *   head of the labels' column
  * @returns {HTMLTableElement}
  */
-export function scoreTable(ctx, rows, t) {
+export function scoreTable(ctx, rows, words) {
   const table = /** @type {HTMLTableElement} */ (h("table", { class: "scorepad", id: "scorepad" }));
-  table.append(h("caption", { class: "visually-hidden", text: t("score.title") }));
+  table.append(h("caption", { class: "visually-hidden", text: words.title }));
   table.append(
     h("tr", {}, [
-      h("th", { scope: "col", text: t("category") }),
+      h("th", { scope: "col", text: words.category }),
       ...ctx.names.map((n, i) =>
         h("th", { scope: "col" }, ctx.seatHead ? ctx.seatHead(i) : [ctx.markerHtml(i), n]),
       ),

@@ -174,3 +174,24 @@ def test_the_cards_by_keyboard(browser: Any, server: ServerProcess) -> None:
     page.keyboard.press("Tab")
     assert page.evaluate("!!document.activeElement.closest('#new-game')")
     page.context.close()
+
+
+def test_a_language_chosen_while_the_page_starts_is_kept(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The language list is there before the page's script has started: a reader who picks
+    from it at once must not see the page go back to its first language."""
+    context = new_context(browser, 390, 844)
+    page = context.new_page()
+    errors = page_errors(page)
+    page.goto(f"{server.base}/#/learn/metropolys", wait_until="commit")
+    page.wait_for_selector("#lang", state="attached")
+    page.select_option("#lang", "de")
+    page.wait_for_selector("#learn-panel")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function(
+        "() => document.querySelector('#learn-panel').innerText.includes('Schritt 1 von')"
+    )
+    assert page.input_value("#lang") == "de"
+    assert errors == []
+    context.close()

@@ -229,11 +229,14 @@ async function route() {
 
 async function start() {
   installTooltips();
-  await loadGames();
+  // the reader may pick a language while the page starts (the list is in the page before
+  // this script runs): that choice is kept, and one made later is heard
   const sel = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
-  const code = initialLanguage();
-  await setLanguage(code);
-  sel.value = code;
+  const picked = sel.selectedIndex > 0 ? sel.value : null; // the first is the page's default
+  sel.value = picked ?? initialLanguage();
+  sel.addEventListener("change", () => setLanguage(sel.value));
+  await loadGames();
+  await setLanguage(sel.value);
   const subtitle = () => {
     const el = /** @type {HTMLElement} */ (document.getElementById("subtitle"));
     el.textContent = playable().map(gameTitle).join(" · ");
@@ -252,7 +255,6 @@ async function start() {
       page?.session?.();
     }
   });
-  sel.addEventListener("change", () => setLanguage(sel.value));
   onLanguage(() => {
     subtitle();
     drawSettings();

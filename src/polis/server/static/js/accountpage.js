@@ -63,10 +63,10 @@ import { forgetSessionKeys } from "./tokens.js";
 
 const PUSH_KEY = "polis:push:account";
 
-// A passkey told apart from the others by the start of its id.
-/** @param {PasskeyInfo & {name?: string}} k */
+// A passkey told apart from the others by the start of its id (the server keeps no name).
+/** @param {PasskeyInfo} k */
 function passkeyName(k) {
-  return `${k.name || t("passkey.unnamed")} ${String(k.id).slice(0, 8)}…`;
+  return `${t("passkey.unnamed")} ${String(k.id).slice(0, 8)}…`;
 }
 
 /**

@@ -158,8 +158,6 @@ export function myGamesPage(env) {
   let destroyed = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  /** @type {Record<string, string[] | null>} finished game id -> its seats' names (asked once) */
-  const names = {};
 
   async function load() {
     clearTimeout(timer);
@@ -190,12 +188,9 @@ export function myGamesPage(env) {
    */
   function gameItem(g, kind) {
     const mine = g.seats ?? [];
-    const who = g.names ?? names[g.id];
-    const people = who
-      ? who
-          .map((n, i) => (mine.includes(i) ? t("my.you", { name: n }) : n || t("lobby.openSeat")))
-          .join(", ")
-      : "";
+    const people = g.names
+      .map((n, i) => (mine.includes(i) ? t("my.you", { name: n }) : n || t("lobby.openSeat")))
+      .join(", ");
     const parts = [
       h("div", { class: "my-game-info" }, [
         h("strong", { text: title(g) }),
@@ -214,10 +209,10 @@ export function myGamesPage(env) {
       const msg = {
         clock: g.clock,
         finished: false,
-        seats: (g.names ?? []).map(() => ({ kind: "human" })),
+        seats: g.names.map(() => ({ kind: "human" })),
       };
       const chips = mine
-        .map((seat) => seatClock(msg, seat, who?.[seat] ?? me() ?? ""))
+        .map((seat) => seatClock(msg, seat, g.names[seat] ?? me() ?? ""))
         .filter(Boolean);
       if (chips.length) parts[0].append(h("div", { class: "my-clock" }, chips));
     }
@@ -472,26 +467,6 @@ export function myGamesPage(env) {
     );
     clear(root).append(...parts);
     if (had) document.getElementById(had)?.focus();
-    askNames();
-  }
-
-  // the names at finished tables (the list has only the account's seats there)
-  async function askNames() {
-    const missing = (games?.finished ?? []).filter((g) => !g.names && !(g.id in names)).slice(0, 8);
-    if (!missing.length) return;
-    await Promise.all(
-      missing.map(async (g) => {
-        names[g.id] = null;
-        try {
-          /** @type {import("./ui.js").GameSummary} */
-          const summary = await api(`/api/games/${encodeURIComponent(g.id)}`);
-          names[g.id] = summary.seats.map((s) => s.name);
-        } catch {
-          // the list says the game without them
-        }
-      }),
-    );
-    if (!destroyed) draw();
   }
 
   const ticker = setInterval(() => tick(root), 1000);

@@ -195,6 +195,20 @@ def lopsided_metropolys(seed: int) -> tuple[Game, GameState, GameState]:
     return game, start, state
 
 
+def marks_the_loser(reviews: list[MoveReview], serious: int) -> None:
+    """Player 0 (who lost) gets at least ``serious`` mistakes or blunders and more marks than
+    player 1; a move that was the best is never marked, and every marked move has words."""
+    weak = [r.mark for r in reviews if r.player == 0 and r.mark]
+    strong = [r.mark for r in reviews if r.player == 1 and r.mark]
+    assert sum(m in ("blunder", "mistake") for m in weak) >= serious, weak
+    assert len(strong) < len(weak), (weak, strong)
+    for r in reviews:
+        if r.best is r.played:
+            assert r.mark == ""
+        if r.mark:
+            assert r.reason is not None
+
+
 def test_a_lopsided_metropolys_game_marks_the_moves_that_lost_it() -> None:
     """A bidding game lost 10 to 53: each playout swings with one call, so one look of 12
     samples is sure of a single mistake; the second look (more samples where an estimate is
@@ -204,17 +218,9 @@ def test_a_lopsided_metropolys_game_marks_the_moves_that_lost_it() -> None:
     scores = end.result().scores
     assert scores[1] - scores[0] >= 30, scores
     reviews = review_moves(game, start, list(end.history), agent="mcts:32i", samples=12)
-    weak = [r.mark for r in reviews if r.player == 0 and r.mark]
-    strong = [r.mark for r in reviews if r.player == 1 and r.mark]
-    assert sum(m in ("blunder", "mistake") for m in weak) >= 2, weak
-    assert len(strong) < len(weak), (weak, strong)
+    marks_the_loser(reviews, serious=2)
     looked = [r for r in reviews if r.best_estimate is not None and r.best_estimate.samples > 12]
     assert looked and all(r.best_estimate.samples == 48 for r in looked if r.best_estimate)
-    for r in reviews:
-        if r.best is r.played:
-            assert r.mark == ""
-        if r.mark:
-            assert r.reason is not None
 
 
 def test_a_second_look_adds_samples_to_the_first_as_one_bigger_look() -> None:
@@ -260,15 +266,7 @@ def test_a_lopsided_game_shows_the_losers_blunders_and_few_of_the_winners(tmp_pa
     scores = state.result().scores
     assert scores[1] - scores[0] >= 20, scores
     reviews = review_moves(game, start, list(state.history), agent="mcts:32i", samples=12)
-    weak = [r.mark for r in reviews if r.player == 0 and r.mark]
-    strong = [r.mark for r in reviews if r.player == 1 and r.mark]
-    assert sum(m in ("blunder", "mistake") for m in weak) >= 3, weak
-    assert len(strong) < len(weak), (weak, strong)
-    for r in reviews:
-        if r.best is r.played:
-            assert r.mark == ""
-        if r.mark:
-            assert r.reason is not None
+    marks_the_loser(reviews, serious=3)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(state.to_record(["Ada", "bot:easy"], 1)))
     args = ["review", str(path), "--agent", "mcts:32i", "--samples", "12", "--lang", "de"]

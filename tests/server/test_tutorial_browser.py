@@ -177,7 +177,7 @@ def test_the_tutorial_is_completed(
     page = context.new_page()
     errors = page_errors(page)
     page.goto(f"{server.base}/#/learn/{game}")
-    page.wait_for_selector("#learn-panel")  # (chosen before the page starts, it is undone)
+    page.wait_for_selector("#learn-panel")  # (a choice before the start: test_lobby_welcome)
     page.select_option("#lang", lang)
     page.wait_for_function("(code) => document.documentElement.lang === code", arg=lang)
     if lang != "en":  # the tutorial itself speaks it, not only the page around it

@@ -178,11 +178,11 @@ def test_a_game_lost_by_44_marks_the_points_it_surely_lost() -> None:
     assert [name for name, _win, _worth in MARKS] == ["blunder", "mistake", "inaccuracy"]
 
 
-def lopsided_metropolys(seed: int) -> tuple[Game, GameState, GameState]:
-    """A Metropolys game of a random player (seat 0) against the greedy bot: the game, its
+def lopsided(name: str, mode: str, seed: int) -> tuple[Game, GameState, GameState]:
+    """A 2-player game of a random player (seat 0) against the greedy bot: the game, its
     start and its end."""
-    game = get_game("metropolys")
-    state = game.new_game("family", 2, seed=seed)
+    game = get_game(name)
+    state = game.new_game(mode, 2, seed=seed)
     start = state.clone()
     greedy, budget = make_agent("greedy", 1)
     rng = random.Random(seed)
@@ -214,7 +214,7 @@ def test_a_lopsided_metropolys_game_marks_the_moves_that_lost_it() -> None:
     samples is sure of a single mistake; the second look (more samples where an estimate is
     past a mark but its interval is not sure) finds the loser's second one and none of the
     winner's. Fails without the second look."""
-    game, start, end = lopsided_metropolys(1)
+    game, start, end = lopsided("metropolys", "family", 1)
     scores = end.result().scores
     assert scores[1] - scores[0] >= 30, scores
     reviews = review_moves(game, start, list(end.history), agent="mcts:32i", samples=12)
@@ -226,7 +226,7 @@ def test_a_lopsided_metropolys_game_marks_the_moves_that_lost_it() -> None:
 def test_a_second_look_adds_samples_to_the_first_as_one_bigger_look() -> None:
     """The second look's samples follow the first's (the same seed, the next samples): a
     move weighed on 12 samples, then 36 more, is the move weighed on 48 at once."""
-    game, start, end = lopsided_metropolys(1)
+    game, start, end = lopsided("metropolys", "family", 1)
     state = start.clone()
     for move in end.history[:10]:
         state.apply(move)
@@ -252,17 +252,7 @@ def test_a_lopsided_game_shows_the_losers_blunders_and_few_of_the_winners(tmp_pa
     """A random player against the greedy bot at Quadropolis, reviewed on a small budget: the
     random player's moves get several mistakes or blunders, each explained in words; the
     winner's get fewer marks. ``polis review`` prints the same words."""
-    game = get_game("quadropolis")
-    state = game.new_game("classic", 2, seed=1)
-    start = state.clone()
-    greedy, budget = make_agent("greedy", 1)
-    rng = random.Random(1)
-    while not state.is_terminal():
-        p = state.current_player()
-        if p == 0:
-            state.apply(state.random_move(rng))
-        else:
-            state.apply(greedy.act(state.view(p), state.legal_moves(), game, budget))
+    game, start, state = lopsided("quadropolis", "classic", 1)
     scores = state.result().scores
     assert scores[1] - scores[0] >= 20, scores
     reviews = review_moves(game, start, list(state.history), agent="mcts:32i", samples=12)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -58,7 +59,10 @@ def test_a_seat_taken_back_elsewhere_counts_its_time_away_afresh(tmp_path: Path)
 
     async def scenario() -> tuple[float, float | None]:
         store = Store(f"sqlite:///{tmp_path / 'hands.db'}")
-        hub = Hub(store, games(), bot_delay=0.0, bots=ThreadPoolExecutor(1))  # no processes
+        bots = ThreadPoolExecutor(1)  # no processes, and held: the stand-in must not move
+        held = threading.Event()
+        bots.submit(held.wait, 30)
+        hub = Hub(store, games(), bot_delay=0.0, bots=bots)
         wall = [1_800_000_000.0]
         hub.now = lambda: wall[0]  # type: ignore[method-assign]
         people = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
@@ -75,6 +79,8 @@ def test_a_seat_taken_back_elsewhere_counts_its_time_away_afresh(tmp_path: Path)
         )
         (await room.watch.read_hands())()  # what this process reads when told of it
         due = room.watch.due()
+        assert room.position == position  # the seat handed back is still the one to move
+        held.set()
         await hub.close()
         store.close()
         return wall[0], None if due is None else due[0]

@@ -1,0 +1,14 @@
+"""A compiled (numba) Metropolys engine beside the Python one, for speed.
+
+A table is one int32 row (:mod:`.layout` names its slots); the compiled functions step it
+in place: :func:`.engine.legal`, :func:`.engine.apply`, :func:`.engine.current_player`,
+:func:`.engine.is_terminal`, :func:`.score.score` (totals and places), and the chance of a
+game, all in its set-up: :func:`.deal.deal` (a given outcome) and :func:`.deal.deal_random`
+(from the row's own generator, :mod:`.rng`). :func:`.playouts.random_games` plays whole
+random games without Python per game. The Python engine stays the reference:
+:mod:`.check` holds the two equal position by position (:func:`.bridge.to_row` is the exact
+row of a Python state).
+
+Importing this package compiles (or loads from numba's cache) on first call only; nothing
+else in the game imports it, so the game never needs numba.
+"""

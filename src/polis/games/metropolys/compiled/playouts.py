@@ -1,0 +1,150 @@
+"""Whole random games compiled: the yardstick's random policy on a row, and the timed loop.
+
+The policy is the C yardstick's (``shared/yardstick``), so games/s compare: the opening bid
+is uniform over all (value, free field) pairs; later a player passes with probability 0.3
+when a raise is legal and must pass when none is, else raises uniformly over all legal
+(value, field) pairs. Every move goes through :func:`~.engine.apply`, the function the
+equivalence checks hold to the Python engine, so the speed measured is the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from numba import njit
+
+from polis.games.metropolys.board import NUM_FIELDS
+from polis.games.metropolys.compiled.deal import deal_random
+from polis.games.metropolys.compiled.engine import apply
+from polis.games.metropolys.compiled.layout import (
+    F_EXPERT,
+    F_FIELD_51,
+    F_LAKES_THREE,
+    F_PLAYERS,
+    F_UNUSED,
+    FREE,
+    PASS_ID,
+    ROW_DTYPE,
+    ROW_LEN,
+    S_BIDS,
+    S_BUILT,
+    S_CELLS,
+    S_CURRENT,
+    S_MOVES,
+    S_NBIDS,
+    S_SUPPLY,
+)
+from polis.games.metropolys.compiled.rng import below, chance, seed
+from polis.games.metropolys.compiled.score import MAX_STACK, popcount, score
+from polis.games.metropolys.compiled.tables import ADJ, ADJ_N
+
+#: The yardstick's pass probability when a raise is legal, as a threshold on 32 bits.
+PASS_THRESHOLD: Final = int(0.3 * 2**32)
+
+
+@njit(cache=True, nogil=True)
+def _nth_value(supply: int, k: int) -> int:
+    """The k-th (from 0) value in a supply mask, ascending."""
+    for v in range(1, 14):
+        if (supply >> v) & 1:
+            if k == 0:
+                return v
+            k -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def random_action(row: Any) -> int:
+    """The yardstick's random policy for the player to move, drawn from the row's generator."""
+    cur = row[S_CURRENT]
+    supply = row[S_SUPPLY + cur]
+    nbids = row[S_NBIDS]
+    if nbids == 0:
+        # Free fields = fields in play minus buildings built (no bids yet this round).
+        free = NUM_FIELDS - 10 * popcount(row[F_UNUSED])
+        for p in range(row[F_PLAYERS]):
+            free -= row[S_BUILT + p]
+        v = _nth_value(supply, below(row, popcount(supply)))
+        k = below(row, free)
+        for f in range(NUM_FIELDS):
+            if row[S_CELLS + f] == FREE:
+                if k == 0:
+                    return (v - 1) * NUM_FIELDS + f
+                k -= 1
+        return -1  # not reached: the count above is exact
+    last = row[S_BIDS + nbids - 1]
+    low = (row[S_CELLS + last] & 15) + 1
+    higher = supply >> low << low
+    values = popcount(higher)
+    if values == 0:
+        return PASS_ID
+    free = 0
+    for i in range(ADJ_N[last]):
+        if row[S_CELLS + ADJ[last, i]] == FREE:
+            free += 1
+    if free == 0 or chance(row, PASS_THRESHOLD):
+        return PASS_ID
+    v = _nth_value(higher, below(row, values))
+    k = below(row, free)
+    for i in range(ADJ_N[last]):
+        g: int = ADJ[last, i]
+        if row[S_CELLS + g] == FREE:
+            if k == 0:
+                return (v - 1) * NUM_FIELDS + g
+            k -= 1
+    return -1  # not reached
+
+
+@njit(cache=True, nogil=True)
+def play_random(row: Any, record: Any) -> int:
+    """Play the table to its end with :func:`random_action`; the moves are written into
+    ``record`` while it has room (an empty array records nothing). Returns the number of
+    moves played, or -1 if the policy ever chose an illegal move (it never should)."""
+    played = 0
+    while row[S_CURRENT] >= 0:
+        action = random_action(row)
+        if not apply(row, action):
+            return -1
+        if played < record.shape[0]:
+            record[played] = action
+        played += 1
+    return played
+
+
+@njit(cache=True, nogil=True)
+def _random_games(
+    expert: int, players: int, games: int, start: int, per_three: int, field_51: int
+) -> tuple[int, int]:
+    row = np.zeros(ROW_LEN, ROW_DTYPE)
+    row[F_PLAYERS] = players
+    row[F_EXPERT] = expert
+    row[F_LAKES_THREE] = per_three
+    row[F_FIELD_51] = field_51
+    seed(row, start)
+    totals = np.zeros(4, np.int64)
+    places = np.zeros(4, np.int64)
+    work = np.zeros((3, MAX_STACK), np.int64)
+    nothing = np.zeros(0, np.int64)
+    moves = 0
+    checksum = 0
+    for _ in range(games):
+        deal_random(row)
+        played = play_random(row, nothing)
+        if played < 0:
+            return -1, 0
+        moves += row[S_MOVES]
+        score(row, totals, places, work)
+        for p in range(players):
+            checksum += totals[p]
+    return moves, checksum
+
+
+def random_games(mode: str, players: int, games: int, seed: int) -> tuple[int, int]:
+    """Play ``games`` whole random games (set-up dealt, played and scored, all compiled)
+    from one seeded generator: (moves played, the sum of all final scores). The default
+    options; what the benchmark times against the C yardstick."""
+    if mode not in ("family", "expert"):
+        raise ValueError(f"unknown Metropolys mode {mode!r}")
+    moves, checksum = _random_games(int(mode == "expert"), players, games, seed, 0, 1)
+    return int(moves), int(checksum)

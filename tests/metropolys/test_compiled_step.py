@@ -1,0 +1,98 @@
+"""The compiled Metropolys engine (games/metropolys/compiled) against the Python engine:
+every position of random games, the deal, the scores, and compiled random games replayed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from polis.games.metropolys.compiled.bridge import new_row, setup_of_row, to_row  # noqa: E402
+from polis.games.metropolys.compiled.check import (  # noqa: E402
+    OPTION_SETS,
+    compare,
+    compare_game,
+    places_of,
+)
+from polis.games.metropolys.compiled.deal import deal_random  # noqa: E402
+from polis.games.metropolys.compiled.layout import POSITION, S_MOVES  # noqa: E402
+from polis.games.metropolys.compiled.playouts import play_random, random_games  # noqa: E402
+from polis.games.metropolys.compiled.score import score, scratch  # noqa: E402
+from polis.games.metropolys.moves import move_of  # noqa: E402
+from polis.games.metropolys.setup import make_setup  # noqa: E402
+from polis.games.metropolys.state import MetropolysState  # noqa: E402
+
+MODES = st.sampled_from(["family", "expert"])
+PLAYERS = st.integers(2, 4)
+SEEDS = st.integers(0, 2**40)
+
+
+@settings(max_examples=30, deadline=None)
+@given(mode=MODES, players=PLAYERS, seed=SEEDS)
+def test_every_position_matches_the_python_engine(mode: str, players: int, seed: int) -> None:
+    counts = compare(mode, players, 2, seed)
+    assert counts["games"] == 2 and counts["positions"] > 20
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: str(o.to_json()))
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", ["family", "expert"])
+def test_every_option_set(mode: str, players: int, options: object) -> None:
+    assert compare_game(mode, players, 7, options) > 20  # type: ignore[arg-type]
+
+
+def _compiled_game(mode: str, players: int, seed: int) -> tuple[np.ndarray, list[int]]:
+    """A set-up dealt and a game played by the compiled random policy: the row, the moves."""
+    row = new_row(mode, players, seed=seed)
+    deal_random(row)
+    record = np.full(2000, -1, np.int64)
+    played = play_random(row, record)
+    assert 0 < played == row[S_MOVES] <= record.shape[0]
+    return row, record[:played].tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(mode=MODES, players=PLAYERS, seed=SEEDS)
+def test_compiled_random_games_replay_in_python(mode: str, players: int, seed: int) -> None:
+    """The compiled deal is a valid set-up, the compiled policy plays only legal moves, and
+    the Python engine reaches the same final position and result from them."""
+    row, moves = _compiled_game(mode, players, seed)
+    setup, options = setup_of_row(row)
+    assert make_setup(mode, players, None, setup.to_json()) == setup  # type: ignore[arg-type]
+    state = MetropolysState(setup, options)
+    for action in moves:
+        assert not state.is_terminal()
+        state.apply(move_of(action))  # raises on an illegal move
+    assert state.is_terminal()
+    assert np.array_equal(to_row(state)[POSITION], row[POSITION])
+    totals, places = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    score(row, totals, places, scratch())
+    result = state.result()
+    assert totals[:players].tolist() == list(result.scores)
+    assert places[:players].tolist() == places_of(result.ranking, players)
+
+
+def test_random_games_are_seeded_and_play_whole_games() -> None:
+    moves, checksum = random_games("family", 4, 50, 3)
+    assert (moves, checksum) == random_games("family", 4, 50, 3)
+    assert random_games("family", 4, 50, 4) != (moves, checksum)
+    assert 100 * 50 < moves < 200 * 50  # about 141 moves a game, as the C yardstick plays
+    for mode in ("family", "expert"):
+        for players in (2, 3):
+            assert random_games(mode, players, 20, 5)[0] > 0
+    with pytest.raises(ValueError):
+        random_games("classic", 4, 1, 1)
+
+
+def test_a_row_copy_replays_the_same_randomness() -> None:
+    row = new_row("expert", 3, seed=11)
+    twin = row.copy()
+    deal_random(row)
+    deal_random(twin)
+    assert np.array_equal(row, twin)
+    play_random(row, np.zeros(0, np.int64))
+    play_random(twin, np.zeros(0, np.int64))
+    assert np.array_equal(row, twin)

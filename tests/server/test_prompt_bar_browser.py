@@ -58,7 +58,7 @@ BAR = """(buttons) => {
   const all = [...document.querySelectorAll(buttons)];
   const main = document.querySelector('#main').innerText;
   return {
-    top: r.top, bottom: r.bottom, height: r.height, vh: innerHeight,
+    top: r.top, bottom: r.bottom, height: r.height, vh: innerHeight, vw: innerWidth,
     boardTop: board.top, scrolled: scrollY,
     status: status.textContent, statusInBar: bar.contains(status),
     statusTimes: main.split(status.textContent).length - 1,
@@ -92,6 +92,8 @@ def check_bar(page: Any, where: str) -> dict[str, Any]:
     # visible without scrolling, whole, and no taller than half the screen
     assert bar["top"] >= -1 and bar["bottom"] <= bar["vh"] + 1, (where, bar)
     assert bar["height"] <= bar["vh"] / 2, (where, bar)
+    if bar["vw"] < 600:  # stuck to the top of a phone: at most a third of its screen
+        assert bar["height"] <= bar["vh"] / 3, (where, bar)
     return bar
 
 

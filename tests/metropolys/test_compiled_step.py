@@ -10,20 +10,21 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from polis.games.metropolys.compiled.bridge import new_row, setup_of_row, to_row  # noqa: E402
-from polis.games.metropolys.compiled.check import (  # noqa: E402
+from polis.games.metropolys.compiled.bridge import new_row, setup_of_row, to_row
+from polis.games.metropolys.compiled.check import (
     OPTION_SETS,
     compare,
     compare_game,
+    compare_groups,
     places_of,
 )
-from polis.games.metropolys.compiled.deal import deal_random  # noqa: E402
-from polis.games.metropolys.compiled.layout import POSITION, S_MOVES  # noqa: E402
-from polis.games.metropolys.compiled.playouts import play_random, random_games  # noqa: E402
-from polis.games.metropolys.compiled.score import score, scratch  # noqa: E402
-from polis.games.metropolys.moves import move_of  # noqa: E402
-from polis.games.metropolys.setup import make_setup  # noqa: E402
-from polis.games.metropolys.state import MetropolysState  # noqa: E402
+from polis.games.metropolys.compiled.deal import deal_random
+from polis.games.metropolys.compiled.layout import POSITION, S_MOVES
+from polis.games.metropolys.compiled.playouts import play_random, random_games
+from polis.games.metropolys.compiled.score import score, scratch
+from polis.games.metropolys.moves import move_of
+from polis.games.metropolys.setup import make_setup
+from polis.games.metropolys.state import MetropolysState
 
 MODES = st.sampled_from(["family", "expert"])
 PLAYERS = st.integers(2, 4)
@@ -42,6 +43,12 @@ def test_every_position_matches_the_python_engine(mode: str, players: int, seed:
 @pytest.mark.parametrize("mode", ["family", "expert"])
 def test_every_option_set(mode: str, players: int, options: object) -> None:
     assert compare_game(mode, players, 7, options) > 20  # type: ignore[arg-type]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_expert_card_groups_match_the_python_scorer(seed: int) -> None:
+    assert compare_groups(seed, 100) == 100 * 5 * 2
 
 
 def _compiled_game(mode: str, players: int, seed: int) -> tuple[np.ndarray, list[int]]:

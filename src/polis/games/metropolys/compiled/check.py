@@ -6,7 +6,8 @@ row the compiled :func:`~.engine.apply` made from the previous row must equal
 :func:`~.bridge.to_row` of the Python state, the legal id sets, the player to move and
 the end flag must agree, and at the end (and at each round's start) the compiled scores and
 places must equal the Python ones. The compiled deal of each Python set-up must give the
-row of the Python initial state.
+row of the Python initial state. :func:`compare_groups` holds the Expert area-card
+counts (the exact packings) to the Python scorer's on crowded random sets of fields.
 """
 
 from __future__ import annotations
@@ -17,13 +18,22 @@ from typing import Final
 
 import numpy as np
 
+from polis.games.metropolys.board import ADJACENT, NUM_FIELDS, field_mask
+from polis.games.metropolys.cards import EXPERT_AREA_CARDS
 from polis.games.metropolys.compiled.bridge import install, new_row, to_row
 from polis.games.metropolys.compiled.engine import apply, current_player, is_terminal, legal
-from polis.games.metropolys.compiled.layout import NUM_ACTIONS, PASS_ID, POSITION, S_NBIDS
-from polis.games.metropolys.compiled.score import score, scratch
+from polis.games.metropolys.compiled.layout import (
+    AREA_CARDS,
+    NUM_ACTIONS,
+    PASS_ID,
+    POSITION,
+    S_NBIDS,
+)
+from polis.games.metropolys.compiled.score import expert_groups, score, scratch
 from polis.games.metropolys.game import GAME
 from polis.games.metropolys.moves import move_of
 from polis.games.metropolys.options import LAKE_GROUPS, Options
+from polis.games.metropolys.scoring import expert_area_groups
 from polis.games.metropolys.state import MetropolysState
 
 #: Every option set the engine has (options.py): both lake rules x field 51 in or out.
@@ -124,3 +134,32 @@ def compare(mode: str, players: int, games: int, seed: int) -> dict[str, int]:
         options = OPTION_SETS[(seed + i) % len(OPTION_SETS)]
         positions += compare_game(mode, players, seed + i, options)
     return {"games": games, "positions": positions}
+
+
+def compare_groups(seed: int, samples: int) -> int:
+    """The compiled Expert area-card counts against the Python scorer's on ``samples``
+    random sets of up to 13 fields grown from a random field along the adjacency (where
+    the groups crowd and a wrong packing would show); the number of counts compared."""
+    rng = random.Random(seed)
+    work = scratch()
+    compared = 0
+    for _ in range(samples):
+        fields = {rng.randrange(NUM_FIELDS)}
+        size = rng.randint(3, 13)
+        while len(fields) < size:
+            near = ADJACENT[rng.choice(sorted(fields))]
+            fields.add(rng.choice(near) if rng.random() < 0.8 else rng.randrange(NUM_FIELDS))
+        owned = field_mask(fields)
+        for code, card in enumerate(AREA_CARDS):
+            if card not in EXPERT_AREA_CARDS:
+                continue
+            for options in OPTION_SETS[::2]:
+                want = expert_area_groups(card, sorted(fields), options)
+                got = expert_groups(code, owned, options.lake_groups == "per_three", work)
+                if got != want:
+                    raise AssertionError(
+                        f"seed {seed}: {card} ({options.lake_groups}) on {sorted(fields)}: "
+                        f"{got} groups, not {want}"
+                    )
+                compared += 1
+    return compared

@@ -3,6 +3,8 @@ every position of random games, the deal, the scores, and compiled random games 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,12 +18,17 @@ from polis.games.metropolys.compiled.check import (
     compare,
     compare_game,
     compare_groups,
+    compare_values,
     places_of,
 )
 from polis.games.metropolys.compiled.deal import deal_random
 from polis.games.metropolys.compiled.layout import POSITION, S_MOVES
 from polis.games.metropolys.compiled.playouts import play_random, random_games
+from polis.games.metropolys.compiled.policy import playout, policy_move
+from polis.games.metropolys.compiled.rng import seed as seed_rng
 from polis.games.metropolys.compiled.score import score, scratch
+from polis.games.metropolys.game import GAME
+from polis.games.metropolys.knowledge import MetropolysKnowledge
 from polis.games.metropolys.moves import move_of
 from polis.games.metropolys.setup import make_setup
 from polis.games.metropolys.state import MetropolysState
@@ -103,3 +110,52 @@ def test_a_row_copy_replays_the_same_randomness() -> None:
     play_random(row, np.zeros(0, np.int64))
     play_random(twin, np.zeros(0, np.int64))
     assert np.array_equal(row, twin)
+
+
+@settings(max_examples=6, deadline=None)
+@given(mode=MODES, players=PLAYERS, seed=SEEDS)
+def test_playout_values_match_the_bots_policy(mode: str, players: int, seed: int) -> None:
+    """The compiled playout policy values every legal move of random positions exactly as
+    the bots' Python policy does."""
+    assert compare_values(mode, players, 1, seed) > 1000
+
+
+def _frequencies(picks: list[int]) -> dict[int, float]:
+    return {m: picks.count(m) / len(picks) for m in set(picks)}
+
+
+@pytest.mark.parametrize("mode", ["family", "expert"])
+def test_playout_moves_follow_the_bots_distribution(mode: str) -> None:
+    """At raise decisions the compiled policy chooses with the Python policy's frequencies
+    (total variation distance small against the sampling noise of 6000 draws each)."""
+    knowledge = MetropolysKnowledge(GAME)
+    rng = random.Random(5)
+    state = GAME.new_game(mode, 3, seed=5)
+    tested = 0
+    while tested < 4:
+        state.apply(state.random_move(rng))
+        if not state.bids or len(state.legal_moves()) < 3:
+            continue
+        python = _frequencies([knowledge.playout_move(state, rng).id for _ in range(6000)])
+        row = to_row(state)
+        seed_rng(row, tested + 1)
+        compiled = _frequencies([int(policy_move(row)) for _ in range(6000)])
+        distance = sum(abs(python.get(m, 0) - compiled.get(m, 0)) for m in {*python, *compiled})
+        assert distance / 2 < 0.05, (state.history, python, compiled)
+        tested += 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(mode=MODES, players=PLAYERS, seed=SEEDS)
+def test_compiled_playouts_replay_in_python(mode: str, players: int, seed: int) -> None:
+    row = new_row(mode, players, seed=seed)
+    deal_random(row)
+    record = np.full(2000, -1, np.int64)
+    played = playout(row, record)
+    assert 0 < played <= record.shape[0]
+    setup, options = setup_of_row(row)
+    state = MetropolysState(setup, options)
+    for action in record[:played].tolist():
+        state.apply(move_of(action))
+    assert state.is_terminal()
+    assert np.array_equal(to_row(state)[POSITION], row[POSITION])

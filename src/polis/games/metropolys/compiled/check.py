@@ -7,7 +7,8 @@ row the compiled :func:`~.engine.apply` made from the previous row must equal
 the end flag must agree, and at the end (and at each round's start) the compiled scores and
 places must equal the Python ones. The compiled deal of each Python set-up must give the
 row of the Python initial state. :func:`compare_groups` holds the Expert area-card
-counts (the exact packings) to the Python scorer's on crowded random sets of fields.
+counts (the exact packings) to the Python scorer's on crowded random sets of fields, and
+:func:`compare_values` the compiled playout policy's values to the bots' own.
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from polis.games.metropolys.compiled.layout import (
     POSITION,
     S_NBIDS,
 )
+from polis.games.metropolys.compiled.policy import bid_value
 from polis.games.metropolys.compiled.score import expert_groups, score, scratch
 from polis.games.metropolys.game import GAME
+from polis.games.metropolys.knowledge import bid_value as python_bid_value
+from polis.games.metropolys.knowledge import rivals
 from polis.games.metropolys.moves import move_of
 from polis.games.metropolys.options import LAKE_GROUPS, Options
 from polis.games.metropolys.scoring import expert_area_groups
@@ -163,3 +167,29 @@ def compare_groups(seed: int, samples: int) -> int:
                     )
                 compared += 1
     return compared
+
+
+def compare_values(mode: str, players: int, games: int, seed: int) -> int:
+    """The compiled playout policy's values (:func:`.policy.bid_value`) against
+    ``knowledge.bid_value`` for every legal move of every position of ``games`` random
+    games; the number of values compared (they must be equal to the last bit)."""
+    values = 0
+    for i in range(games):
+        state = GAME.new_game(mode, players, seed=seed + i)
+        rng = random.Random(seed + i)
+        while not state.is_terminal():
+            row = to_row(state)
+            player = state.current_player()
+            legal_moves = state.legal_moves()
+            rival = rivals(state, player)
+            for move in legal_moves:
+                want = python_bid_value(state, move, player, rival)
+                got = bid_value(row, player, move.id)
+                if got != want:
+                    raise AssertionError(
+                        f"{mode} {players}p seed {seed + i}, move {len(state.history)}: "
+                        f"{move} is worth {want} to the Python policy, {got} compiled"
+                    )
+                values += 1
+            state.apply(state.random_move(rng))
+    return values

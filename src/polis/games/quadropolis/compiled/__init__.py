@@ -10,3 +10,7 @@ rule here is one of :mod:`~polis.games.quadropolis.state`, and ``check`` holds t
 
 numba is an extra: importing this package needs it.
 """
+
+from polis.games.quadropolis.compiled.freshness import ensure_fresh
+
+ensure_fresh()

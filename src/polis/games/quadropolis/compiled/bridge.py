@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from polis.games.quadropolis.compiled.row import (
+    DOWN,
     F_AFTER_REMOVAL,
     F_ARCHITECTS,
     F_EXPERT,
@@ -36,6 +37,7 @@ from polis.games.quadropolis.compiled.row import (
     S_MAYOR,
     S_MOVES,
     S_OCCUPIED,
+    S_OFFERS,
     S_POOL,
     S_ROUND,
     S_SITE,
@@ -48,9 +50,9 @@ from polis.games.quadropolis.compiled.row import (
 )
 from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options
 from polis.games.quadropolis.setup import Setup
-from polis.games.quadropolis.site import ARCHITECTS
+from polis.games.quadropolis.site import ARCHITECTS, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
-from polis.games.quadropolis.tiles import ROUNDS, TILES
+from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
 
 MODES = ("classic", "expert")
 
@@ -98,6 +100,14 @@ def to_row(state: QuadropolisState) -> Any:
         row[S_INH + p] = inh
         row[S_EN + p] = en
     row[S_SITE : S_SITE + SITE_SQUARES] = state._site
+    up = FACE_UP[players]
+    for q, t in enumerate(state._site):
+        if t >= 0:
+            c = (0, 1, 2)[T_KIND[t]] if T_KIND[t] <= 2 and up[t] else 0 if up[t] else DOWN
+            for k in range(1, 6):
+                for spot in range(N_SPOTS):
+                    if SELECT[spot][k] == q:
+                        row[S_OFFERS + 4 * (k - 1) + c] |= 1 << spot
     size = row[F_SIZE]
     for p in range(players):
         for q in range(size):

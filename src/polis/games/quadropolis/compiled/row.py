@@ -67,7 +67,14 @@ S_POOL: Final = S_USED + MAX_PLAYERS  # 6: Expert, architects k left in the pool
 S_INH: Final = S_POOL + 6  # 4: inhabitants gained
 S_EN: Final = S_INH + MAX_PLAYERS  # 4: energy gained
 S_SITE: Final = S_EN + MAX_PLAYERS  # 25: tile index per site square, -1 empty
-S_CELLS: Final = S_SITE + SITE_SQUARES  # 4 x 20: kind << 3 | floors
+#: 5 x 4, per architect k (from 1) and class c: ``S_OFFERS + 4 * (k - 1) + c`` is the mask of
+#: the spots from which k selects a face-up tile of class c (:data:`OFFER_CLASS`: 0 a kind
+#: that does not stack, 1 Tower Block, 2 Office Tower) or, c = 3, a face-down tile. Derived
+#: from ``S_SITE`` (kept as tiles are taken), so a random move counts its choices per class
+#: instead of per spot.
+S_OFFERS: Final = S_SITE + SITE_SQUARES
+DOWN: Final = 3
+S_CELLS: Final = S_OFFERS + 5 * 4  # 4 x 20: kind << 3 | floors
 S_VP: Final = S_CELLS + MAX_PLAYERS * MAX_SQUARES  # 4 x 20: printed VP of the building
 S_DEAL: Final = S_VP + MAX_PLAYERS * MAX_SQUARES  # 5 x 25: every round's layout
 ROW_LENGTH: Final = S_DEAL + MAX_ROUNDS * SITE_SQUARES
@@ -78,6 +85,13 @@ ROW_DTYPE: Final = np.int32
 # -- constant tables (numba freezes them into the compiled code) ------------------------------
 #: SELECT_SQ[spot, k]: site square architect k selects from ``spot`` (§5.2).
 SELECT_SQ: Final = np.array(SELECT, np.int64)
+#: SPOTS_OF[k, square]: the spots from which architect k selects that site square.
+SPOTS_OF: Final = np.zeros((6, SITE_SQUARES), np.int64)
+for _s in range(N_SPOTS):
+    for _k in range(1, 6):
+        SPOTS_OF[_k, SELECT[_s][_k]] |= 1 << _s
+#: OFFER_CLASS[kind]: the class of a face-up tile in ``S_OFFERS``.
+OFFER_CLASS: Final = np.array([0, 1, 2, 0, 0, 0, 0, 0, 0, 0], np.int64)
 #: BLOCKED_BY[square]: spots the Urbanist on that site square blocks; index 25: off board.
 BLOCKED_BY: Final = np.array(BLOCKED, np.int64)
 #: REACH[expert, k]: city squares where architect k may build (location condition, §6).

@@ -5,8 +5,9 @@ The same rules as :class:`~polis.games.quadropolis.state.QuadropolisState` (spec
 same action ids (:mod:`~polis.games.quadropolis.moves`), in the same order; ``compare`` of
 :mod:`~polis.games.quadropolis.compiled.check` holds them equal position by position. A
 player's city is read once per decision into six bit masks (:func:`_planes`), after which
-the squares a tile may go to are a few bit operations per (architect, kind), so a random
-move costs two passes over at most 100 (architect, spot) pairs and no allocation.
+the squares a tile may go to are a few bit operations per (architect, kind); the spots
+offering each class of tile are kept per architect in the row (``S_OFFERS``), so a random
+move counts its choices per (architect, class) and walks the spots of one architect only.
 
 ``apply`` trusts its action: it is one of ``legal`` (the Python engine is the one that
 explains a refusal); anything else leaves the row in an undefined state.
@@ -21,6 +22,7 @@ from numba import njit
 from polis.games.quadropolis.compiled.generator import below
 from polis.games.quadropolis.compiled.row import (
     BLOCKED_BY,
+    DOWN,
     F_ARCHITECTS,
     F_EXPERT,
     F_FIRST_PLAYER,
@@ -33,6 +35,7 @@ from polis.games.quadropolis.compiled.row import (
     MAX_FLOORS_OF,
     MAX_PLAYERS,
     MAX_SQUARES,
+    OFFER_CLASS,
     POOL_TILES,
     REACH,
     ROW_LENGTH,
@@ -45,6 +48,7 @@ from polis.games.quadropolis.compiled.row import (
     S_MAYOR,
     S_MOVES,
     S_OCCUPIED,
+    S_OFFERS,
     S_POOL,
     S_RNG,
     S_ROUND,
@@ -56,6 +60,7 @@ from polis.games.quadropolis.compiled.row import (
     S_VP,
     SELECT_SQ,
     SITE_SQUARES,
+    SPOTS_OF,
     STATE,
     TILE_EN,
     TILE_INH,
@@ -207,48 +212,71 @@ def legal(row: Any, out: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _count(row: Any, k: int, free: int, strict: bool, planes: Any, e: int) -> tuple[Any, ...]:
+    """Architect ``k``'s moves: (their number, the free spots offering a move that builds
+    nothing, those offering a non-stacking tile, a Tower Block, an Office Tower, and the
+    number of city squares for each of the three)."""
+    at = S_OFFERS + 4 * (k - 1)
+    nothing = free & ~row[at + DOWN] if strict else free
+    other = free & row[at]
+    tower = free & row[at + 1]
+    office = free & row[at + 2]
+    reach = REACH[e, k]
+    n_other = bits(_targets(planes, reach, 3, k)) if other else 0
+    n_tower = bits(_targets(planes, reach, 1, k)) if tower else 0
+    n_office = bits(_targets(planes, reach, 2, k)) if office else 0
+    n = bits(nothing) + bits(other) * n_other + bits(tower) * n_tower + bits(office) * n_office
+    return n, nothing, other, tower, office, n_other, n_tower, n_office
+
+
+@njit(cache=True, nogil=True)
 def random_action(row: Any) -> int:
     """A legal action drawn uniformly with the row's generator (the game must not be over):
-    the same as ``legal`` into a list and one ``below(n)`` index into it, without the list."""
+    the same as ``legal`` into a list and one ``below(n)`` index into it, without the list.
+    Moves are counted per architect and class of offer (``S_OFFERS``), so only the drawn
+    architect's spots are walked."""
     p = row[S_CURRENT]
     e = row[F_EXPERT]
-    players = row[F_PLAYERS]
-    stride = row[F_STRIDE]
     free = free_spots(row)
-    strict = _strict(row, p, free)
-    planes = _planes(row, p)
     arch = row[F_ARCHITECTS]
+    strict = False
+    if row[F_UNSELECTABLE]:
+        for k in range(1, arch + 1):
+            if available(row, p, k) and free & ~row[S_OFFERS + 4 * (k - 1) + DOWN]:
+                strict = True
+    planes = _planes(row, p)
     total = 0
     for k in range(1, arch + 1):
-        if not available(row, p, k):
-            continue
-        reach = REACH[e, k]
-        rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            s = bits(low - 1)
-            t = row[S_SITE + SELECT_SQ[s, k]]
-            if t >= 0 and UP[players, t]:
-                total += 1 + bits(_targets(planes, reach, TILE_KIND[t], k))
-            elif t < 0 or not strict:
-                total += 1
+        if available(row, p, k):
+            total += _count(row, k, free, strict, planes, e)[0]
     r = below(row, total)
     for k in range(1, arch + 1):
         if not available(row, p, k):
             continue
-        reach = REACH[e, k]
+        n, nothing, other, tower, office, n_other, n_tower, n_office = _count(
+            row, k, free, strict, planes, e
+        )
+        if r >= n:
+            r -= n
+            continue
+        stride = row[F_STRIDE]
         rest = free
-        while rest:
+        while rest:  # the spots in order, as legal() lists them
             low = rest & -rest
             rest ^= low
             s = bits(low - 1)
-            t = row[S_SITE + SELECT_SQ[s, k]]
             base = ((k - 1) * _SPOTS + s) * stride
-            if t >= 0 and UP[players, t]:
-                m = _targets(planes, reach, TILE_KIND[t], k)
-                c = bits(m)
+            c = -1
+            kind = 0
+            if other & low:
+                c, kind = n_other, 3
+            elif tower & low:
+                c, kind = n_tower, 1
+            elif office & low:
+                c, kind = n_office, 2
+            if c >= 0:
                 if r < c:
+                    m = _targets(planes, REACH[e, k], kind, k)
                     while r:  # the r-th target square, ascending
                         m &= m - 1
                         r -= 1
@@ -258,12 +286,27 @@ def random_action(row: Any) -> int:
                     action = base + stride - 2
                     return action
                 r -= c + 1
-            elif t < 0 or not strict:
+            elif nothing & low:
                 if r == 0:
                     action = base + stride - 1
                     return action
                 r -= 1
     return -1  # unreachable: a legal move always exists (§5.1)
+
+
+@njit(cache=True, nogil=True)
+def offers(row: Any) -> None:
+    """Recompute ``S_OFFERS`` from the site (a new layout)."""
+    players = row[F_PLAYERS]
+    for i in range(20):
+        row[S_OFFERS + i] = 0
+    for q in range(SITE_SQUARES):
+        t = row[S_SITE + q]
+        if t < 0:
+            continue
+        c = OFFER_CLASS[TILE_KIND[t]] if UP[players, t] else DOWN
+        for k in range(1, 6):
+            row[S_OFFERS + 4 * (k - 1) + c] |= SPOTS_OF[k, q]
 
 
 @njit(cache=True, nogil=True)
@@ -279,6 +322,7 @@ def _deal(row: Any, r: int) -> None:
             row[at + j] = t
     for i in range(SITE_SQUARES):
         row[S_SITE + i] = row[at + i]
+    offers(row)
 
 
 @njit(cache=True, nogil=True)
@@ -310,6 +354,7 @@ def _end_round(row: Any) -> None:
     else:
         for i in range(SITE_SQUARES):
             row[S_SITE + i] = -1
+        offers(row)
         row[S_CURRENT] = -1
 
 
@@ -335,6 +380,9 @@ def apply(row: Any, action: int) -> None:
     row[S_URBANIST] = q
     if t >= 0 and UP[row[F_PLAYERS], t]:
         row[S_SITE + q] = -1
+        at = S_OFFERS + OFFER_CLASS[TILE_KIND[t]]
+        for j in range(5):
+            row[at + 4 * j] &= ~SPOTS_OF[j + 1, q]
         if target < row[F_SIZE]:
             i = p * MAX_SQUARES + target
             c = row[S_CELLS + i]

@@ -61,18 +61,13 @@ def random_action(row: Any) -> int:
     supply = row[S_SUPPLY + cur]
     nbids = row[S_NBIDS]
     if nbids == 0:
-        # Free fields = fields in play minus buildings built (no bids yet this round).
-        free = NUM_FIELDS - 10 * popcount(row[F_UNUSED])
-        for p in range(row[F_PLAYERS]):
-            free -= row[S_BUILT + p]
+        # A field uniform among the free ones: draw among all 55 until one is free (as
+        # uniform as counting them, and cheaper: most fields are free most of the game).
         v = _nth_value(supply, below(row, popcount(supply)))
-        k = below(row, free)
-        for f in range(NUM_FIELDS):
-            if row[S_CELLS + f] == FREE:
-                if k == 0:
-                    return (v - 1) * NUM_FIELDS + f
-                k -= 1
-        return -1  # not reached: the count above is exact
+        f = below(row, NUM_FIELDS)
+        while row[S_CELLS + f] != FREE:
+            f = below(row, NUM_FIELDS)
+        return (v - 1) * NUM_FIELDS + f
     last = row[S_BIDS + nbids - 1]
     low = (row[S_CELLS + last] & 15) + 1
     higher = supply >> low << low

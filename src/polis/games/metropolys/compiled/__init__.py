@@ -5,9 +5,10 @@ in place: :func:`.engine.legal`, :func:`.engine.apply`, :func:`.engine.current_p
 :func:`.engine.is_terminal`, :func:`.score.score` (totals and places), and the chance of a
 game, all in its set-up: :func:`.deal.deal` (a given outcome) and :func:`.deal.deal_random`
 (from the row's own generator, :mod:`.rng`). :func:`.playouts.random_games` plays whole
-random games without Python per game. The Python engine stays the reference:
+random games without Python per game; :mod:`.policy` is the bots' greedy-biased playout
+policy on a row. The Python engine stays the reference:
 :mod:`.check` holds the two equal position by position (:func:`.bridge.to_row` is the exact
-row of a Python state).
+row of a Python state), and the policy's values equal to the bots' own.
 
 Importing this package compiles (or loads from numba's cache) on first call only; nothing
 else in the game imports it, so the game never needs numba.

@@ -29,12 +29,10 @@ from polis.games.metropolys.compiled.layout import (
     F_COLOUR,
     F_EXPERT,
     F_PLAYERS,
-    F_UNUSED,
     FREE,
     OUT_OF_PLAY,
     PASS_ID,
     S_BIDS,
-    S_BUILT,
     S_CELLS,
     S_CURRENT,
     S_NBIDS,
@@ -158,18 +156,10 @@ def random_move(row: Any) -> int:
     cur = row[S_CURRENT]
     supply = row[S_SUPPLY + cur]
     nbids = row[S_NBIDS]
-    if nbids == 0:
-        free = NUM_FIELDS - 10 * popcount(row[F_UNUSED])
-        for p in range(row[F_PLAYERS]):
-            free -= row[S_BUILT + p]
-        k = below(row, free)
-        field = -1
-        for f in range(NUM_FIELDS):
-            if row[S_CELLS + f] == FREE:
-                if k == 0:
-                    field = f
-                    break
-                k -= 1
+    if nbids == 0:  # rejection, as the engine draws it: uniform over the free fields
+        field = below(row, NUM_FIELDS)
+        while row[S_CELLS + field] != FREE:
+            field = below(row, NUM_FIELDS)
         v = _nth_value(supply, below(row, popcount(supply)))
         return (v - 1) * NUM_FIELDS + field
     last = row[S_BIDS + nbids - 1]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit
 
 from polis.games.quadropolis.compiled.generator import below
@@ -162,8 +163,8 @@ def _planes(row: Any, p: int) -> tuple[int, int, int, int, int, int]:
 @njit(cache=True, nogil=True)
 def _targets(planes: tuple[int, int, int, int, int, int], reach: int, kind: int, k: int) -> int:
     """City squares where architect ``k`` may put a tile of ``kind`` (§6.1-§6.3): empty
-    squares within reach, and stacks of the same kind below their limit within reach or
-    whose new floor would be floor k."""
+    squares within reach, and for Tower Blocks (1) and Office Towers (2) stacks of the same
+    kind below their limit within reach or whose new floor would be floor k."""
     empty, grow_t, grow_o, b0, b1, b2 = planes
     if kind > 2:
         return reach & empty
@@ -171,6 +172,12 @@ def _targets(planes: tuple[int, int, int, int, int, int], reach: int, kind: int,
     f = k - 1
     same = (b0 if f & 1 else ~b0) & (b1 if f & 2 else ~b1) & (b2 if f & 4 else ~b2)
     return (reach & (empty | grow)) | (grow & same)
+
+
+#: The kinds standing for the classes of offer in ``S_OFFERS`` (one kind that does not
+#: stack, Tower Block, Office Tower), as an array: numba compiles one version of
+#: :func:`_targets` for a kind read from it, where literal kinds would make one each.
+_CLASS_KIND = np.array([3, 1, 2], np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -222,9 +229,9 @@ def _count(row: Any, k: int, free: int, strict: bool, planes: Any, e: int) -> tu
     tower = free & row[at + 1]
     office = free & row[at + 2]
     reach = REACH[e, k]
-    n_other = bits(_targets(planes, reach, 3, k)) if other else 0
-    n_tower = bits(_targets(planes, reach, 1, k)) if tower else 0
-    n_office = bits(_targets(planes, reach, 2, k)) if office else 0
+    n_other = bits(_targets(planes, reach, _CLASS_KIND[0], k)) if other else 0
+    n_tower = bits(_targets(planes, reach, _CLASS_KIND[1], k)) if tower else 0
+    n_office = bits(_targets(planes, reach, _CLASS_KIND[2], k)) if office else 0
     n = bits(nothing) + bits(other) * n_other + bits(tower) * n_tower + bits(office) * n_office
     return n, nothing, other, tower, office, n_other, n_tower, n_office
 
@@ -239,13 +246,13 @@ def random_action(row: Any) -> int:
     e = row[F_EXPERT]
     free = free_spots(row)
     arch = row[F_ARCHITECTS]
-    strict = False
+    strict = np.bool_(False)  # typed bool, not the literal False (one compiled _count)
     if row[F_UNSELECTABLE]:
         for k in range(1, arch + 1):
             if available(row, p, k) and free & ~row[S_OFFERS + 4 * (k - 1) + DOWN]:
                 strict = True
     planes = _planes(row, p)
-    total = 0
+    total = np.int64(0)  # typed int64, not the literal 0 (one compiled below)
     for k in range(1, arch + 1):
         if available(row, p, k):
             total += _count(row, k, free, strict, planes, e)[0]
@@ -267,16 +274,16 @@ def random_action(row: Any) -> int:
             s = bits(low - 1)
             base = ((k - 1) * _SPOTS + s) * stride
             c = -1
-            kind = 0
+            cls = 0
             if other & low:
-                c, kind = n_other, 3
+                c, cls = n_other, 0
             elif tower & low:
-                c, kind = n_tower, 1
+                c, cls = n_tower, 1
             elif office & low:
-                c, kind = n_office, 2
+                c, cls = n_office, 2
             if c >= 0:
                 if r < c:
-                    m = _targets(planes, REACH[e, k], kind, k)
+                    m = _targets(planes, REACH[e, k], _CLASS_KIND[cls], k)
                     while r:  # the r-th target square, ascending
                         m &= m - 1
                         r -= 1
@@ -418,10 +425,10 @@ def new_game(row: Any) -> None:
         for i in range(SITE_SQUARES):
             row[S_DEAL + r * SITE_SQUARES + i] = POOL_TILES[e, r, i]
     row[F_SHUFFLE] = 1
-    first = below(row, row[F_PLAYERS])
+    first = below(row, np.int64(row[F_PLAYERS]))
     row[F_FIRST_PLAYER] = first
     row[S_FIRST] = first
     row[S_MAYOR] = first
     row[S_CURRENT] = first
     _reset_architects(row)
-    _deal(row, 0)
+    _deal(row, np.int64(0))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+from polis.games.metropolys.board import DEAD_ENDS, NUM_FIELDS, TOKEN_FIELDS
 from polis.games.metropolys.compiled.bridge import new_row, setup_of_row, to_row
 from polis.games.metropolys.compiled.check import (
     OPTION_SETS,
@@ -38,7 +39,7 @@ PLAYERS = st.integers(2, 4)
 SEEDS = st.integers(0, 2**40)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(mode=MODES, players=PLAYERS, seed=SEEDS)
 def test_every_position_matches_the_python_engine(mode: str, players: int, seed: int) -> None:
     counts = compare(mode, players, 2, seed)
@@ -159,3 +160,29 @@ def test_compiled_playouts_replay_in_python(mode: str, players: int, seed: int) 
         state.apply(move_of(action))
     assert state.is_terminal()
     assert np.array_equal(to_row(state)[POSITION], row[POSITION])
+
+
+def test_random_deals_are_uniform() -> None:
+    """The compiled deal draws each chance outcome uniformly: the unused pair (2p), the
+    first player, each seat's cards and which allowed fields get a token (R13, R19)."""
+    deals = 4000
+    row = new_row("expert", 2, seed=17)
+    unused: dict[tuple[str, ...], int] = {}
+    first = area = colour = 0
+    token_fields = np.zeros(NUM_FIELDS)
+    for _ in range(deals):
+        deal_random(row)
+        setup, _ = setup_of_row(row)
+        unused[setup.unused] = unused.get(setup.unused, 0) + 1
+        first += setup.first_player
+        area += setup.area_cards[1] == "chains"
+        colour += setup.neighbourhood_cards == ("gray", "blue")
+        token_fields += np.array(setup.tokens) > 0
+    assert len(unused) == 4 and all(abs(c / deals - 1 / 4) < 0.04 for c in unused.values())
+    assert abs(first / deals - 1 / 2) < 0.04
+    assert abs(area / deals - 1 / 5) < 0.03
+    assert abs(colour / deals - 1 / 20) < 0.015
+    share = token_fields / deals
+    center = TOKEN_FIELDS[0]
+    assert all(abs(share[f] - 7 / len(center)) < 0.05 for f in center)
+    assert all(share[f] == 0 for f in DEAD_ENDS)

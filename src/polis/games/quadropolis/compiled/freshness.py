@@ -21,11 +21,12 @@ from numba import njit
 
 _HERE = Path(__file__).parent
 #: The modules of this package holding compiled code, and the files it depends on.
-MODULES = ("generator", "step", "final", "playouts", "policy")
+MODULES = ("generator", "step", "final", "playouts", "policy", "observe")
 SOURCES = (
     *(_HERE / f"{m}.py" for m in ("row", *MODULES)),
     _HERE.parent / "scoring_kernel.py",
     _HERE.parent / "scoring_solver.py",
+    _HERE.parent / "knowledge.py",
     _HERE.parent / "tiles.py",
     _HERE.parent / "site.py",
     _HERE.parent / "city.py",

@@ -54,3 +54,17 @@ def below(row: Any, n: int) -> Any:
     _store(row, x)
     high = (x * _MUL) >> np.uint64(32)
     return np.int64((high * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, nogil=True)
+def unit(row: Any) -> float:
+    """A uniform float in [0, 1) from the row's generator (53 bits of one output): what
+    ``random.Random.random`` gives the Python policies, so a compiled policy can draw as
+    they do."""
+    x = _state(row)
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    _store(row, x)
+    value: float = ((x * _MUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return value

@@ -18,6 +18,7 @@ from numba import njit
 from polis.games.quadropolis.compiled.bridge import facts_row
 from polis.games.quadropolis.compiled.final import decode, keys_into, scratch
 from polis.games.quadropolis.compiled.generator import seed_generator
+from polis.games.quadropolis.compiled.policy import policy_move
 from polis.games.quadropolis.compiled.row import (
     F_EXPERT,
     F_PLAYERS,
@@ -37,6 +38,20 @@ def play_random(row: Any, moves: Any) -> int:
     n = 0
     while row[S_CURRENT] >= 0:
         action = random_action(row)
+        moves[n] = action
+        n += 1
+        apply(row, action)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def play_policy(row: Any, moves: Any) -> int:
+    """Play the row's game to its end by the bots' greedy-biased playout policy
+    (:func:`~polis.games.quadropolis.compiled.policy.policy_move`), writing the moves'
+    ids into ``moves``; the number played."""
+    n = 0
+    while row[S_CURRENT] >= 0:
+        action = policy_move(row)
         moves[n] = action
         n += 1
         apply(row, action)

@@ -246,13 +246,13 @@ def random_action(row: Any) -> int:
     e = row[F_EXPERT]
     free = free_spots(row)
     arch = row[F_ARCHITECTS]
-    strict = np.bool_(False)  # typed bool, not the literal False (one compiled _count)
+    strict: Any = np.bool_(False)  # typed bool, not the literal False (one compiled _count)
     if row[F_UNSELECTABLE]:
         for k in range(1, arch + 1):
             if available(row, p, k) and free & ~row[S_OFFERS + 4 * (k - 1) + DOWN]:
                 strict = True
     planes = _planes(row, p)
-    total = np.int64(0)  # typed int64, not the literal 0 (one compiled below)
+    total: Any = np.int64(0)  # typed int64, not the literal 0 (one compiled below)
     for k in range(1, arch + 1):
         if available(row, p, k):
             total += _count(row, k, free, strict, planes, e)[0]
@@ -425,10 +425,12 @@ def new_game(row: Any) -> None:
         for i in range(SITE_SQUARES):
             row[S_DEAL + r * SITE_SQUARES + i] = POOL_TILES[e, r, i]
     row[F_SHUFFLE] = 1
-    first = below(row, np.int64(row[F_PLAYERS]))
+    players: Any = np.int64(row[F_PLAYERS])
+    first = below(row, players)
     row[F_FIRST_PLAYER] = first
     row[S_FIRST] = first
     row[S_MAYOR] = first
     row[S_CURRENT] = first
     _reset_architects(row)
-    _deal(row, np.int64(0))
+    zero: Any = np.int64(0)
+    _deal(row, zero)

@@ -1,0 +1,278 @@
+"""The bots' greedy-biased playout policy, compiled: the move
+:meth:`~polis.games.quadropolis.knowledge.QuadropolisKnowledge.playout_move` chooses, on a row.
+
+Same draws, same gains, same choice: :func:`python_random_move` draws as
+:meth:`~polis.games.quadropolis.state.QuadropolisState.random_move` does (an architect, a
+spot, a target, by rejection; not uniform over the legal moves) and :func:`gain` is
+:meth:`~polis.games.quadropolis.knowledge.Builder.gain` (the layout's rough points plus the
+resource balance), in the same float operations in the same order. Fed the same uniform
+numbers (:func:`~polis.games.quadropolis.compiled.generator.unit`) the compiled and the
+Python policy pick the same move (``tests/quadropolis/test_compiled_policy.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from polis.games.quadropolis.compiled.generator import unit
+from polis.games.quadropolis.compiled.row import (
+    DISTRICT,
+    F_ARCHITECTS,
+    F_EXPERT,
+    F_PLAYERS,
+    F_ROUNDS,
+    F_SIZE,
+    F_STRIDE,
+    F_UNSELECTABLE,
+    MAT,
+    MAX_LEGAL,
+    MAX_SQUARES,
+    NEIGHBOURS,
+    REACH,
+    S_CELLS,
+    S_CURRENT,
+    S_EN,
+    S_INH,
+    S_MOVES,
+    S_POOL,
+    S_SITE,
+    S_USED,
+    SELECT_SQ,
+    TILE_EN,
+    TILE_INH,
+    TILE_KIND,
+    TILE_VP,
+    UP,
+)
+from polis.games.quadropolis.compiled.step import _planes, _targets, bits, free_spots, legal
+from polis.games.quadropolis.knowledge import (
+    PLAYOUT_EPSILON,
+    PLAYOUT_PICKS,
+    SPARE_EARLY,
+    SPARE_LATE,
+    SUPPLY_CUSTOMER,
+    SUPPLY_NEEDED,
+    WAITING,
+)
+
+_SPOTS = 20
+# Engine kinds (tiles.KIND_CODES ".TOSUPpFHM").
+_T, _O, _S, _U, _P, _PG, _F, _H, _M = range(1, 10)
+#: Kinds that need an inhabitant, and energy, to be active (knowledge.NEEDS_*).
+_NEEDS_INHABITANT = np.array([k in (_U, _F, _H, _O) for k in range(10)], np.bool_)
+_NEEDS_ENERGY = np.array([k in (_T, _S, _O) for k in range(10)], np.bool_)
+#: Rough points of a Monument per neighbouring kind (knowledge._MONUMENT).
+_MONUMENT = np.array([0, 0, 0, 3, 2, 5, 5, -5, -5, 0], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def builder(row: Any, p: int) -> tuple[int, int, int, float]:
+    """Player ``p``'s free inhabitants and energy, the customers their Shops can seat and
+    the worth of a spare resource now (knowledge.Builder)."""
+    free_i = row[S_INH + p]
+    free_e = row[S_EN + p]
+    shops = 0
+    base = S_CELLS + p * MAX_SQUARES
+    for q in range(row[F_SIZE]):
+        kind = row[base + q] >> 3
+        if _NEEDS_INHABITANT[kind]:
+            free_i -= 1
+        if _NEEDS_ENERGY[kind]:
+            free_e -= 1
+        if kind == _S:
+            shops += 1
+    seats = MAT[row[F_EXPERT], 2] * shops
+    left = 1.0 - row[S_MOVES] / (row[F_ROUNDS] * 4 * row[F_PLAYERS])
+    spare = left * SPARE_EARLY + (1.0 - left) * SPARE_LATE
+    return free_i, free_e, seats, spare
+
+
+@njit(cache=True, nogil=True)
+def layout_gain(row: Any, p: int, tile: int, target: int) -> float:
+    """Rough points ``tile`` adds on ``target`` of ``p``'s city with its current neighbours
+    (knowledge.layout_gain)."""
+    e = row[F_EXPERT]
+    base = S_CELLS + p * MAX_SQUARES
+    kind = TILE_KIND[tile]
+    counts = np.zeros(10, np.int64)
+    near = NEIGHBOURS[e, target]
+    while near:
+        low = near & -near
+        near ^= low
+        counts[row[base + bits(low - 1)] >> 3] += 1
+    value = 0.0
+    if kind in (_T, _O):
+        floors = row[base + target] & 7
+        value = floors + 1.0
+        if not floors:
+            value += 2.0 * (counts[_P] + counts[_PG])
+            if kind == _O:
+                value += 1.5 * counts[_O] + 4.0 * counts[_F]
+        value -= 0.5
+    elif kind == _S:
+        value = 1.0 + 2.0 * counts[_F]
+    elif kind == _U:
+        d = DISTRICT[e, target]
+        has = False
+        for q in range(row[F_SIZE]):
+            if DISTRICT[e, q] == d and row[base + q] >> 3 == _U:
+                has = True
+        value = (0.5 if has else 3.0) + TILE_VP[tile]
+    elif kind in (_P, _PG):
+        value = 0.5 + 2.0 * (counts[_T] + counts[_O])
+    elif kind == _F:
+        value = 2.0 * counts[_S] + 3.0 * counts[_H] + 4.0 * counts[_O] - 0.5
+    elif kind == _H:
+        value = TILE_VP[tile] + 2.5 * counts[_H]
+    elif kind == _M:
+        total = 0
+        for k in range(10):
+            total += _MONUMENT[k] * counts[k]
+        value = float(total)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def resource_gain(row: Any, tile: int, stacked: bool, stats: tuple[int, int, int, float]) -> float:
+    """What building ``tile`` does to the city's resource balance, in rough points
+    (knowledge.Builder.resource_gain; ``stats`` from :func:`builder`)."""
+    free_i, free_e, seats, spare = stats
+    kind = TILE_KIND[tile]
+    value = 0.0
+    if not stacked:  # a stack needs only its top floor's resources (A8)
+        if _NEEDS_INHABITANT[kind]:
+            free_i -= 1
+            if free_i < 0:
+                value += WAITING
+        if _NEEDS_ENERGY[kind]:
+            free_e -= 1
+            if free_e < 0:
+                value += WAITING
+    if kind == _S:
+        seats += MAT[row[F_EXPERT], 2]
+    for _ in range(TILE_INH[tile]):
+        if free_i < 0:
+            value += SUPPLY_NEEDED
+        elif free_i < seats:
+            value += SUPPLY_CUSTOMER
+        else:
+            value += spare
+        free_i += 1
+    for _ in range(TILE_EN[tile]):
+        value += SUPPLY_NEEDED if free_e < 0 else spare
+        free_e += 1
+    return value
+
+
+@njit(cache=True, nogil=True)
+def gain_with(row: Any, p: int, tile: int, target: int, stats: Any) -> float:
+    """Rough points of ``p`` building ``tile`` on ``target``: layout plus resources."""
+    stacked = row[S_CELLS + p * MAX_SQUARES + target] != 0
+    value: float = layout_gain(row, p, tile, target) + resource_gain(row, tile, stacked, stats)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def gain(row: Any, tile: int, target: int) -> float:
+    """:meth:`Builder.gain <polis.games.quadropolis.knowledge.Builder.gain>` of the player
+    to move."""
+    p = row[S_CURRENT]
+    return gain_with(row, p, tile, target, builder(row, p))
+
+
+@njit(cache=True, nogil=True)
+def python_random_move(row: Any) -> int:
+    """The action :meth:`QuadropolisState.random_move` draws, from the row's generator: an
+    architect, then a free spot, then a target or discard, each uniform; a face-down square
+    under A5 "unselectable" is drawn again (8 tries, then uniform over the legal moves)."""
+    p = row[S_CURRENT]
+    e = row[F_EXPERT]
+    stride = row[F_STRIDE]
+    free = free_spots(row)
+    n_free = bits(free)
+    for _ in range(8):
+        if e:
+            k = 1 + int(unit(row) * 5)
+            while not row[S_POOL + k]:
+                k = 1 + int(unit(row) * 5)
+        else:
+            used = row[S_USED + p]
+            n_unused = 0
+            for a in range(1, row[F_ARCHITECTS] + 1):
+                if not used >> a & 1:
+                    n_unused += 1
+            i = int(unit(row) * n_unused)
+            k = 1
+            while True:
+                if not used >> k & 1:
+                    if i == 0:
+                        break
+                    i -= 1
+                k += 1
+        i = int(unit(row) * n_free)
+        m = free
+        while i:
+            m &= m - 1
+            i -= 1
+        s = bits((m & -m) - 1)
+        base = ((k - 1) * _SPOTS + s) * stride
+        t = row[S_SITE + SELECT_SQ[s, k]]
+        if t >= 0 and UP[row[F_PLAYERS], t]:
+            m = _targets(_planes(row, p), REACH[e, k], TILE_KIND[t], k)
+            i = int(unit(row) * (bits(m) + 1))
+            if i < bits(m):
+                while i:
+                    m &= m - 1
+                    i -= 1
+                action: int = base + bits((m & -m) - 1)
+                return action
+            action = base + stride - 2
+            return action
+        if t < 0 or not row[F_UNSELECTABLE]:
+            action = base + stride - 1
+            return action
+    ids = np.empty(MAX_LEGAL, np.int64)
+    n = legal(row, ids)
+    action = ids[int(unit(row) * n)]
+    return action
+
+
+@njit(cache=True, nogil=True)
+def policy_move(row: Any) -> int:
+    """The greedy-biased playout move of the player to move (knowledge.playout_move): now
+    and then a random move, else of a few random picks of (architect, spot) the tile with
+    the best square by rough gain (taking nothing, or a discard, counts 0)."""
+    if unit(row) < PLAYOUT_EPSILON:
+        return python_random_move(row)
+    p = row[S_CURRENT]
+    e = row[F_EXPERT]
+    stride = row[F_STRIDE]
+    size = row[F_SIZE]
+    stats = builder(row, p)
+    planes = _planes(row, p)
+    best = -1
+    best_value = -1e9
+    for _ in range(PLAYOUT_PICKS):
+        action = python_random_move(row)
+        target = action % stride
+        base = action - target
+        if target == stride - 1:  # nothing taken
+            if best_value < 0.0:
+                best, best_value = action, 0.0
+            continue
+        pair = action // stride
+        s = pair % _SPOTS
+        k = pair // _SPOTS + 1
+        tile = row[S_SITE + SELECT_SQ[s, k]]
+        m = _targets(planes, REACH[e, k], TILE_KIND[tile], k)
+        for q in range(size):
+            if m >> q & 1:
+                value = gain_with(row, p, tile, q, stats)
+                if value > best_value:
+                    best, best_value = base + q, value
+        if best_value < 0.0:
+            best, best_value = base + stride - 2, 0.0
+    return best

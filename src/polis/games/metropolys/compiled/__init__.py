@@ -10,6 +10,11 @@ policy on a row. The Python engine stays the reference:
 :mod:`.check` holds the two equal position by position (:func:`.bridge.to_row` is the exact
 row of a Python state), and the policy's values equal to the bots' own.
 
-Importing this package compiles (or loads from numba's cache) on first call only; nothing
-else in the game imports it, so the game never needs numba.
+numba is an extra: importing this package needs it (nothing else in the game imports it).
+Functions compile (or load from numba's cache) on their first call; the import clears the
+cache when a source the compiled code freezes has changed (:mod:`.freshness`).
 """
+
+from polis.games.metropolys.compiled.freshness import ensure_fresh
+
+ensure_fresh()

@@ -63,9 +63,9 @@ def deal_random(row: Any) -> None:
     n = row[F_PLAYERS]
     unused = 0
     if n == 3:
-        unused = 1 << (1 + below(row, 4))
+        unused = 1 << (1 + below(row, len(PAIR_UNUSED)))  # any of the 4 peripheral ones
     elif n == 2:
-        unused = PAIR_UNUSED[below(row, 4)]
+        unused = PAIR_UNUSED[below(row, len(PAIR_UNUSED))]
     row[F_UNUSED] = unused
     # The bag of the player count, shuffled (R19), then 7 tokens on distinct random fields
     # of the center and 5 on each peripheral district in play (partial Fisher-Yates).
@@ -123,5 +123,5 @@ def deal_random(row: Any) -> None:
             row[F_COLOUR + p] = deck[p]
         else:
             row[F_COLOUR + p] = -1
-    row[F_FIRST] = below(row, n)
+    row[F_FIRST] = below(row, n + 0)  # + 0: an int64, the type of every other draw
     reset(row)

@@ -42,7 +42,7 @@ PASS_THRESHOLD: Final = int(0.3 * 2**32)
 
 
 @njit(cache=True, nogil=True)
-def _nth_value(supply: int, k: int) -> int:
+def nth_value(supply: int, k: int) -> int:
     """The k-th (from 0) value in a supply mask, ascending."""
     for v in range(1, 14):
         if (supply >> v) & 1:
@@ -56,15 +56,15 @@ def _nth_value(supply: int, k: int) -> int:
 def random_action(row: Any) -> int:
     """The yardstick's random policy for the player to move, drawn from the row's generator."""
     cur = row[S_CURRENT]
-    supply = row[S_SUPPLY + cur]
+    supply = row[S_SUPPLY + cur] & 0x3FFF  # as an int64, the one type popcount is compiled for
     nbids = row[S_NBIDS]
     if nbids == 0:
         # A field uniform among the free ones: draw among all 55 until one is free (as
         # uniform as counting them, and cheaper: most fields are free most of the game).
-        v = _nth_value(supply, below(row, popcount(supply)))
-        f = below(row, NUM_FIELDS)
+        v = nth_value(supply, below(row, popcount(supply)))
+        f = below(row, int(NUM_FIELDS))
         while row[S_CELLS + f] != FREE:
-            f = below(row, NUM_FIELDS)
+            f = below(row, int(NUM_FIELDS))
         return (v - 1) * NUM_FIELDS + f
     last = row[S_BIDS + nbids - 1]
     low = (row[S_CELLS + last] & 15) + 1
@@ -72,13 +72,13 @@ def random_action(row: Any) -> int:
     values = popcount(higher)
     if values == 0:
         return PASS_ID
-    free = 0
+    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
     for i in range(ADJ_N[last]):
         if row[S_CELLS + ADJ[last, i]] == FREE:
             free += 1
-    if free == 0 or chance(row, PASS_THRESHOLD):
+    if free == 0 or chance(row, int(PASS_THRESHOLD)):
         return PASS_ID
-    v = _nth_value(higher, below(row, values))
+    v = nth_value(higher, below(row, values))
     k = below(row, free)
     for i in range(ADJ_N[last]):
         g: int = ADJ[last, i]

@@ -40,6 +40,7 @@ from polis.games.metropolys.compiled.layout import (
     S_SUPPLY,
     S_TOKENS,
 )
+from polis.games.metropolys.compiled.playouts import nth_value
 from polis.games.metropolys.compiled.rng import below, chance
 from polis.games.metropolys.compiled.score import popcount
 from polis.games.metropolys.compiled.tables import ADJ, ADJ_MASK, ADJ_N, DISTRICT_MASK, DISTRICT_OF
@@ -154,20 +155,20 @@ def random_move(row: Any) -> int:
     free fields and supply values; a raise field-or-pass uniform among the free neighbours
     and a pass, then a higher value uniform (must pass when no value is higher)."""
     cur = row[S_CURRENT]
-    supply = row[S_SUPPLY + cur]
+    supply = row[S_SUPPLY + cur] & 0x3FFF  # as an int64, the one type popcount is compiled for
     nbids = row[S_NBIDS]
     if nbids == 0:  # rejection, as the engine draws it: uniform over the free fields
-        field = below(row, NUM_FIELDS)
+        field = below(row, int(NUM_FIELDS))
         while row[S_CELLS + field] != FREE:
-            field = below(row, NUM_FIELDS)
-        v = _nth_value(supply, below(row, popcount(supply)))
+            field = below(row, int(NUM_FIELDS))
+        v = nth_value(supply, below(row, popcount(supply)))
         return (v - 1) * NUM_FIELDS + field
     last = row[S_BIDS + nbids - 1]
     low = (row[S_CELLS + last] & 15) + 1
     higher = supply >> low << low
     if higher == 0:
         return PASS_ID
-    free = 0
+    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
     for i in range(ADJ_N[last]):
         if row[S_CELLS + ADJ[last, i]] == FREE:
             free += 1
@@ -178,21 +179,10 @@ def random_move(row: Any) -> int:
         g: int = ADJ[last, i]
         if row[S_CELLS + g] == FREE:
             if k == 0:
-                v = _nth_value(higher, below(row, popcount(higher)))
+                v = nth_value(higher, below(row, popcount(higher)))
                 return (v - 1) * NUM_FIELDS + g
             k -= 1
     return -1  # not reached
-
-
-@njit(cache=True, nogil=True)
-def _nth_value(supply: int, k: int) -> int:
-    """The k-th (from 0) value in a supply mask, ascending."""
-    for v in range(1, 14):
-        if (supply >> v) & 1:
-            if k == 0:
-                return v
-            k -= 1
-    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -200,9 +190,9 @@ def policy_move(row: Any) -> int:
     """The playout policy's move for the player to move (``playout_move``): the best of
     a few random moves by :func:`bid_value`, a pass rather than a raise worth less than
     nothing, and now and then a plain random move."""
-    if chance(row, EPSILON_THRESHOLD):
+    if chance(row, int(EPSILON_THRESHOLD)):
         return random_move(row)
-    player = row[S_CURRENT]
+    player: Any = np.int64(row[S_CURRENT])  # the type Python callers pass
     best = random_move(row)
     best_value = bid_value(row, player, best)
     for _ in range(PLAYOUT_SAMPLES - 1):

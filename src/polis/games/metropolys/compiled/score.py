@@ -83,7 +83,7 @@ def max_packing(groups: Any, count: int, smallest: int, stack: Any, depth: Any) 
     ``smallest`` bits); ``stack`` and ``depth`` are scratch arrays of :data:`MAX_STACK`."""
     if count == 0:
         return 0
-    everything = 0
+    everything = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
     for i in range(count):
         everything |= groups[i]
     best = 0
@@ -96,7 +96,7 @@ def max_packing(groups: Any, count: int, smallest: int, stack: Any, depth: Any) 
         taken = depth[top]
         if taken > best:
             best = taken
-        union = 0
+        union = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
         for i in range(count):
             g = groups[i]
             if g & avail == g:
@@ -144,49 +144,44 @@ def _triples(fields: Any, k: int, groups: Any, count: int, extra: int, connected
 def expert_groups(card: int, owned: int, per_three: bool, scratch: Any) -> int:
     """Groups the Expert area ``card`` scores for the fields in ``owned`` (R9-R11);
     ``scratch``: int64[3, MAX_STACK]."""
-    groups = scratch[0]
-    count = 0
-    fields = np.empty(13, np.int64)
     if card == A_DISTRICTS:
         total = 0
         for d in range(5):
             if popcount(owned & DISTRICT_MASK[d]) >= 3:
                 total += 1
         return total
+    groups = scratch[0]
+    count = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
+    smallest = 3
     if card == A_BRIDGES:
+        smallest = 2
         for s in BRIDGE_SETS:
             if owned & s == s:
                 groups[count] = s
                 count += 1
-        return max_packing(groups, count, 2, scratch[1], scratch[2])
-    if card == A_STATUES:
+    elif card == A_STATUES:
         for s in STATUE_SETS:
             if owned & s == s:
                 groups[count] = s
                 count += 1
-    elif card == A_LAKES:
-        # One group per lake (R10): a virtual bit per lake above the fields; or the
+    else:
+        # Lakes: one group per lake (R10), a virtual bit per lake above the fields; or the
         # per_three option, floor(n / 3) groups per lake: plain triples round each lake.
-        for lake in range(LAKE_SETS.shape[0]):
+        # Chains: the connected triples of all the player's fields.
+        chains = card == A_CHAINS
+        fields = np.empty(13, np.int64)
+        for lake in range(1 if chains else LAKE_SETS.shape[0]):
             k = 0
-            m = owned & LAKE_SETS[lake]
+            m = owned if chains else owned & LAKE_SETS[lake]
             while m:
                 low = m & -m
                 fields[k] = popcount(low - 1)
                 k += 1
                 m ^= low
-            extra = 0 if per_three else 1 << (NUM_FIELDS + lake)
-            count = _triples(fields, k, groups, count, extra, False)
-    elif card == A_CHAINS:
-        k = 0
-        m = owned
-        while m:
-            low = m & -m
-            fields[k] = popcount(low - 1)
-            k += 1
-            m ^= low
-        count = _triples(fields, k, groups, count, 0, True)
-    return max_packing(groups, count, 3, scratch[1], scratch[2])
+            extra = 0 if per_three or chains else 1 << (NUM_FIELDS + lake)
+            count = _triples(fields, k, groups, count, extra, chains)
+    # one call with variables: numba compiles a version per constant argument
+    return max_packing(groups, count, smallest, scratch[1], scratch[2])
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +215,7 @@ def score(row: Any, totals: Any, places: Any, scratch: Any) -> None:
             total += METRO_CARD_POINTS
         if row[S_ARCHAEOLOGY] == p:
             total += ARCHAEOLOGY_CARD_POINTS
-        card = row[F_AREA + p]
+        card: Any = np.int64(row[F_AREA + p])  # the type Python callers pass
         if expert:
             groups = expert_groups(card, owned[p], row[F_LAKES_THREE] != 0, scratch)
             total += EXPERT_POINTS[card] * groups

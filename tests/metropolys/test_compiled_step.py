@@ -23,9 +23,11 @@ from polis.games.metropolys.compiled.check import (
     places_of,
 )
 from polis.games.metropolys.compiled.deal import deal_random
-from polis.games.metropolys.compiled.layout import POSITION, S_MOVES
+from polis.games.metropolys.compiled.engine import apply
+from polis.games.metropolys.compiled.layout import POSITION, S_MOVES, S_RNG
 from polis.games.metropolys.compiled.playouts import play_random, random_games
 from polis.games.metropolys.compiled.policy import playout, policy_move
+from polis.games.metropolys.compiled.rng import next32
 from polis.games.metropolys.compiled.rng import seed as seed_rng
 from polis.games.metropolys.compiled.score import score, scratch
 from polis.games.metropolys.game import GAME
@@ -186,3 +188,35 @@ def test_random_deals_are_uniform() -> None:
     center = TOKEN_FIELDS[0]
     assert all(abs(share[f] - 7 / len(center)) < 0.05 for f in center)
     assert all(share[f] == 0 for f in DEAD_ENDS)
+
+
+class SameDraws(random.Random):
+    """A Python generator whose ``random()`` is the next draw of a row's generator over
+    2**32: the Python policy fed it sees the uniforms the compiled one draws."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        super().__init__()
+        self.row = row
+
+    def random(self) -> float:
+        return int(next32(self.row)) / 2**32
+
+
+@settings(max_examples=12, deadline=None)
+@given(mode=MODES, players=PLAYERS, seed=SEEDS)
+def test_playouts_are_the_bots_playouts_draw_for_draw(mode: str, players: int, seed: int) -> None:
+    """Given the same uniforms, the compiled policy plays the Python policy's very moves
+    through whole games, and uses as many draws for each."""
+    knowledge = MetropolysKnowledge(GAME)
+    state = GAME.new_game(mode, players, seed=seed)
+    row = to_row(state)
+    seed_rng(row, seed)
+    draws = SameDraws(row.copy())
+    while not state.is_terminal():
+        want = knowledge.playout_move(state, draws).id
+        got = int(policy_move(row))
+        assert got == want, (state.history, got, want)
+        assert np.array_equal(row[S_RNG:], draws.row[S_RNG:])
+        state.apply(move_of(want))
+        assert apply(row, got)
+    assert np.array_equal(to_row(state)[POSITION], row[POSITION])

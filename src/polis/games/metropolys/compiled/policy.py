@@ -14,6 +14,7 @@ games differ from Python's but follow the same distribution.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final
 
 import numpy as np
@@ -29,6 +30,7 @@ from polis.games.metropolys.compiled.layout import (
     F_COLOUR,
     F_EXPERT,
     F_PLAYERS,
+    F_UNUSED,
     FREE,
     OUT_OF_PLAY,
     PASS_ID,
@@ -75,8 +77,9 @@ for _code, _colour in enumerate(COLOURS):
 #: Per area code, the points the cluster part of card_bonus counts in (chains, districts).
 CLUSTER_POINTS: Final = np.array([_CARD_POINTS.get(c, 0.0) for c in AREA_CARDS], np.float64)
 SIZE_WORTH: Final = np.array([0.0, *(SIZE_BONUS[SIZE_OF[v]] for v in range(1, 14))], np.float64)
-#: The epsilon of the playouts as a threshold on 32 random bits.
-EPSILON_THRESHOLD: Final = int(PLAYOUT_EPSILON * 2**32)
+#: The epsilon of the playouts as a threshold on 32 random bits: k < EPSILON_THRESHOLD
+#: exactly when k / 2**32 < PLAYOUT_EPSILON, the Python test on the same draw.
+EPSILON_THRESHOLD: Final = math.ceil(PLAYOUT_EPSILON * 2**32)
 
 
 @njit(cache=True, nogil=True)
@@ -150,17 +153,32 @@ def bid_value(row: Any, player: int, action: int) -> float:
 
 
 @njit(cache=True, nogil=True)
+def play_field(unused: int, i: int) -> int:
+    """The i-th field in play, ascending (``GameFacts.play_fields[i]``): the center's 15,
+    then the 10 of each peripheral district in play (ids run district by district)."""
+    field = i
+    for d in range(1, 5):
+        if (unused >> d) & 1 and field >= 5 + 10 * d:
+            field += 10
+    return field
+
+
+@njit(cache=True, nogil=True)
 def random_move(row: Any) -> int:
-    """A move drawn as ``MetropolysState.random_move`` draws it: an opening bid uniform over
-    free fields and supply values; a raise field-or-pass uniform among the free neighbours
-    and a pass, then a higher value uniform (must pass when no value is higher)."""
+    """A move drawn as ``MetropolysState.random_move`` draws it, draw for draw: an opening
+    field by rejection among the fields in play, then a value of the supply; a raise's
+    field-or-pass uniform among the free neighbours and a pass, then a higher value (a pass
+    with no draw when no value is higher). Fed the uniforms ``next32 / 2**32`` as
+    ``random()``, the Python method picks the same move."""
     cur = row[S_CURRENT]
     supply = row[S_SUPPLY + cur] & 0x3FFF  # as an int64, the one type popcount is compiled for
     nbids = row[S_NBIDS]
-    if nbids == 0:  # rejection, as the engine draws it: uniform over the free fields
-        field = below(row, int(NUM_FIELDS))
+    if nbids == 0:  # rejection among the fields in play, as the engine draws
+        unused = row[F_UNUSED]
+        in_play = NUM_FIELDS - 10 * popcount(unused & 0x1F)
+        field = play_field(unused, below(row, in_play))
         while row[S_CELLS + field] != FREE:
-            field = below(row, int(NUM_FIELDS))
+            field = play_field(unused, below(row, in_play))
         v = nth_value(supply, below(row, popcount(supply)))
         return (v - 1) * NUM_FIELDS + field
     last = row[S_BIDS + nbids - 1]

@@ -23,12 +23,10 @@ from typing import cast
 import numpy as np
 
 import bench_args
-import polis.bots.mcts as mcts_module
 from oracle_gap import SeeingGame  # this script's sibling: the all-seeing twin
 from polis.bots.budget import Budget
-from polis.bots.knowledge import Knowledge, knowledge_for
+from polis.bots.knowledge import knowledge_for
 from polis.bots.mcts import MctsAgent
-from polis.bots.montecarlo import playout
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameState
 from polis.core.registry import get_game
@@ -72,19 +70,20 @@ def search_values(state: MetropolysState, iterations: int, rng: random.Random) -
     ply = len(state.history)
     seen: list[tuple[Move, tuple[float, ...]]] = []
 
-    def recording(knowledge: Knowledge, leaf: GameState, rng: random.Random) -> tuple[float, ...]:
-        rewards = playout(knowledge, leaf, rng)
+    agent, seeing = seeing_agent(state, rng)
+    knowledge = agent._knowledge
+    assert knowledge is not None
+    plain = knowledge.playout
+
+    def recording(leaf: GameState, rng: random.Random) -> tuple[float, ...]:
+        rewards = plain(leaf, rng)
         assert isinstance(leaf, MetropolysState)
         seen.append((leaf.history[ply], rewards))
         return rewards
 
-    agent, seeing = seeing_agent(state, rng)
-    mcts_module.playout = recording
-    try:
-        view = state.view(state.current_player())
-        choice = agent.act(view, state.legal_moves(), seeing, Budget(iterations=iterations))
-    finally:
-        mcts_module.playout = playout
+    knowledge.playout = recording  # type: ignore[method-assign]
+    view = state.view(state.current_player())
+    choice = agent.act(view, state.legal_moves(), seeing, Budget(iterations=iterations))
     rewards = [r for move, r in seen if move == choice]
     return [sum(r[p] for r in rewards) / len(rewards) for p in range(state.num_players)]
 

@@ -24,7 +24,7 @@ from polis.bots.agent import AgentStats
 from polis.bots.budget import Budget
 from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
-from polis.bots.montecarlo import candidates, playout
+from polis.bots.montecarlo import candidates
 from polis.core.moves import Move
 from polis.core.protocol import Game
 from polis.core.view import View
@@ -136,7 +136,7 @@ class MctsAgent:
                 state.apply(node.move)
                 path.append(node)
             value = knowledge.leaf_value(state) if mix else None
-            rewards = playout(knowledge, state, rng)
+            rewards = knowledge.playout(state, rng)
             if value is not None:
                 rewards = tuple(r + mix * (v - r) for r, v in zip(rewards, value, strict=True))
             for n in path:

@@ -17,7 +17,7 @@ from polis.bots.budget import Budget
 from polis.bots.greedy import pick_best
 from polis.bots.knowledge import Knowledge, knowledge_for
 from polis.core.moves import Move
-from polis.core.protocol import Game, GameState
+from polis.core.protocol import Game
 from polis.core.view import View
 
 
@@ -28,13 +28,6 @@ def candidates(
     values = knowledge.move_values(view, legal, rng)
     order = sorted(range(len(legal)), key=lambda i: -values[i])[:width]
     return [legal[i] for i in order], [values[i] for i in order]
-
-
-def playout(knowledge: Knowledge, state: GameState, rng: random.Random) -> tuple[float, ...]:
-    """Finish ``state`` (mutated) with the playout policy; the reward per player."""
-    while not state.is_terminal():
-        state.apply(knowledge.playout_move(state, rng))
-    return knowledge.reward(state.result())
 
 
 class MonteCarloAgent:
@@ -77,7 +70,7 @@ class MonteCarloAgent:
                 )
             state = knowledge.sample(view, self.rng)
             state.apply(moves[i])
-            totals[i] += playout(knowledge, state, self.rng)[player]
+            totals[i] += knowledge.playout(state, self.rng)[player]
             visits[i] += 1
             clock.tick()
         self.stats.record(clock)

@@ -68,6 +68,16 @@ class Knowledge:
         """The next move of a simulated game (cheap; biased towards good moves if possible)."""
         return state.random_move(rng)
 
+    def playout(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
+        """Finish ``state`` (mutated) with :meth:`playout_move`; each player's :meth:`reward`.
+
+        The searches spend most of their time here: a game with a compiled engine plays the
+        same policy there instead (the rules and the policy tested equal to the Python ones).
+        """
+        while not state.is_terminal():
+            state.apply(self.playout_move(state, rng))
+        return self.reward(state.result())
+
     def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
         """The moves a search tree considers at ``state`` (default: all legal moves).
 

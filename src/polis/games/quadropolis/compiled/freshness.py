@@ -23,7 +23,7 @@ _HERE = Path(__file__).parent
 #: The modules of this package holding compiled code, and the files it depends on.
 MODULES = ("generator", "step", "final", "playouts", "policy", "observe")
 SOURCES = (
-    *(_HERE / f"{m}.py" for m in ("row", *MODULES)),
+    *(_HERE / f"{m}.py" for m in ("row", "bitops", *MODULES)),
     _HERE.parent / "scoring_kernel.py",
     _HERE.parent / "scoring_solver.py",
     _HERE.parent / "knowledge.py",

@@ -17,14 +17,14 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _state(row: Any) -> Any:
     lo = np.uint64(np.uint32(row[S_RNG]))
     hi = np.uint64(np.uint32(row[S_RNG + 1]))
     return lo | hi << np.uint64(32)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _store(row: Any, x: Any) -> None:
     row[S_RNG] = np.int32(np.uint32(x & _MASK32))
     row[S_RNG + 1] = np.int32(np.uint32(x >> np.uint64(32)))
@@ -43,7 +43,7 @@ def seed_generator(row: Any, seed: int) -> None:
     _store(row, z)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def below(row: Any, n: int) -> Any:
     """A uniform ``int64`` in [0, n) (n >= 1) from the row's generator: the high 32 bits of
     one xorshift64* output, scaled by a multiply and shift (bias below n / 2**32)."""
@@ -56,7 +56,7 @@ def below(row: Any, n: int) -> Any:
     return np.int64((high * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def unit(row: Any) -> float:
     """A uniform float in [0, 1) from the row's generator (53 bits of one output): what
     ``random.Random.random`` gives the Python policies, so a compiled policy can draw as

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from polis.games.quadropolis.compiled.bitops import bits, lowest
 from polis.games.quadropolis.compiled.generator import unit
 from polis.games.quadropolis.compiled.row import (
     DISTRICT,
@@ -47,7 +48,7 @@ from polis.games.quadropolis.compiled.row import (
     TILE_VP,
     UP,
 )
-from polis.games.quadropolis.compiled.step import _planes, _targets, bits, free_spots, legal
+from polis.games.quadropolis.compiled.step import _planes, _targets, free_spots, legal
 from polis.games.quadropolis.knowledge import (
     PLAYOUT_EPSILON,
     PLAYOUT_PICKS,
@@ -102,7 +103,7 @@ def layout_gain(row: Any, p: int, tile: int, target: int) -> float:
     while near:
         low = near & -near
         near ^= low
-        counts[row[base + bits(low - 1)] >> 3] += 1
+        counts[row[base + lowest(low)] >> 3] += 1
     value = 0.0
     if kind in (_T, _O):
         floors = row[base + target] & 7
@@ -217,7 +218,7 @@ def python_random_move(row: Any) -> int:
         while i:
             m &= m - 1
             i -= 1
-        s = bits((m & -m) - 1)
+        s = lowest(m)
         base = ((k - 1) * _SPOTS + s) * stride
         t = row[S_SITE + SELECT_SQ[s, k]]
         if t >= 0 and UP[row[F_PLAYERS], t]:
@@ -227,7 +228,7 @@ def python_random_move(row: Any) -> int:
                 while i:
                     m &= m - 1
                     i -= 1
-                action: int = base + bits((m & -m) - 1)
+                action: int = base + lowest(m)
                 return action
             action = base + stride - 2
             return action

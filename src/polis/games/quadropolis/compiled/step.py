@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from polis.games.quadropolis.compiled.bitops import bits as bits
+from polis.games.quadropolis.compiled.bitops import lowest
 from polis.games.quadropolis.compiled.generator import below
 from polis.games.quadropolis.compiled.row import (
     BLOCKED_BY,
@@ -76,15 +78,6 @@ _ALL_SPOTS = (1 << _SPOTS) - 1
 
 
 @njit(cache=True, nogil=True)
-def bits(x: int) -> int:
-    """The number of set bits of a mask below 2**32 (a branch-free popcount)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True, nogil=True)
 def current_player(row: Any) -> int:
     """The player to move, -1 once the game is over."""
     return int(row[S_CURRENT])
@@ -95,7 +88,7 @@ def is_terminal(row: Any) -> bool:
     return bool(row[S_CURRENT] < 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def free_spots(row: Any) -> int:
     """Spots neither occupied nor blocked by the Urbanist (§5.1, A2, A3)."""
     urb = row[S_URBANIST]
@@ -104,7 +97,7 @@ def free_spots(row: Any) -> int:
     return free
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def available(row: Any, p: int, k: int) -> bool:
     """May player ``p`` place architect ``k`` now (§5.1; Expert: the common pool, A22)?"""
     if row[F_EXPERT]:
@@ -130,7 +123,7 @@ def _strict(row: Any, p: int, free: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _planes(row: Any, p: int) -> tuple[int, int, int, int, int, int]:
     """Player ``p``'s city as masks: empty squares, Tower Blocks and Office Towers below their
     height limit, and the three bit planes of every square's floors."""
@@ -160,7 +153,7 @@ def _planes(row: Any, p: int) -> tuple[int, int, int, int, int, int]:
     return empty, grow_t, grow_o, b0, b1, b2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _targets(planes: tuple[int, int, int, int, int, int], reach: int, kind: int, k: int) -> int:
     """City squares where architect ``k`` may put a tile of ``kind`` (§6.1-§6.3): empty
     squares within reach, and for Tower Blocks (1) and Office Towers (2) stacks of the same
@@ -218,7 +211,7 @@ def legal(row: Any, out: Any) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _count(row: Any, k: int, free: int, strict: bool, planes: Any, e: int) -> tuple[Any, ...]:
     """Architect ``k``'s moves: (their number, the free spots offering a move that builds
     nothing, those offering a non-stacking tile, a Tower Block, an Office Tower, and the
@@ -253,25 +246,27 @@ def random_action(row: Any) -> int:
                 strict = True
     planes = _planes(row, p)
     total: Any = np.int64(0)  # typed int64, not the literal 0 (one compiled below)
+    packed = 0  # each architect's count in 12 bits (at most 420 moves each)
     for k in range(1, arch + 1):
         if available(row, p, k):
-            total += _count(row, k, free, strict, planes, e)[0]
+            n = _count(row, k, free, strict, planes, e)[0]
+            total += n
+            packed |= n << (12 * (k - 1))
     r = below(row, total)
     for k in range(1, arch + 1):
-        if not available(row, p, k):
+        n = packed >> (12 * (k - 1)) & 0xFFF
+        if r >= n:
+            r -= n
             continue
         n, nothing, other, tower, office, n_other, n_tower, n_office = _count(
             row, k, free, strict, planes, e
         )
-        if r >= n:
-            r -= n
-            continue
         stride = row[F_STRIDE]
         rest = free
         while rest:  # the spots in order, as legal() lists them
             low = rest & -rest
             rest ^= low
-            s = bits(low - 1)
+            s = lowest(low)
             base = ((k - 1) * _SPOTS + s) * stride
             c = -1
             cls = 0
@@ -287,7 +282,7 @@ def random_action(row: Any) -> int:
                     while r:  # the r-th target square, ascending
                         m &= m - 1
                         r -= 1
-                    action: int = base + bits((m & -m) - 1)
+                    action: int = base + lowest(m)
                     return action
                 if r == c:
                     action = base + stride - 2

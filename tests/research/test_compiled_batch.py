@@ -155,6 +155,19 @@ def test_seeded_runs_repeat_and_reuse_gives_the_same_numbers(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["metropolys", "quadropolis"])
+def test_without_observations_the_rest_is_the_same(game: str) -> None:
+    full = CompiledBatchEnv(game, None, 2, 5, seed=3)
+    bare = CompiledBatchEnv(game, None, 2, 5, seed=3, observe=False)
+    a, b = full.reset(), bare.reset()
+    for _ in range(80):
+        assert b.observation.shape == (5, 0)
+        for name in ("action_mask", "current_player", "rewards", "terminated"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        actions = full.random_actions(random.Random(len(full.rows)))
+        a, b = full.step(actions), bare.step(actions)
+
+
+@pytest.mark.parametrize("game", ["metropolys", "quadropolis"])
 def test_bad_actions_are_refused_before_any_table_moves(game: str) -> None:
     env = CompiledBatchEnv(game, None, 2, 4, seed=1)
     batch = env.reset()

@@ -21,7 +21,8 @@ space is an :class:`~polis.core.errors.InputError`, an id the mask forbids an
 
 By default every :class:`Batch` has its own arrays; ``reuse=True`` writes every step into
 the same arrays (a learner that copies what it keeps saves the allocation: the returned
-arrays then change with the next step).
+arrays then change with the next step). ``observe=False`` leaves the observations out (an
+[N, 0] array): for policies that read the rows, and to measure the rest.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Tables(Protocol):
 
     rows: Any
     num_actions: int
+    block: int
+    #: Legal ids of each table's last mask per ``BLOCK`` ids (for the draws).
+    counts: Any
 
     def deal(self, seeds: Any) -> None: ...
 
@@ -97,6 +101,7 @@ class CompiledBatchEnv:
         options: Mapping[str, JSON] | None = None,
         seed: int | None = None,
         reuse: bool = False,
+        observe: bool = True,
     ) -> None:
         self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
         self.num_envs = num_envs
@@ -107,6 +112,7 @@ class CompiledBatchEnv:
         self.tables = make_tables(self.game, self.encoder, num_envs, self.options)
         self.num_actions = self.tables.num_actions
         self.reuse = reuse
+        self.observe = observe
         self._kind = REWARDS.index(reward)
         self._seed = root_seed(seed)
         self._seeded = False
@@ -126,7 +132,7 @@ class CompiledBatchEnv:
             return last
         n = self.num_envs
         return Batch(
-            np.empty((n, self.obs_size), np.float32),
+            np.empty((n, self.obs_size) if self.observe else (n, 0), np.float32),
             np.empty((n, self.num_actions), np.bool_).view(np.int8),
             np.empty(n, np.int64),
             np.empty((n, self.players), np.float32),
@@ -199,7 +205,7 @@ class CompiledBatchEnv:
         numpy Generator, the fast way)."""
         if self._last is None:
             raise PolisError("no games yet: call reset() first")
-        from polis.research.batch_kernels import pick_rows
+        from polis.research.compiled_draws import pick_counted
 
         masks = self._last.action_mask.view(np.uint8)
         count = masks.shape[0]
@@ -209,7 +215,8 @@ class CompiledBatchEnv:
         else:
             draws = np.array([rng.random() for _ in range(count)])
         picks = np.empty(count, np.int64)
-        empty = pick_rows(masks, draws, picks)
+        tables = self.tables
+        empty = pick_counted(masks, tables.counts, tables.block, draws, picks)
         if empty >= 0:
             raise PolisError(f"table {empty} has no legal action")
         return picks

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from polis.games.metropolys.batch_kernels import encode_rows, mask_rows
 from polis.games.metropolys.board import NUM_FIELDS
 from polis.games.metropolys.compiled.bridge import new_row
 from polis.games.metropolys.compiled.deal import deal_random
@@ -28,10 +27,11 @@ from polis.games.metropolys.compiled.layout import (
     F_AREA,
     F_COLOUR,
     F_PLAYERS,
-    F_TOKENS,
     F_UNUSED,
-    MAX_BIDS,
+    FREE,
     MAX_PLAYERS,
+    OUT_OF_PLAY,
+    PASS_ID,
     S_ARCHAEOLOGY,
     S_BIDS,
     S_BUILT,
@@ -44,54 +44,132 @@ from polis.games.metropolys.compiled.layout import (
     S_START,
     S_SUPPLY,
     S_TERMINAL,
+    S_TOKENS,
 )
 from polis.games.metropolys.compiled.rng import seed as seed_rng
 from polis.games.metropolys.compiled.score import MAX_GROUPS, MAX_STACK, score
-from polis.games.metropolys.observation import SUPPLY_ROWS
+from polis.games.metropolys.compiled.tables import ADJ_MASK
+from polis.games.metropolys.observation import BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.options import parse_options
-from polis.games.metropolys.tensors import ADJACENT_ROWS, UNUSED_ROWS, MetropolysBatch
+from polis.games.metropolys.tensors import UNUSED_ROWS, MetropolysBatch
 
 #: Columns of the scorer's scratch space (as :func:`~.score.scratch`).
 WORK = max(MAX_GROUPS, MAX_STACK)
 #: Reward kinds of :func:`advance`, in the order of ``polis.research.session.REWARDS``.
 WIN_SHARE, MARGIN = 0, 1
+#: Mask ids per block of the legal counts :func:`advance` keeps for the draws
+#: (:func:`polis.research.compiled_draws.pick_counted`).
+BLOCK = 64
+
+
+def board_columns() -> Any:
+    """Per field, the two board columns (colour, district) set in its observation row."""
+    cols = np.array([np.flatnonzero(r) for r in BOARD_ROWS], np.int64)
+    assert cols.shape == (NUM_FIELDS, 2) and (BOARD_ROWS.sum(axis=1) == 2).all()
+    return cols
 
 
 @njit(cache=True, nogil=True)
-def _byte(x: int) -> int:
-    """The int8 value of a byte 0-255 (a free cell 255 reads -1, out of play 254 reads -2)."""
-    return x - 256 if x > 127 else x
-
-
-@njit(cache=True, nogil=True)
-def to_raw(row: Any, raw: Any, layout: Any) -> None:
-    """Write the raw int8 row of :meth:`MetropolysBatch.matrix` for the table ``row`` holds
-    (``layout``: the batch's columns, in the order of ``batch_kernels.LAYOUT``)."""
-    n = layout[0]
-    c_cards, c_cells, c_bids, c_tokens, c_supply, c_built, c_collected = layout[3:10]
+def observe(row: Any, me: int, out: Any, offsets: Any, layout: Any, board: Any) -> None:
+    """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it):
+    the numbers of :func:`~polis.games.metropolys.batch_kernels.encode_rows`, written from the
+    row as zeros and then the few entries set (a field: in play, the token lying there, who
+    built or bid there, its value, the last bid, its colour and district)."""
+    n, width = layout[0], layout[1]
+    o_fields, o_supplies, o_unused, o_passed, o_built, o_tokens = offsets[0:6]
+    o_to_move, o_start, o_terminal, o_bid_value = offsets[6:10]
+    o_metro, o_arch, o_area, o_colour = offsets[10:14]
+    value_at = 4 + 2 * n
+    board_at = value_at + 2
+    out[:] = 0
     nbids = row[S_NBIDS]
-    raw[0] = row[S_CURRENT]
-    raw[1] = row[S_START]
-    raw[2] = row[S_PASSED]
-    raw[3] = row[S_BIDS + nbids - 1] if nbids else -1
-    raw[4] = row[S_METRO]
-    raw[5] = row[S_ARCHAEOLOGY]
-    raw[6] = nbids
-    raw[7] = row[F_UNUSED]
-    for p in range(n):
-        raw[c_cards + p] = row[F_AREA + p]
-        raw[c_cards + n + p] = row[F_COLOUR + p]
-        supply = row[S_SUPPLY + p]
-        raw[c_supply + 2 * p] = _byte(supply & 255)
-        raw[c_supply + 2 * p + 1] = _byte(supply >> 8)
-        raw[c_built + p] = row[S_BUILT + p]
-        for t in range(4):
-            raw[c_collected + 4 * p + t] = row[S_COLLECTED + 4 * p + t]
     for f in range(NUM_FIELDS):
-        raw[c_cells + f] = _byte(row[S_CELLS + f])
-        raw[c_tokens + f] = row[F_TOKENS + f]
-    for b in range(MAX_BIDS):
-        raw[c_bids + b] = row[S_BIDS + b] if b < nbids else 0
+        at = o_fields + f * width
+        c = row[S_CELLS + f]
+        out[at + board_at + board[f, 0]] = 1
+        out[at + board_at + board[f, 1]] = 1
+        if c == OUT_OF_PLAY:
+            continue
+        out[at] = 1
+        token = row[S_TOKENS + f]  # a token leaves its field with a final building (§5.2)
+        if token:
+            out[at + token] = 1
+        if c < OUT_OF_PLAY:  # a building, built or bid
+            out[at + 4 + ((c >> 4) - me) % n] = 1
+            out[at + value_at] = c & 15
+    value = 0
+    for b in range(nbids):  # bids: the bidder's slot moves to the bid half
+        f = row[S_BIDS + b]
+        at = o_fields + f * width
+        slot = ((row[S_CELLS + f] >> 4) - me) % n
+        out[at + 4 + slot] = 0
+        out[at + 4 + n + slot] = 1
+        if b == nbids - 1:
+            out[at + value_at + 1] = 1
+            value = row[S_CELLS + f] & 15
+    out[o_bid_value + value] = 1
+    passed = row[S_PASSED]
+    supply_w = SUPPLY_ROWS.shape[1]
+    for j in range(n):
+        seat = (me + j) % n
+        supply = row[S_SUPPLY + seat]
+        for v in range(supply_w):
+            out[o_supplies + j * supply_w + v] = SUPPLY_ROWS[supply, v]
+        out[o_passed + j] = (passed >> seat) & 1
+        out[o_built + j] = row[S_BUILT + seat]
+        for t in range(3):
+            out[o_tokens + 3 * j + t] = row[S_COLLECTED + 4 * seat + 1 + t]
+    unused = row[F_UNUSED]
+    for d in range(UNUSED_ROWS.shape[1]):
+        out[o_unused + d] = UNUSED_ROWS[unused, d]
+    cur = row[S_CURRENT]
+    if cur >= 0:
+        out[o_to_move + (cur - me) % n] = 1
+    else:
+        out[o_terminal] = 1
+    out[o_start + (row[S_START] - me) % n] = 1
+    metro, arch = row[S_METRO], row[S_ARCHAEOLOGY]
+    out[o_metro + ((metro - me) % n if metro >= 0 else n)] = 1
+    out[o_arch + ((arch - me) % n if arch >= 0 else n)] = 1
+    out[o_area + row[F_AREA + me]] = 1
+    colour = row[F_COLOUR + me]
+    if colour >= 0:
+        out[o_colour + colour] = 1
+
+
+@njit(cache=True, nogil=True)
+def mask(row: Any, out: Any, counts: Any, near: Any) -> None:
+    """Write the legal-action mask of the player to move into ``out`` (all of it; zeros when
+    the game is over) and the number of legal ids per :data:`BLOCK` ids into ``counts``:
+    :func:`~polis.games.metropolys.batch_kernels.mask_rows` from the row. ``near``: room for
+    55 field numbers."""
+    out[:] = False
+    counts[:] = 0
+    cur = row[S_CURRENT]
+    if cur < 0:
+        return
+    nbids = row[S_NBIDS]
+    lowest = 0
+    allowed = (1 << NUM_FIELDS) - 1
+    if nbids:  # a raise: next to the last bid (§5.1.2), higher
+        last = row[S_BIDS + nbids - 1]
+        lowest = row[S_CELLS + last] & 15
+        allowed = ADJ_MASK[last]
+        out[PASS_ID] = True
+        counts[PASS_ID // BLOCK] += 1
+    free = 0
+    for f in range(NUM_FIELDS):
+        if row[S_CELLS + f] == FREE and (allowed >> f) & 1:
+            near[free] = f
+            free += 1
+    supply = row[S_SUPPLY + cur]
+    for v in range(lowest + 1, 14):
+        if (supply >> v) & 1:
+            at = (v - 1) * NUM_FIELDS
+            for i in range(free):
+                a = at + near[i]
+                out[a] = True
+                counts[a // BLOCK] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -125,23 +203,20 @@ def advance(
     rewards: Any,
     done: Any,
     seats: Any,
-    raw: Any,
     obs: Any,
     out_masks: Any,
+    counts: Any,
     layout: Any,
     offsets: Any,
-    head_rows: Any,
-    fields_template: Any,
-    cell_code: Any,
-    holder_slot: Any,
-    pass_id: int,
+    board: Any,
 ) -> int:
     """One step of every table: ``actions[i]`` for the player to move on table ``i``
     (refused, before any table moves, unless ``masks`` allows it: returns the first such
     table, else -1). A finished game's rewards go to ``rewards[i]`` (``kind``), ``done[i]``
-    is set and the table's next game is dealt from its generator; then ``seats``, ``raw``,
-    the observations ``obs`` of the players to move and their masks ``out_masks`` are
-    written (every entry of each). An empty ``actions`` plays nothing: the first batch."""
+    is set and the table's next game is dealt from its generator; then ``seats``, the
+    observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
+    ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
+    plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
     tables = rows.shape[0]
     size = masks.shape[1]
     if actions.shape[0]:
@@ -152,6 +227,8 @@ def advance(
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
     work = np.zeros((3, WORK), np.int64)
+    near = np.empty(NUM_FIELDS, np.int64)
+    observing = obs.shape[1] > 0
     for i in range(tables):
         row = rows[i]
         if actions.shape[0]:
@@ -162,22 +239,11 @@ def advance(
             final_rewards(row, kind, rewards[i], totals, places, work)
             done[i] = True
             deal_random(row)
-        seats[i] = row[S_CURRENT]
-        to_raw(row, raw[i], layout)
-    encode_rows(
-        raw,
-        seats,
-        obs,
-        offsets,
-        layout,
-        head_rows,
-        fields_template,
-        cell_code,
-        holder_slot,
-        SUPPLY_ROWS,
-        UNUSED_ROWS,
-    )
-    mask_rows(raw, out_masks, layout, ADJACENT_ROWS, pass_id)
+        seat = row[S_CURRENT]
+        seats[i] = seat
+        if observing:
+            observe(row, seat, obs[i], offsets, layout, board)
+        mask(row, out_masks[i], counts[i], near)
     return -1
 
 
@@ -199,8 +265,11 @@ class MetropolysTables:
         self.batch = batch
         row = new_row(batch.mode, batch.n, parse_options(options))
         self.rows = np.repeat(row[None, :], tables, axis=0)
-        self.raw = np.zeros((tables, batch.width), np.int8)
         self.num_actions = batch.num_actions
+        #: Legal ids per block of :data:`BLOCK` ids of each table's last mask.
+        self.counts = np.zeros((tables, -(-self.num_actions // BLOCK)), np.int64)
+        self.board = board_columns()
+        self.block = BLOCK
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
@@ -227,18 +296,14 @@ class MetropolysTables:
             rewards,
             done,
             seats,
-            self.raw,
             obs,
             out_masks,
+            self.counts,
             b.layout,
             b.block_starts,
-            b.head_rows,
-            b.fields_template,
-            b.cell_code,
-            b.holder_slot,
-            b.num_actions - 1,
+            self.board,
         )
         return found
 
 
-__all__ = ["MARGIN", "WIN_SHARE", "MetropolysTables", "advance", "final_rewards", "to_raw"]
+__all__ = ["MARGIN", "WIN_SHARE", "MetropolysTables", "advance", "final_rewards", "mask", "observe"]

@@ -21,16 +21,22 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from polis.games.quadropolis.batch_kernels import encode_rows, mask_rows
 from polis.games.quadropolis.compiled.bridge import facts_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.row import (
+    BLOCKED_BY,
+    F_ARCHITECTS,
+    F_EXPERT,
     F_PLAYERS,
     F_ROUNDS,
+    F_SIZE,
+    F_STRIDE,
     F_UNSELECTABLE,
+    MAX_FLOORS_OF,
     MAX_PLAYERS,
     MAX_SQUARES,
+    REACH,
     S_CELLS,
     S_CURRENT,
     S_EN,
@@ -44,52 +50,190 @@ from polis.games.quadropolis.compiled.row import (
     S_TURN,
     S_URBANIST,
     S_USED,
+    SELECT_SQ,
     SITE_SQUARES,
+    TILE_KIND,
+    UP,
 )
-from polis.games.quadropolis.compiled.step import apply, new_game
+from polis.games.quadropolis.compiled.step import apply, available, bits, free_spots, new_game
 from polis.games.quadropolis.observation import CELL_ROWS
 from polis.games.quadropolis.options import parse_options
 from polis.games.quadropolis.site import N_SPOTS
-from polis.games.quadropolis.tensors import BLOCKED_ROWS, QuadropolisBatch
+from polis.games.quadropolis.tensors import QuadropolisBatch
 
 #: Reward kinds of :func:`advance`, in the order of ``polis.research.session.REWARDS``.
 WIN_SHARE, MARGIN = 0, 1
 
 
+#: Mask ids per block of the legal counts :func:`advance` keeps for the draws
+#: (:func:`polis.research.compiled_draws.pick_counted`).
+BLOCK = 64
+
+
+def sparse(table: Any) -> tuple[Any, Any, Any]:
+    """The non-zero entries of each row of a 2-D float table: columns [rows, most], values
+    [rows, most] and their number [rows] (an observation is zeros and a few of these)."""
+    flat = np.asarray(table, np.float32).reshape(table.shape[0], -1)
+    counts = (flat != 0).sum(axis=1)
+    most = max(int(counts.max()), 1)
+    cols = np.zeros((flat.shape[0], most), np.int64)
+    values = np.zeros((flat.shape[0], most), np.float32)
+    for r, line in enumerate(flat):
+        nz = np.flatnonzero(line)
+        cols[r, : len(nz)] = nz
+        values[r, : len(nz)] = line[nz]
+    return cols, values, counts.astype(np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _put(out: Any, at: int, cols: Any, values: Any, counts: Any, r: int) -> None:
+    """Write the non-zero entries of table row ``r`` (see :func:`sparse`) from ``out[at]``."""
+    for j in range(counts[r]):
+        out[at + cols[r, j]] = values[r, j]
+
+
 @njit(cache=True, nogil=True)
-def to_raw(row: Any, raw: Any, layout: Any) -> None:
-    """Write the raw row of :meth:`QuadropolisBatch.matrix` for the table ``row`` holds
-    (``layout``: the batch's columns, in the order of ``batch_kernels.LAYOUT``)."""
-    n, size, expert = layout[0], layout[2], layout[3]
-    c_site, c_spots, c_arch, c_cells, c_inh, c_en = layout[4:10]
+def observe(
+    row: Any,
+    me: int,
+    out: Any,
+    offsets: Any,
+    layout: Any,
+    site: Any,
+    spot: Any,
+    cell: Any,
+    unused_rows: Any,
+    widths: Any,
+) -> None:
+    """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it):
+    the numbers of :func:`~polis.games.quadropolis.batch_kernels.encode_rows`, written from
+    the row as zeros and then the non-zero entries of the batch's site, spot and city-square
+    rows (``site``, ``spot``, ``cell``: each table as :func:`sparse` gives it; the spot
+    table's rows are ``me * 8 * n + code``, without their last, "blocked", column; ``widths``:
+    the three tables' row widths)."""
+    n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
+    o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = offsets[0:6]
+    o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = offsets[6:12]
+    site_cols, site_vals, site_n = site
+    spot_cols, spot_vals, spot_n = spot
+    cell_cols, cell_vals, cell_n = cell
+    site_w, spot_w, cell_w = widths[0], widths[1], widths[2]
+    out[:] = 0
     cur = row[S_CURRENT]
     rounds = row[F_ROUNDS]
     if cur < 0:
-        raw[0] = rounds - 1
-        raw[1] = 3
+        out[o_round + rounds - 1] = 1
+        out[o_turn + 3] = 1
+        out[o_finished] = 1
     else:
-        raw[0] = min(row[S_ROUND], rounds - 1)
-        raw[1] = row[S_TURN] // n
-    raw[2] = cur
-    raw[3] = row[S_FIRST]
-    raw[4] = row[S_MAYOR]
-    raw[5] = row[S_URBANIST]
-    raw[6] = row[F_UNSELECTABLE]
+        out[o_round + min(row[S_ROUND], rounds - 1)] = 1
+        out[o_turn + row[S_TURN] // n] = 1
+        out[o_to_move + (cur - me) % n] = 1
+    out[o_first + (row[S_FIRST] - me) % n] = 1
+    out[o_mayor + (row[S_MAYOR] - me) % n] = 1
+    last_site = site_n.shape[0] - 1
     for i in range(SITE_SQUARES):
-        raw[c_site + i] = row[S_SITE + i]
+        tile = row[S_SITE + i]
+        _put(
+            out, o_site + i * site_w, site_cols, site_vals, site_n, tile if tile >= 0 else last_site
+        )
+    urb = row[S_URBANIST]
+    blocked = BLOCKED_BY[urb] if urb >= 0 else 0
+    last_spot = spot_n.shape[0] - 1
     for s in range(N_SPOTS):
-        raw[c_spots + s] = row[S_SPOTS + s]
-    if expert:
-        for k in range(6):
-            raw[c_arch + k] = row[S_POOL + k]
-    else:
-        for p in range(n):
-            raw[c_arch + p] = row[S_USED + p]
-    for p in range(n):
+        at = o_spots + s * spot_w
+        code = min(max(row[S_SPOTS + s] + me * 8 * n, 0), last_spot)
+        _put(out, at, spot_cols, spot_vals, spot_n, code)
+        out[at + spot_w - 1] = (blocked >> s) & 1
+    out[o_urbanist + (urb if urb >= 0 else SITE_SQUARES)] = 1
+    for j in range(n):
+        seat = (me + j) % n
+        if expert:
+            if j == 0:
+                for k in range(a):
+                    out[o_arch + k] = row[S_POOL + 1 + k]
+        else:
+            used = row[S_USED + seat]
+            for k in range(a):
+                out[o_arch + j * a + k] = unused_rows[used, k]
+        last_cell = cell_n.shape[0] - 1
         for q in range(size):
-            raw[c_cells + p * size + q] = row[S_CELLS + p * MAX_SQUARES + q]
-        raw[c_inh + p] = row[S_INH + p]
-        raw[c_en + p] = row[S_EN + p]
+            c = min(max(row[S_CELLS + seat * MAX_SQUARES + q], 0), last_cell)
+            _put(out, o_cities + (j * size + q) * cell_w, cell_cols, cell_vals, cell_n, c)
+        out[o_res + 2 * j] = row[S_INH + seat]
+        out[o_res + 2 * j + 1] = row[S_EN + seat]
+
+
+@njit(cache=True, nogil=True)
+def mask(row: Any, out: Any, counts: Any) -> None:
+    """Write the legal-action mask of the player to move into ``out`` (all of it; zeros when
+    the game is over) and the number of legal ids per :data:`BLOCK` ids into ``counts``:
+    :func:`~polis.games.quadropolis.batch_kernels.mask_rows` from the row. An available
+    architect (§5.1) on a free spot selects a site square (§5.2): a face-up tile gives the
+    squares of the city where it may go (§6) and discard; an empty square, or a face-down
+    tile unless A5 "unselectable" leaves something else selectable, gives "nothing taken"."""
+    out[:] = False
+    counts[:] = 0
+    p = row[S_CURRENT]
+    if p < 0:
+        return
+    e = row[F_EXPERT]
+    players = row[F_PLAYERS]
+    size = row[F_SIZE]
+    stride = row[F_STRIDE]
+    arch = row[F_ARCHITECTS]
+    free = free_spots(row)
+    strict = False
+    if row[F_UNSELECTABLE]:
+        for k in range(1, arch + 1):
+            if available(row, p, k):
+                for s in range(N_SPOTS):
+                    if (free >> s) & 1:
+                        t = row[S_SITE + SELECT_SQ[s, k]]
+                        if t < 0 or UP[players, t]:
+                            strict = True
+    # the city as masks: empty squares, stacks that may grow, and floors per square
+    empty = grow_t = grow_o = 0
+    base = S_CELLS + p * MAX_SQUARES
+    for q in range(size):
+        c = row[base + q]
+        if c == 0:
+            empty |= 1 << q
+        elif c >> 3 == 1 and (c & 7) < MAX_FLOORS_OF[e, 1]:
+            grow_t |= 1 << q
+        elif c >> 3 == 2 and (c & 7) < MAX_FLOORS_OF[e, 2]:
+            grow_o |= 1 << q
+    for k in range(1, arch + 1):
+        if not available(row, p, k):
+            continue
+        reach = REACH[e, k]
+        floor_k = 0  # stacks whose next floor would be floor k (§6.2)
+        for q in range(size):
+            c = row[base + q]
+            if c and (c & 7) == k - 1:
+                floor_k |= 1 << q
+        other = reach & empty
+        tower = other | (grow_t & (reach | floor_k))
+        office = other | (grow_o & (reach | floor_k))
+        for s in range(N_SPOTS):
+            if not (free >> s) & 1:
+                continue
+            t = row[S_SITE + SELECT_SQ[s, k]]
+            at = ((k - 1) * N_SPOTS + s) * stride
+            if t >= 0 and UP[players, t]:
+                kind = TILE_KIND[t]
+                targets = tower if kind == 1 else office if kind == 2 else other
+                while targets:  # the set bits only: a city has few squares a tile may go to
+                    low = targets & -targets
+                    targets ^= low
+                    a = at + bits(low - 1)
+                    out[a] = True
+                    counts[a // BLOCK] += 1
+                out[at + stride - 2] = True
+                counts[(at + stride - 2) // BLOCK] += 1
+            elif t < 0 or not strict:
+                out[at + stride - 1] = True
+                counts[(at + stride - 1) // BLOCK] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -123,26 +267,24 @@ def advance(
     rewards: Any,
     done: Any,
     seats: Any,
-    raw: Any,
     obs: Any,
     out_masks: Any,
+    counts: Any,
     layout: Any,
     offsets: Any,
-    site_rows: Any,
-    spot_rows: Any,
+    site: Any,
+    spot: Any,
+    cell: Any,
     unused_rows: Any,
-    cell_rows: Any,
-    site_class: Any,
-    select: Any,
-    reach: Any,
-    max_floors: Any,
+    widths: Any,
 ) -> int:
     """One step of every table: ``actions[i]`` for the player to move on table ``i``
     (refused, before any table moves, unless ``masks`` allows it: returns the first such
     table, else -1). A finished game's rewards go to ``rewards[i]`` (``kind``), ``done[i]``
-    is set and the table's next game is dealt from its generator; then ``seats``, ``raw``,
-    the observations ``obs`` of the players to move and their masks ``out_masks`` are
-    written (every entry of each). An empty ``actions`` plays nothing: the first batch."""
+    is set and the table's next game is dealt from its generator; then ``seats``, the
+    observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
+    ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
+    plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
     tables = rows.shape[0]
     size = masks.shape[1]
     if actions.shape[0]:
@@ -152,6 +294,7 @@ def advance(
                 return i
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
+    observing = obs.shape[1] > 0
     for i in range(tables):
         row = rows[i]
         if actions.shape[0]:
@@ -162,14 +305,11 @@ def advance(
             final_rewards(row, kind, rewards[i], totals, places)
             done[i] = True
             new_game(row)
-        seats[i] = row[S_CURRENT]
-        to_raw(row, raw[i], layout)
-    encode_rows(
-        raw, seats, obs, offsets, layout, site_rows, spot_rows, BLOCKED_ROWS, unused_rows, cell_rows
-    )
-    mask_rows(
-        raw, out_masks, layout, site_class, select, BLOCKED_ROWS, unused_rows, reach, max_floors
-    )
+        seat = row[S_CURRENT]
+        seats[i] = seat
+        if observing:
+            observe(row, seat, obs[i], offsets, layout, site, spot, cell, unused_rows, widths)
+        mask(row, out_masks[i], counts[i])
     return -1
 
 
@@ -191,8 +331,16 @@ class QuadropolisTables:
         self.batch = batch
         row = facts_row(batch.mode, batch.n, parse_options(options))
         self.rows = np.repeat(row[None, :], tables, axis=0)
-        self.raw = np.zeros((tables, batch.width), np.int64)
         self.num_actions = batch.num_actions
+        #: Legal ids per block of :data:`BLOCK` ids of each table's last mask.
+        self.counts = np.zeros((tables, -(-self.num_actions // BLOCK)), np.int64)
+        self.block = BLOCK
+        spots = batch.spot_rows.reshape(-1, batch.spot_rows.shape[-1])
+        self.site, self.cell = sparse(batch.site_rows), sparse(CELL_ROWS)
+        self.spot = sparse(spots[:, :-1])  # the last column, "blocked", is the Urbanist's
+        self.widths = np.array(
+            [batch.site_rows.shape[1], spots.shape[1], CELL_ROWS.shape[1]], np.int64
+        )
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
@@ -219,21 +367,26 @@ class QuadropolisTables:
             rewards,
             done,
             seats,
-            self.raw,
             obs,
             out_masks,
+            self.counts,
             b.layout,
             b.block_starts,
-            b.site_rows,
-            b.spot_rows,
+            self.site,
+            self.spot,
+            self.cell,
             b.unused_rows,
-            CELL_ROWS,
-            b.site_class,
-            b.select,
-            b.reach,
-            b.max_floors,
+            self.widths,
         )
         return found
 
 
-__all__ = ["MARGIN", "WIN_SHARE", "QuadropolisTables", "advance", "final_rewards", "to_raw"]
+__all__ = [
+    "MARGIN",
+    "WIN_SHARE",
+    "QuadropolisTables",
+    "advance",
+    "final_rewards",
+    "mask",
+    "observe",
+]

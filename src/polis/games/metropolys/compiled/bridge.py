@@ -25,6 +25,7 @@ from polis.games.metropolys.compiled.layout import (
     F_PLAYERS,
     F_TOKENS,
     F_UNUSED,
+    MAX_BIDS,
     MAX_PLAYERS,
     ROW_DTYPE,
     ROW_LEN,
@@ -112,7 +113,14 @@ def to_row(state: MetropolysState) -> np.ndarray:
     setup = facts.setup
     n = facts.players
     row = new_row(facts.mode, n, facts.options)
-    deal(row, *setup_outcome(setup))  # the facts; every state slot is written below
+    # The facts written here, not by the compiled deal, so the check of the deal against
+    # this row compares two independent writings.
+    unused, tokens, area, colours, first = setup_outcome(setup)
+    row[F_UNUSED] = unused
+    row[F_FIRST] = first
+    row[F_AREA : F_AREA + MAX_PLAYERS] = area
+    row[F_COLOUR : F_COLOUR + MAX_PLAYERS] = colours
+    row[F_TOKENS : F_TOKENS + NUM_FIELDS] = tokens
     row[S_CELLS : S_CELLS + NUM_FIELDS] = np.frombuffer(bytes(state._cells), np.uint8)
     row[S_TOKENS : S_TOKENS + NUM_FIELDS] = state._tokens
     row[S_SUPPLY : S_SUPPLY + n] = state._supply
@@ -126,5 +134,6 @@ def to_row(state: MetropolysState) -> np.ndarray:
     row[S_TERMINAL] = state._current == TERMINAL
     row[S_MOVES] = len(state._moves)
     row[S_NBIDS] = len(state._bids)
+    row[S_BIDS : S_BIDS + MAX_BIDS] = -1
     row[S_BIDS : S_BIDS + len(state._bids)] = state._bids
     return row

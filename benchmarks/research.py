@@ -7,7 +7,12 @@ mask needs) and playing one, one observation of the player to move (straight fro
 state), the PettingZoo AEC and parallel envs, the Gymnasium env and vector env (learner's
 steps; the random opponents' moves are included in the time), the batched self-play API at
 64 and at 256 tables (every table step counts; the policy is a uniform draw from each mask),
-and the OpenSpiel game (player actions; chance nodes included in the time). Policies draw
+the compiled batch (:class:`~polis.research.compiled_batch.CompiledBatchEnv`, for the games
+with a compiled engine, when numba is installed) at ``--tables`` tables: with new arrays per
+step (the default), writing into the same arrays (``reuse``), and without observations
+(``observe=False``, masks still written), each also as a ratio to the Python batch at 256
+tables (``compiled_to_python_batch256``), and the OpenSpiel game (player actions; chance
+nodes included in the time). Policies draw
 uniformly among the legal ids of the masks they are given. ``engine_scored_moves_per_s`` is
 the engine loop that also scores each finished game (``state.result()``), which every
 environment pays at the end of a game and the bare engine loop does not: the gap between the
@@ -22,7 +27,7 @@ cores change the figures little; ``--repeat k`` measures every configuration k t
 prints the median figures and ratios.
 
     .venv/bin/python benchmarks/research.py [--seconds 1.0] [--quick] [--cpu 0] [--table]
-        [--repeat 3] [--clock cpu|wall]
+        [--repeat 3] [--clock cpu|wall] [--tables 2048] [--config quadropolis:classic:2]
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ from polis.research.observations import encoder
 BATCH_TABLES = 64
 BIG_BATCH_TABLES = 256
 VECTOR_TABLES = 16
+#: Tables of the compiled batch (``--tables``): large, since it has no cost per call to share.
+COMPILED_TABLES = 2048
+compiled_tables = COMPILED_TABLES
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:  # type: ignore[type-arg]
@@ -228,6 +236,31 @@ def batch_loop(
     return loop
 
 
+def compiled_batch_loop(
+    game: Game, mode: str, players: int, *, reuse: bool = False, observe: bool = True
+) -> Callable[[], int] | None:
+    """Table steps of the compiled batch, 20 steps per call, each action drawn from the
+    masks by the compiled draw (uniform numbers from a numpy Generator); None without numba
+    or a compiled engine for the game."""
+    try:
+        from polis.research.compiled_batch import COMPILED_GAMES, CompiledBatchEnv
+    except ImportError:  # numba is an extra
+        return None
+    if game.name not in COMPILED_GAMES:
+        return None
+    tables = compiled_tables
+    env = CompiledBatchEnv(game, mode, players, tables, seed=0, reuse=reuse, observe=observe)
+    rng = np.random.default_rng(0)
+    env.reset()
+
+    def loop() -> int:
+        for _ in range(20):
+            env.step(env.random_actions(rng))
+        return 20 * tables
+
+    return loop
+
+
 def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
     import pyspiel
 
@@ -253,7 +286,7 @@ def openspiel_loop(game: Game, mode: str, players: int) -> Callable[[], int]:
 
 
 #: Figure name -> loop maker; the first (:data:`REFERENCE`) is the reference of the ratios.
-LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
+LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int] | None]] = {
     "engine_moves_per_s": engine_loop,
     "engine_scored_moves_per_s": lambda g, m, p: engine_loop(g, m, p, scored=True),
     "legal_ids_steps_per_s": legal_ids_loop,
@@ -264,11 +297,18 @@ LOOPS: dict[str, Callable[[Game, str, int], Callable[[], int]]] = {
     "gymnasium_vector_steps_per_s": gym_vector_loop,
     "batch_steps_per_s": batch_loop,
     "batch256_steps_per_s": lambda g, m, p: batch_loop(g, m, p, BIG_BATCH_TABLES),
+    "compiled_batch_steps_per_s": compiled_batch_loop,
+    "compiled_batch_reuse_steps_per_s": lambda g, m, p: compiled_batch_loop(g, m, p, reuse=True),
+    "compiled_batch_no_obs_steps_per_s": lambda g, m, p: compiled_batch_loop(
+        g, m, p, reuse=True, observe=False
+    ),
     "openspiel_steps_per_s": openspiel_loop,
 }
 
 
 REFERENCE = next(iter(LOOPS))
+#: The compiled batch's figures, also given as ratios to the Python batch's (256 tables).
+COMPILED = tuple(key for key in LOOPS if key.startswith("compiled_"))
 
 
 def measure(config: Config, seconds: float, repeat: int = 1) -> dict[str, object]:
@@ -281,7 +321,8 @@ def measure(config: Config, seconds: float, repeat: int = 1) -> dict[str, object
     """
     name, mode, players = config
     game = games()[name]
-    loops = {key: make(game, mode, players) for key, make in LOOPS.items()}
+    made = {key: make(game, mode, players) for key, make in LOOPS.items()}
+    loops = {key: loop for key, loop in made.items() if loop is not None}
     engine = loops[REFERENCE]
     runs: list[dict[str, float]] = []
     ratios: list[dict[str, float]] = []
@@ -297,9 +338,15 @@ def measure(config: Config, seconds: float, repeat: int = 1) -> dict[str, object
         runs.append(run)
         ratios.append(ratio)
     row: dict[str, object] = {"game": name, "mode": mode, "players": players}
-    row.update({key: round(statistics.median(r[key] for r in runs)) for key in LOOPS})
+    row.update({key: round(statistics.median(r[key] for r in runs)) for key in loops})
     row["ratio_to_engine"] = {
-        key: round(statistics.median(r[key] for r in ratios), 4) for key in LOOPS
+        key: round(statistics.median(r[key] for r in ratios), 4) for key in loops
+    }
+    python = "batch256_steps_per_s"
+    row["compiled_to_python_batch256"] = {
+        key: round(statistics.median(r[key] / r[python] for r in runs), 2)
+        for key in COMPILED
+        if key in loops
     }
     return row
 
@@ -311,6 +358,9 @@ def table(rows: list[dict[str, object]]) -> str:
     for key in LOOPS:
         cells = []
         for r in rows:
+            if key not in r:
+                cells.append("-")
+                continue
             ratio = r["ratio_to_engine"][key]  # type: ignore[index]
             cells.append(f"{r[key]:,} ({ratio:.2f})")
         lines.append(f"| {key} | " + " | ".join(cells) + " |")
@@ -331,12 +381,25 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=sorted(CLOCKS), default="cpu", help="this process's CPU or wall time"
     )
+    parser.add_argument(
+        "--tables", type=int, default=COMPILED_TABLES, help="tables of the compiled batch"
+    )
+    parser.add_argument(
+        "--config",
+        action="append",
+        default=None,
+        metavar="GAME:MODE:PLAYERS",
+        help="measure this configuration only (repeatable; instead of the default ones)",
+    )
     args = parser.parse_args()
-    global clock
+    global clock, compiled_tables
     clock = CLOCKS[args.clock]
+    compiled_tables = args.tables
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
     chosen = configs()[:2] if args.quick else configs()
+    if args.config:
+        chosen = [(g, m, int(p)) for g, m, p in (c.split(":") for c in args.config)]
     load = [round(x, 2) for x in os.getloadavg()]
     rows = [measure(config, args.seconds, args.repeat) for config in chosen]
     report = {

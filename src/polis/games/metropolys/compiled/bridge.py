@@ -14,6 +14,7 @@ from polis.core.view import TERMINAL
 from polis.games.metropolys.board import COLOURS, DISTRICTS, NUM_FIELDS
 from polis.games.metropolys.cards import MODES
 from polis.games.metropolys.compiled.deal import deal
+from polis.games.metropolys.compiled.engine import set_free_mask
 from polis.games.metropolys.compiled.layout import (
     AREA_CARDS,
     F_AREA,
@@ -25,6 +26,7 @@ from polis.games.metropolys.compiled.layout import (
     F_PLAYERS,
     F_TOKENS,
     F_UNUSED,
+    FREE,
     MAX_BIDS,
     MAX_PLAYERS,
     ROW_DTYPE,
@@ -122,6 +124,7 @@ def to_row(state: MetropolysState) -> np.ndarray:
     row[F_COLOUR : F_COLOUR + MAX_PLAYERS] = colours
     row[F_TOKENS : F_TOKENS + NUM_FIELDS] = tokens
     row[S_CELLS : S_CELLS + NUM_FIELDS] = np.frombuffer(bytes(state._cells), np.uint8)
+    set_free_mask(row, sum(1 << f for f, c in enumerate(state._cells) if c == FREE))
     row[S_TOKENS : S_TOKENS + NUM_FIELDS] = state._tokens
     row[S_SUPPLY : S_SUPPLY + n] = state._supply
     row[S_BUILT : S_BUILT + n] = state._built

@@ -35,6 +35,7 @@ from polis.games.metropolys.compiled.layout import (
     S_CELLS,
     S_COLLECTED,
     S_CURRENT,
+    S_FREE,
     S_METRO,
     S_MOVES,
     S_NBIDS,
@@ -48,13 +49,34 @@ from polis.games.metropolys.compiled.tables import ADJ, ADJ_MASK, ADJ_N, DISTRIC
 
 
 @njit(cache=True, nogil=True)
+def free_mask(row: Any) -> int:
+    """The free fields (in play, no building, no bid) as an int64 bit mask."""
+    mask: int = (row[S_FREE] & 0xFFFFFFFF) | (row[S_FREE + 1] & 0xFFFFFFFF) << 32
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def set_free_mask(row: Any, mask: int) -> None:
+    """Store the free-field mask (its low 32 bits as a signed int32, then the rest)."""
+    low = mask & 0xFFFFFFFF
+    row[S_FREE] = low - (1 << 32) if low >= 1 << 31 else low
+    row[S_FREE + 1] = mask >> 32
+
+
+@njit(cache=True, nogil=True)
 def reset(row: Any) -> None:
     """Put the table at the start of the game its facts describe (the deal's last step)."""
     n = row[F_PLAYERS]
     unused = row[F_UNUSED]
+    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
     for f in range(NUM_FIELDS):
-        row[S_CELLS + f] = OUT_OF_PLAY if (unused >> DISTRICT_OF[f]) & 1 else FREE
+        if (unused >> DISTRICT_OF[f]) & 1:
+            row[S_CELLS + f] = OUT_OF_PLAY
+        else:
+            row[S_CELLS + f] = FREE
+            free |= 1 << f
         row[S_TOKENS + f] = row[F_TOKENS + f]
+    set_free_mask(row, free)
     for p in range(MAX_PLAYERS):
         row[S_SUPPLY + p] = FULL_SUPPLY if p < n else 0
         row[S_BUILT + p] = 0
@@ -150,6 +172,7 @@ def apply(row: Any, action: int) -> bool:
             if value <= row[S_CELLS + last] & 15 or not (ADJ_MASK[last] >> field) & 1:
                 return False
         row[S_CELLS + field] = cur << 4 | value
+        set_free_mask(row, free_mask(row) & ~(1 << field))
         row[S_SUPPLY + cur] &= ~(1 << value)
         row[S_BIDS + nbids] = field
         nbids += 1
@@ -161,21 +184,15 @@ def apply(row: Any, action: int) -> bool:
     n = row[F_PLAYERS]
     passed = row[S_PASSED]
     active = ((1 << n) - 1) & ~passed & ~(1 << bidder)
-    if active:
-        free = False
-        for i in range(ADJ_N[last]):
-            if row[S_CELLS + ADJ[last, i]] == FREE:
-                free = True
-                break
-        if free:
-            shift = (cell & 15) + 1
-            for p in range(n):
-                if (active >> p) & 1 and row[S_SUPPLY + p] >> shift:
-                    q = cur + 1 if cur + 1 < n else 0
-                    while (passed >> q) & 1:
-                        q = q + 1 if q + 1 < n else 0
-                    row[S_CURRENT] = q
-                    return True
+    if active and ADJ_MASK[last] & free_mask(row):
+        shift = (cell & 15) + 1
+        for p in range(n):
+            if (active >> p) & 1 and row[S_SUPPLY + p] >> shift:
+                q = cur + 1 if cur + 1 < n else 0
+                while (passed >> q) & 1:
+                    q = q + 1 if q + 1 < n else 0
+                row[S_CURRENT] = q
+                return True
     _resolve(row, nbids, last, bidder)
     return True
 
@@ -183,12 +200,15 @@ def apply(row: Any, action: int) -> bool:
 @njit(cache=True, nogil=True)
 def _resolve(row: Any, nbids: int, last: int, winner: int) -> None:
     """§5.2: build the last bid, collect its token (R15, R16), return every other bid."""
+    free = free_mask(row)
     for i in range(nbids - 1):
         f = row[S_BIDS + i]
         c = row[S_CELLS + f]
         row[S_SUPPLY + (c >> 4)] |= 1 << (c & 15)
         row[S_CELLS + f] = FREE
+        free |= 1 << f
         row[S_BIDS + i] = -1
+    set_free_mask(row, free)
     row[S_BIDS + nbids - 1] = -1
     row[S_NBIDS] = 0
     row[S_PASSED] = 0

@@ -41,6 +41,9 @@ State:
 ``S_NBIDS``         1      bids placed this round
 ``S_BIDS``          13     their fields in order (the last is the current bid; values rise,
                            so a round has at most 13)
+``S_FREE``          2      the free fields as a bit mask (bit f = field f, low and high
+                           32 bits): what the cells say, kept for the raises' and the
+                           end of round's questions about a bid's free neighbours
 ``S_RNG``           2      the table's own random generator (splitmix64, low and high
                            32 bits): not part of the position, so :data:`POSITION` ends
                            before it
@@ -94,7 +97,8 @@ S_TERMINAL: Final = S_START + 1
 S_MOVES: Final = S_TERMINAL + 1
 S_NBIDS: Final = S_MOVES + 1
 S_BIDS: Final = S_NBIDS + 1
-S_RNG: Final = S_BIDS + MAX_BIDS
+S_FREE: Final = S_BIDS + MAX_BIDS
+S_RNG: Final = S_FREE + 2
 ROW_LEN: Final = S_RNG + 2
 #: The slots that make the position (everything but the generator): rows compare on these.
 POSITION: Final = slice(0, S_RNG)

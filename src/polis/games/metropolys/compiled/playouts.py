@@ -16,7 +16,7 @@ from numba import njit
 
 from polis.games.metropolys.board import NUM_FIELDS
 from polis.games.metropolys.compiled.deal import deal_random
-from polis.games.metropolys.compiled.engine import apply
+from polis.games.metropolys.compiled.engine import apply, free_mask
 from polis.games.metropolys.compiled.layout import (
     F_EXPERT,
     F_FIELD_51,
@@ -35,7 +35,7 @@ from polis.games.metropolys.compiled.layout import (
 )
 from polis.games.metropolys.compiled.rng import below, chance, seed
 from polis.games.metropolys.compiled.score import MAX_STACK, popcount, score
-from polis.games.metropolys.compiled.tables import ADJ, ADJ_N
+from polis.games.metropolys.compiled.tables import ADJ_MASK
 
 #: The yardstick's pass probability when a raise is legal, as a threshold on 32 bits.
 PASS_THRESHOLD: Final = int(0.3 * 2**32)
@@ -50,6 +50,14 @@ def nth_value(supply: int, k: int) -> int:
                 return v
             k -= 1
     return -1
+
+
+@njit(cache=True, nogil=True)
+def nth_bit(mask: int, k: int) -> int:
+    """The k-th (from 0) set bit of a non-negative int64, ascending."""
+    for _ in range(k):
+        mask &= mask - 1
+    return popcount((mask & -mask) - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -72,21 +80,11 @@ def random_action(row: Any) -> int:
     values = popcount(higher)
     if values == 0:
         return PASS_ID
-    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
-    for i in range(ADJ_N[last]):
-        if row[S_CELLS + ADJ[last, i]] == FREE:
-            free += 1
-    if free == 0 or chance(row, int(PASS_THRESHOLD)):
+    near = ADJ_MASK[last] & free_mask(row)
+    if near == 0 or chance(row, int(PASS_THRESHOLD)):
         return PASS_ID
     v = nth_value(higher, below(row, values))
-    k = below(row, free)
-    for i in range(ADJ_N[last]):
-        g: int = ADJ[last, i]
-        if row[S_CELLS + g] == FREE:
-            if k == 0:
-                return (v - 1) * NUM_FIELDS + g
-            k -= 1
-    return -1  # not reached
+    return (v - 1) * NUM_FIELDS + nth_bit(near, below(row, popcount(near)))
 
 
 @njit(cache=True, nogil=True)

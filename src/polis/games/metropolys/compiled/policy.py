@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from polis.games.metropolys.board import COLOURS, NUM_FIELDS, SIZE_OF
-from polis.games.metropolys.compiled.engine import apply
+from polis.games.metropolys.compiled.engine import apply, free_mask
 from polis.games.metropolys.compiled.layout import (
     A_CHAINS,
     A_DISTRICTS,
@@ -42,10 +42,10 @@ from polis.games.metropolys.compiled.layout import (
     S_SUPPLY,
     S_TOKENS,
 )
-from polis.games.metropolys.compiled.playouts import nth_value
+from polis.games.metropolys.compiled.playouts import nth_bit, nth_value
 from polis.games.metropolys.compiled.rng import below, chance
 from polis.games.metropolys.compiled.score import popcount
-from polis.games.metropolys.compiled.tables import ADJ, ADJ_MASK, ADJ_N, DISTRICT_MASK, DISTRICT_OF
+from polis.games.metropolys.compiled.tables import ADJ_MASK, DISTRICT_MASK, DISTRICT_OF
 from polis.games.metropolys.knowledge import (
     _CARD_POINTS,
     _EXPERT_POINTS,
@@ -86,12 +86,7 @@ EPSILON_THRESHOLD: Final = math.ceil(PLAYOUT_EPSILON * 2**32)
 def win_chance(row: Any, player: int, field: int, value: int) -> float:
     """Chance that ``value`` on ``field`` is the bid built this round (``knowledge.win_chance``
     against the supplies of the opponents still in the round, in seat order)."""
-    free = False
-    for i in range(ADJ_N[field]):
-        if row[S_CELLS + ADJ[field, i]] == FREE:
-            free = True
-            break
-    if not free:
+    if not ADJ_MASK[field] & free_mask(row):
         return 1.0
     odds = 1.0
     passed = row[S_PASSED]
@@ -186,21 +181,13 @@ def random_move(row: Any) -> int:
     higher = supply >> low << low
     if higher == 0:
         return PASS_ID
-    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
-    for i in range(ADJ_N[last]):
-        if row[S_CELLS + ADJ[last, i]] == FREE:
-            free += 1
+    near = ADJ_MASK[last] & free_mask(row)
+    free = popcount(near)
     k = below(row, free + 1)
     if k == free:
         return PASS_ID
-    for i in range(ADJ_N[last]):
-        g: int = ADJ[last, i]
-        if row[S_CELLS + g] == FREE:
-            if k == 0:
-                v = nth_value(higher, below(row, popcount(higher)))
-                return (v - 1) * NUM_FIELDS + g
-            k -= 1
-    return -1  # not reached
+    v = nth_value(higher, below(row, popcount(higher)))
+    return (v - 1) * NUM_FIELDS + nth_bit(near, k)
 
 
 @njit(cache=True, nogil=True)

@@ -13,13 +13,20 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from polis.games.quadropolis.compiled.bridge import facts_row, setup_of, to_row
+from polis.games.quadropolis.compiled.bridge import (
+    facts_row,
+    install_layout,
+    setup_of,
+    to_row,
+    undecide_future,
+)
 from polis.games.quadropolis.compiled.check import compare, places_of
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.playouts import play_random, random_games
-from polis.games.quadropolis.compiled.row import F_SHUFFLE, MAX_PLAYERS, S_RNG
+from polis.games.quadropolis.compiled.row import F_SHUFFLE, MAX_PLAYERS, S_RNG, S_SITE
 from polis.games.quadropolis.compiled.step import apply, new_game, random_action
+from polis.games.quadropolis.game import GAME
 from polis.games.quadropolis.moves import move_of
 from polis.games.quadropolis.options import parse_options
 from polis.games.quadropolis.state import QuadropolisState
@@ -80,7 +87,7 @@ def test_a_compiled_random_game_replays_on_the_python_engine(
     state = _replay(row, moves[:n], options)
     assert state.is_terminal()
     expected = to_row(state)
-    expected[F_SHUFFLE] = 1  # the compiled game drew its deals; the replay lays them
+    expected[F_SHUFFLE] = row[F_SHUFFLE]  # the compiled game drew its deals; the replay lays them
     expected[S_RNG : S_RNG + 2] = row[S_RNG : S_RNG + 2]
     assert row.tolist() == expected.tolist()
     totals = np.zeros(MAX_PLAYERS, np.int64)
@@ -122,3 +129,40 @@ def test_rows_of_a_batch_step_in_place() -> None:
     apply(clone, random_action(clone))
     assert np.array_equal(batch[1], clone)
     assert not np.array_equal(batch[0], batch[1])
+
+
+@settings(max_examples=10, deadline=None)
+@given(TABLES, st.integers(0, 2**31))
+def test_rounds_to_come_are_drawn_or_installed(table: tuple[str, int], seed: int) -> None:
+    """A row deals its undecided rounds from its own generator, each a shuffle of that
+    round's bag; installing the Python set-up's layouts gives the Python game back."""
+    mode, players = table
+    state = GAME.new_game(mode, players, seed=seed)
+    assert isinstance(state, QuadropolisState)
+    rounds = state.setup_data.rounds
+    row = to_row(state)
+    seed_generator(row, seed)
+    undecide_future(row)
+    assert row[F_SHUFFLE] == (1 << len(rounds)) - 2
+    drawn = row.copy()
+    play_random(drawn, np.zeros(100, np.int64))
+    dealt = setup_of(drawn).rounds
+    assert dealt[0] == rounds[0]
+    assert [sorted(r) for r in dealt] == [sorted(r) for r in rounds]
+    assert dealt[1:] != rounds[1:]
+    partly = row.copy()
+    install_layout(partly, 2, rounds[2])  # round 3 fixed, the others still drawn
+    play_random(partly, np.zeros(100, np.int64))
+    dealt = setup_of(partly).rounds
+    assert dealt[2] == rounds[2]
+    assert dealt[1] != rounds[1]
+    for r in range(1, len(rounds)):
+        install_layout(row, r, rounds[r])
+    assert row[F_SHUFFLE] == 0
+    expected = to_row(state)
+    expected[S_RNG : S_RNG + 2] = row[S_RNG : S_RNG + 2]
+    assert row.tolist() == expected.tolist()
+    with pytest.raises(ValueError):
+        install_layout(row, 1, rounds[0])
+    install_layout(row, 0, rounds[0][::-1])  # the first round, not played yet: laid again
+    assert row[S_SITE : S_SITE + 25].tolist() == list(rounds[0][::-1])

@@ -7,6 +7,7 @@ stand on, so it takes the state as it is rather than through views, which hide t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from polis.games.quadropolis.compiled.row import (
     F_STRIDE,
     F_UNSELECTABLE,
     MAX_SQUARES,
+    POOL_TILES,
     ROW_DTYPE,
     ROW_LENGTH,
     S_CELLS,
@@ -48,6 +50,7 @@ from polis.games.quadropolis.compiled.row import (
     S_VP,
     SITE_SQUARES,
 )
+from polis.games.quadropolis.compiled.step import offers
 from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options
 from polis.games.quadropolis.setup import Setup
 from polis.games.quadropolis.site import ARCHITECTS, N_SPOTS, SELECT
@@ -134,6 +137,26 @@ def setup_of(row: Any) -> Setup:
     return Setup(mode, int(row[F_PLAYERS]), int(row[F_FIRST_PLAYER]), rounds)
 
 
-def shuffled(row: Any) -> bool:
-    """Does the row draw each round's layout as it starts (else it lays the stored ones)?"""
-    return bool(row[F_SHUFFLE])
+def install_layout(row: Any, round_no: int, layout: Sequence[int]) -> None:
+    """Fix the layout of a round (0-based ``round_no``) still to come, or of the current one
+    before its first move (then laid again): the chance outcome of its deal, so that a
+    Python-dealt round is reproduced exactly (tile indices, row-major site squares)."""
+    now = int(row[S_ROUND])
+    untouched = round_no == now and int(row[S_TURN]) == 0 and int(row[S_CURRENT]) >= 0
+    if not (now < round_no < int(row[F_ROUNDS]) or untouched):
+        raise ValueError(f"round {round_no + 1} is neither to come nor unplayed")
+    if sorted(layout) != sorted(POOL_TILES[int(row[F_EXPERT]), round_no].tolist()):
+        raise ValueError(f"a layout of round {round_no + 1} holds that round's 25 tiles")
+    row[S_DEAL + round_no * SITE_SQUARES : S_DEAL + (round_no + 1) * SITE_SQUARES] = layout
+    row[F_SHUFFLE] &= ~(1 << round_no)
+    if untouched:
+        row[S_SITE : S_SITE + SITE_SQUARES] = layout
+        offers(row)
+
+
+def undecide_future(row: Any) -> None:
+    """Leave the layouts of the rounds after the current one to the row's generator (a
+    determinization: each clone, seeded apart, then deals its own future)."""
+    rounds = int(row[F_ROUNDS])
+    future = ((1 << rounds) - 1) & ~((1 << (int(row[S_ROUND]) + 1)) - 1)
+    row[F_SHUFFLE] |= future

@@ -15,10 +15,12 @@ Python engine (:mod:`~polis.games.quadropolis.state`) so that a row can be compa
   Harbors) beside it in ``S_VP``; which tiles a stack is made of, and the discards, are not
   kept: neither play nor scoring looks at them;
 * ``S_DEAL`` holds the layout of every round (25 tile indices each, row-major site squares):
-  the Python set-up's ``rounds``. When ``F_SHUFFLE`` is 1 the layout of a round is shuffled
-  by the row's own generator (``S_RNG``, xorshift64* in two words) as that round starts (the
-  bag draw of §3.1), so a table's future is its own and a clone with another generator state
-  gets another future; when 0 the stored layout is laid as it is (a Python deal installed).
+  the Python set-up's ``rounds``. ``F_SHUFFLE`` says which rounds are still undecided: when
+  its bit r is set, round r's layout is shuffled by the row's own generator (``S_RNG``,
+  xorshift64* in two words) as that round starts (the bag draw of §3.1), so a table's future
+  is its own and a clone with another generator state gets another future; when clear, the
+  stored layout is laid as it is (a Python deal installed:
+  :func:`~polis.games.quadropolis.compiled.bridge.install_layout`).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ F_UNSELECTABLE: Final = 6  # option A5: face-down tiles may not be selected
 F_PLAYGROUND: Final = 7  # option A10: playgrounds hold surplus energy
 F_GROUP_CAP: Final = 8  # option A14: Office Tower group row cap
 F_AFTER_REMOVAL: Final = 9  # option A19: empty squares counted after removal
-F_SHUFFLE: Final = 10  # 1: each round's layout is drawn by S_RNG as it starts
+F_SHUFFLE: Final = 10  # bit r: round r's layout is drawn by S_RNG as it starts
 F_FIRST_PLAYER: Final = 11  # the set-up's first player
 # -- state ---------------------------------------------------------------------------------
 S_ROUND: Final = 12  # 0-based; == F_ROUNDS once the game is over

@@ -314,9 +314,9 @@ def offers(row: Any) -> None:
 @njit(cache=True, nogil=True)
 def _deal(row: Any, r: int) -> None:
     """Lay out round ``r`` (§3.1): its stored layout, shuffled first by the row's generator
-    when ``F_SHUFFLE`` says the deal is drawn (the bag, Fisher-Yates)."""
+    when its bit of ``F_SHUFFLE`` says the deal is drawn (the bag, Fisher-Yates)."""
     at = S_DEAL + r * SITE_SQUARES
-    if row[F_SHUFFLE]:
+    if row[F_SHUFFLE] >> r & 1:
         for i in range(SITE_SQUARES - 1, 0, -1):
             j = below(row, i + 1)
             t = row[at + i]
@@ -408,7 +408,7 @@ def apply(row: Any, action: int) -> None:
 def new_game(row: Any) -> None:
     """Deal a new game on the row's facts from its generator (§3): the state cleared, every
     round's bag filled, the first player drawn, round 1 laid out; later rounds are drawn as
-    they start (``F_SHUFFLE`` set)."""
+    they start (every bit of ``F_SHUFFLE`` set)."""
     rng_lo = row[S_RNG]
     rng_hi = row[S_RNG + 1]
     for i in range(STATE, ROW_LENGTH):
@@ -419,7 +419,7 @@ def new_game(row: Any) -> None:
     for r in range(row[F_ROUNDS]):
         for i in range(SITE_SQUARES):
             row[S_DEAL + r * SITE_SQUARES + i] = POOL_TILES[e, r, i]
-    row[F_SHUFFLE] = 1
+    row[F_SHUFFLE] = (1 << row[F_ROUNDS]) - 1
     players: Any = np.int64(row[F_PLAYERS])
     first = below(row, players)
     row[F_FIRST_PLAYER] = first

@@ -39,8 +39,8 @@ State:
 ``S_TERMINAL``      1      1 once the game is over
 ``S_MOVES``         1      moves played since the deal
 ``S_NBIDS``         1      bids placed this round
-``S_BIDS``          13     their fields in order (the last is the current bid; values rise,
-                           so a round has at most 13)
+``S_BIDS``          13     their fields in order, then -1 (the last is the current bid;
+                           values rise, so a round has at most 13)
 ``S_FREE``          2      the free fields as a bit mask (bit f = field f, low and high
                            32 bits): what the cells say, kept for the raises' and the
                            end of round's questions about a bid's free neighbours

@@ -69,7 +69,7 @@ _NEEDS_ENERGY = np.array([k in (_T, _S, _O) for k in range(10)], np.bool_)
 _MONUMENT = np.array([0, 0, 0, 3, 2, 5, 5, -5, -5, 0], np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def builder(row: Any, p: int) -> tuple[int, int, int, float]:
     """Player ``p``'s free inhabitants and energy, the customers their Shops can seat and
     the worth of a spare resource now (knowledge.Builder)."""
@@ -91,30 +91,43 @@ def builder(row: Any, p: int) -> tuple[int, int, int, float]:
     return free_i, free_e, seats, spare
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def layout_gain(row: Any, p: int, tile: int, target: int) -> float:
     """Rough points ``tile`` adds on ``target`` of ``p``'s city with its current neighbours
     (knowledge.layout_gain)."""
     e = row[F_EXPERT]
     base = S_CELLS + p * MAX_SQUARES
     kind = TILE_KIND[tile]
-    counts = np.zeros(10, np.int64)
+    n_t = n_o = n_s = n_p = n_f = n_h = monument = 0  # neighbours by kind (4 at most)
     near = NEIGHBOURS[e, target]
     while near:
         low = near & -near
         near ^= low
-        counts[row[base + lowest(low)] >> 3] += 1
+        k = row[base + lowest(low)] >> 3
+        monument += _MONUMENT[k]
+        if k == _T:
+            n_t += 1
+        elif k == _O:
+            n_o += 1
+        elif k == _S:
+            n_s += 1
+        elif k in (_P, _PG):
+            n_p += 1
+        elif k == _F:
+            n_f += 1
+        elif k == _H:
+            n_h += 1
     value = 0.0
     if kind in (_T, _O):
         floors = row[base + target] & 7
         value = floors + 1.0
         if not floors:
-            value += 2.0 * (counts[_P] + counts[_PG])
+            value += 2.0 * n_p
             if kind == _O:
-                value += 1.5 * counts[_O] + 4.0 * counts[_F]
+                value += 1.5 * n_o + 4.0 * n_f
         value -= 0.5
     elif kind == _S:
-        value = 1.0 + 2.0 * counts[_F]
+        value = 1.0 + 2.0 * n_f
     elif kind == _U:
         d = DISTRICT[e, target]
         has = False
@@ -123,20 +136,17 @@ def layout_gain(row: Any, p: int, tile: int, target: int) -> float:
                 has = True
         value = (0.5 if has else 3.0) + TILE_VP[tile]
     elif kind in (_P, _PG):
-        value = 0.5 + 2.0 * (counts[_T] + counts[_O])
+        value = 0.5 + 2.0 * (n_t + n_o)
     elif kind == _F:
-        value = 2.0 * counts[_S] + 3.0 * counts[_H] + 4.0 * counts[_O] - 0.5
+        value = 2.0 * n_s + 3.0 * n_h + 4.0 * n_o - 0.5
     elif kind == _H:
-        value = TILE_VP[tile] + 2.5 * counts[_H]
+        value = TILE_VP[tile] + 2.5 * n_h
     elif kind == _M:
-        total = 0
-        for k in range(10):
-            total += _MONUMENT[k] * counts[k]
-        value = float(total)
+        value = float(monument)
     return value
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def resource_gain(row: Any, tile: int, stacked: bool, stats: tuple[int, int, int, float]) -> float:
     """What building ``tile`` does to the city's resource balance, in rough points
     (knowledge.Builder.resource_gain; ``stats`` from :func:`builder`)."""
@@ -168,7 +178,7 @@ def resource_gain(row: Any, tile: int, stacked: bool, stats: tuple[int, int, int
     return value
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def gain_with(row: Any, p: int, tile: int, target: int, stats: Any) -> float:
     """Rough points of ``p`` building ``tile`` on ``target``: layout plus resources."""
     stacked = row[S_CELLS + p * MAX_SQUARES + target] != 0

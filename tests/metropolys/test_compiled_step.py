@@ -102,6 +102,8 @@ def test_random_games_are_seeded_and_play_whole_games() -> None:
             assert random_games(mode, players, 20, 5)[0] > 0
     with pytest.raises(ValueError):
         random_games("classic", 4, 1, 1)
+    with pytest.raises(ValueError):
+        random_games("family", 5, 1, 1)
 
 
 def test_a_row_copy_replays_the_same_randomness() -> None:

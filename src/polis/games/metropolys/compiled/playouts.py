@@ -137,5 +137,9 @@ def random_games(mode: str, players: int, games: int, seed: int) -> tuple[int, i
     options; what the benchmark times against the C yardstick."""
     if mode not in ("family", "expert"):
         raise ValueError(f"unknown Metropolys mode {mode!r}")
+    if not 2 <= players <= 4:
+        raise ValueError(f"Metropolys is played by 2 to 4 players, not {players}")
     moves, checksum = _random_games(int(mode == "expert"), players, games, seed, 0, 1)
+    if moves < 0:  # the policy chose a move apply refused: a bug, never a result
+        raise RuntimeError(f"the compiled random policy played an illegal move (seed {seed})")
     return int(moves), int(checksum)

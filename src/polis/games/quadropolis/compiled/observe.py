@@ -164,18 +164,38 @@ def observe(
         out[o_res + 2 * j + 1] = row[S_EN + seat]
 
 
+def site_classes(players: int) -> Any:
+    """The pattern (see :func:`mask`) a site square's tile plays, by [strict, tile + 1]: 0
+    another building, 1 a Tower Block, 2 an Office Tower (face up with ``players``), 3
+    nothing taken (an empty square, or a face-down tile), 4 no move (a face-down tile when
+    A5 "unselectable" and something else is selectable: ``strict``)."""
+    table = np.zeros((2, len(TILE_KIND) + 1), np.int64)
+    table[:, 0] = 3
+    for t, kind in enumerate(TILE_KIND):
+        up = UP[players, t]
+        table[0, t + 1] = (1 if kind == 1 else 2 if kind == 2 else 0) if up else 3
+        table[1, t + 1] = table[0, t + 1] if up else 4
+    return table
+
+
 @njit(cache=True, nogil=True)
-def mask(row: Any, out: Any, counts: Any) -> None:
+def mask(row: Any, out: Any, counts: Any, patterns: Any, classes: Any) -> None:
     """Write the legal-action mask of the player to move into ``out`` (all of it; zeros when
     the game is over) and the number of legal ids per :data:`BLOCK` ids into ``counts``:
     :func:`~polis.games.quadropolis.batch_kernels.mask_rows` from the row. An available
     architect (§5.1) on a free spot selects a site square (§5.2): a face-up tile gives the
     squares of the city where it may go (§6) and discard; an empty square, or a face-down
-    tile unless A5 "unselectable" leaves something else selectable, gives "nothing taken"."""
+    tile unless A5 "unselectable" leaves something else selectable, gives "nothing taken".
+
+    The flags of a spot depend only on the architect and the class of the tile it selects,
+    so each architect's patterns are made once (``patterns``: bool [5, stride], the last all
+    false) and copied to its free spots, the class from ``classes`` (:func:`site_classes`):
+    no branch per spot. ``out`` is whole uint64 words per row (its length a multiple of 8),
+    which count the legal ids of a block eight bytes at a time."""
     out[:] = False
-    counts[:] = 0
     p = row[S_CURRENT]
     if p < 0:
+        counts[:] = 0
         return
     e = row[F_EXPERT]
     players = row[F_PLAYERS]
@@ -183,7 +203,7 @@ def mask(row: Any, out: Any, counts: Any) -> None:
     stride = row[F_STRIDE]
     arch = row[F_ARCHITECTS]
     free = free_spots(row)
-    strict = False
+    strict = 0
     if row[F_UNSELECTABLE]:
         for k in range(1, arch + 1):
             if available(row, p, k):
@@ -191,49 +211,58 @@ def mask(row: Any, out: Any, counts: Any) -> None:
                     if (free >> s) & 1:
                         t = row[S_SITE + SELECT_SQ[s, k]]
                         if t < 0 or UP[players, t]:
-                            strict = True
+                            strict = 1
     # the city as masks: empty squares, stacks that may grow, and floors per square
     empty = grow_t = grow_o = 0
+    f0 = f1 = f2 = 0  # the bit planes of each square's floors
     base = S_CELLS + p * MAX_SQUARES
     for q in range(size):
         c = row[base + q]
+        bit = 1 << q
+        if c & 1:
+            f0 |= bit
+        if c & 2:
+            f1 |= bit
+        if c & 4:
+            f2 |= bit
         if c == 0:
-            empty |= 1 << q
+            empty |= bit
         elif c >> 3 == 1 and (c & 7) < MAX_FLOORS_OF[e, 1]:
-            grow_t |= 1 << q
+            grow_t |= bit
         elif c >> 3 == 2 and (c & 7) < MAX_FLOORS_OF[e, 2]:
-            grow_o |= 1 << q
+            grow_o |= bit
     for k in range(1, arch + 1):
         if not available(row, p, k):
             continue
         reach = REACH[e, k]
-        floor_k = 0  # stacks whose next floor would be floor k (§6.2)
-        for q in range(size):
-            c = row[base + q]
-            if c and (c & 7) == k - 1:
-                floor_k |= 1 << q
+        f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
+        floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
         other = reach & empty
-        tower = other | (grow_t & (reach | floor_k))
-        office = other | (grow_o & (reach | floor_k))
-        for s in range(N_SPOTS):
-            if not (free >> s) & 1:
-                continue
-            t = row[S_SITE + SELECT_SQ[s, k]]
+        for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
+            targets = other
+            if c == 1:
+                targets |= grow_t & (reach | floor_k)
+            elif c == 2:
+                targets |= grow_o & (reach | floor_k)
+            for q in range(size):
+                patterns[c, q] = (targets >> q) & 1
+            patterns[c, stride - 2] = True
+        patterns[3, stride - 1] = True
+        rest = free
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = bits(low - 1)
+            c = classes[strict, row[S_SITE + SELECT_SQ[s, k]] + 1]
             at = ((k - 1) * N_SPOTS + s) * stride
-            if t >= 0 and UP[players, t]:
-                kind = TILE_KIND[t]
-                targets = tower if kind == 1 else office if kind == 2 else other
-                while targets:  # the set bits only: a city has few squares a tile may go to
-                    low = targets & -targets
-                    targets ^= low
-                    a = at + bits(low - 1)
-                    out[a] = True
-                    counts[a // BLOCK] += 1
-                out[at + stride - 2] = True
-                counts[(at + stride - 2) // BLOCK] += 1
-            elif t < 0 or not strict:
-                out[at + stride - 1] = True
-                counts[(at + stride - 1) // BLOCK] += 1
+            for j in range(stride):
+                out[at + j] = patterns[c, j]
+    words = out.view(np.uint64)
+    for b in range(counts.shape[0]):
+        total = np.uint64(0)
+        for j in range(b * (BLOCK // 8), min((b + 1) * (BLOCK // 8), words.shape[0])):
+            total += words[j]
+        counts[b] = (total * np.uint64(0x0101010101010101)) >> np.uint64(56)  # byte sums
 
 
 @njit(cache=True, nogil=True)
@@ -277,6 +306,7 @@ def advance(
     cell: Any,
     unused_rows: Any,
     widths: Any,
+    classes: Any,
 ) -> int:
     """One step of every table: ``actions[i]`` for the player to move on table ``i``
     (refused, before any table moves, unless ``masks`` allows it: returns the first such
@@ -295,6 +325,7 @@ def advance(
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
     observing = obs.shape[1] > 0
+    patterns = np.zeros((5, out_masks.shape[1]), np.bool_)
     for i in range(tables):
         row = rows[i]
         if actions.shape[0]:
@@ -309,7 +340,7 @@ def advance(
         seats[i] = seat
         if observing:
             observe(row, seat, obs[i], offsets, layout, site, spot, cell, unused_rows, widths)
-        mask(row, out_masks[i], counts[i])
+        mask(row, out_masks[i], counts[i], patterns, classes)
     return -1
 
 
@@ -335,6 +366,8 @@ class QuadropolisTables:
         #: Legal ids per block of :data:`BLOCK` ids of each table's last mask.
         self.counts = np.zeros((tables, -(-self.num_actions // BLOCK)), np.int64)
         self.block = BLOCK
+        self.classes = site_classes(batch.n)
+        assert self.num_actions % 8 == 0  # mask() counts whole words
         spots = batch.spot_rows.reshape(-1, batch.spot_rows.shape[-1])
         self.site, self.cell = sparse(batch.site_rows), sparse(CELL_ROWS)
         self.spot = sparse(spots[:, :-1])  # the last column, "blocked", is the Urbanist's
@@ -377,6 +410,7 @@ class QuadropolisTables:
             self.cell,
             b.unused_rows,
             self.widths,
+            self.classes,
         )
         return found
 

@@ -11,10 +11,13 @@ the bots (:mod:`polis.bots`) find it with :func:`polis.bots.knowledge.knowledge_
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Hashable, Sequence
+from typing import Any
 
+from polis.core.compiled import package as compiled_package
 from polis.core.moves import Move
 from polis.core.protocol import Game, GameResult, GameState
 from polis.core.view import View
@@ -68,15 +71,39 @@ class Knowledge:
         """The next move of a simulated game (cheap; biased towards good moves if possible)."""
         return state.random_move(rng)
 
-    def playout(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
-        """Finish ``state`` (mutated) with :meth:`playout_move`; each player's :meth:`reward`.
+    #: The game's compiled package (:mod:`polis.core.compiled`), whose ``search.Playouts``
+    #: finishes a state with this knowledge's playout policy (None: the game has none).
+    compiled: str | None = None
 
-        The searches spend most of their time here: a game with a compiled engine plays the
-        same policy there instead (the rules and the policy tested equal to the Python ones).
+    def playout(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
+        """Finish ``state`` with :meth:`playout_move`; each player's :meth:`reward`.
+
+        The searches spend most of their time here, so where the game's compiled package is
+        available (:meth:`polis.core.compiled.CompiledPackage.available`) the same policy
+        plays there (its rules and values tested equal to the Python ones; its draws from a
+        generator seeded by ``rng``), leaving ``state`` as it was; else ``state`` is played
+        out in place.
         """
+        fast = self._playouts()
+        if fast is not None:
+            scores, ranking = fast(state, rng)
+            return self.reward(GameResult(self.game.name, state.mode, scores, ranking))
         while not state.is_terminal():
             state.apply(self.playout_move(state, rng))
         return self.reward(state.result())
+
+    def _playouts(self) -> Any:
+        """This knowledge's compiled ``Playouts`` (made on first use), or None."""
+        if self.compiled is None:
+            return None
+        fast = self.__dict__.get("_fast")
+        if fast is None:
+            package = compiled_package(self.compiled)
+            if package is None or not package.available():
+                return None
+            module = importlib.import_module(f"{self.compiled}.search")
+            fast = self.__dict__["_fast"] = module.Playouts()
+        return fast
 
     def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
         """The moves a search tree considers at ``state`` (default: all legal moves).

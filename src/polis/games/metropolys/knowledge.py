@@ -256,6 +256,7 @@ class MetropolysKnowledge(Knowledge):
 
     pool_size = 12
     score_scale = 6.0
+    compiled = "polis.games.metropolys.compiled"
     #: Half of each playout's reward is the learned value (Family 2p and 4p; see ``value.py``).
     value_mix = 0.5
     #: How the belief learns from the opponents' moves: "policy" (likelihood under the

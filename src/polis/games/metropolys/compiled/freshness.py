@@ -1,34 +1,25 @@
-"""numba's disk cache of this package, kept in step with every source its code freezes.
+"""This package as :mod:`polis.core.compiled` keeps it: numba's disk cache in step with every
+source its code freezes, and the function that compiles (or loads) all of it.
 
 numba keys a cached function by the time stamp of its own file only, but the machine code
 holds what it read from other files: the row's offsets (:mod:`.layout`), the board tables
 (:mod:`.tables`, from ``board.py`` and ``data/board.json``), the card points, the bots'
 constants (``knowledge.py``) and every compiled function it calls in the other modules. An
-edit of :mod:`.engine` would leave ``random_games`` playing the old rules from the cache.
-So the package writes a digest of all those sources beside its cached functions and, when
-the digest differs, removes them (they compile anew, about 10 s) before any is loaded.
+edit of :mod:`.engine` would leave ``random_games`` playing the old rules from the cache, so
+the package's cached functions are removed whenever those sources change (they compile
+anew, about 10 s).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from numba import njit
 
+from polis.core.compiled import CompiledPackage
+
 _HERE: Final = Path(__file__).parent
-#: The modules of this package with compiled code (a module named here that does not exist
-#: has no cached functions to remove).
-MODULES: Final = ("rng", "engine", "deal", "score", "playouts", "policy", "observe")
-SOURCES: Final = (
-    *(_HERE / f"{m}.py" for m in ("layout", "tables", *MODULES)),
-    *(_HERE.parent / f"{m}.py" for m in ("board", "cards", "knowledge", "batch_kernels")),
-    _HERE.parent / "data" / "board.json",
-)
-STAMP: Final = "polis-metropolys-compiled.stamp"
 
 
 @njit(cache=True)
@@ -37,31 +28,20 @@ def _probe() -> int:
     return 0
 
 
-def digest() -> str:
-    """The digest of every source the compiled code depends on."""
-    h = hashlib.sha256()
-    for path in SOURCES:
-        with contextlib.suppress(OSError):
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def ensure_fresh() -> None:
-    """Remove the package's cached functions if they were compiled from other sources."""
-    probe: Any = _probe
-    try:
-        folder = Path(probe._cache.cache_path)
-    except Exception:  # numba's insides changed: nothing to guard, it keys by file as ever
-        return
-    stamp = folder / STAMP
-    now = digest()
-    with contextlib.suppress(OSError):
-        if stamp.read_text() == now:
-            return
-    prefixes = tuple(f"{m}." for m in MODULES)
-    with contextlib.suppress(OSError):
-        for name in os.listdir(folder):
-            if name.startswith(prefixes) and name.endswith((".nbi", ".nbc")):
-                with contextlib.suppress(OSError):
-                    (folder / name).unlink()
-        stamp.write_text(now)
+PACKAGE: Final = CompiledPackage(
+    package="polis.games.metropolys.compiled",
+    probe=_probe,
+    # the modules with compiled code (one named here that does not exist has nothing cached)
+    modules=("rng", "engine", "deal", "score", "playouts", "policy", "observe", "search"),
+    sources=(
+        *(
+            _HERE / f"{m}.py"
+            for m in ("layout", "tables", "rng", "engine", "deal", "score", "playouts")
+        ),
+        *(_HERE / f"{m}.py" for m in ("policy", "observe", "search")),
+        *(_HERE.parent / f"{m}.py" for m in ("board", "cards", "knowledge", "batch_kernels")),
+        _HERE.parent / "data" / "board.json",
+    ),
+    warm="polis.games.metropolys.compiled.search:warm",
+)
+ensure_fresh = PACKAGE.ensure_fresh

@@ -1,7 +1,11 @@
-"""Test-wide set-up: the toy game (tests/toygame.py) is importable and registered."""
+"""Test-wide set-up: the toy game (tests/toygame.py) is importable and registered, and the
+bots' searches stay on the Python engines (POLIS_COMPILED=off) unless a test turns the
+compiled ones on: with ``auto`` a search would switch engines (and so its seeded choices) in
+the middle of a run, once a compile started aside reaches numba's cache."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,3 +17,4 @@ from polis.core.registry import register_game  # noqa: E402
 from toygame import GAME  # noqa: E402
 
 register_game(GAME)
+os.environ.setdefault("POLIS_COMPILED", "off")

@@ -8,8 +8,9 @@ for full Expert cities.
 ``--yardstick DIR`` measures polis against the C yardstick instead (``../shared/yardstick``:
 tight C implementations of both games; built here with its Makefile, in a temporary copy):
 complete random 4-player games with final scoring in every mode, the C program and polis
-taking turns for ``--rounds`` rounds (polis with the compiled scorer and with the Python
-solver), and the Quadropolis scorer alone on the final cities of random games. Each side's
+taking turns for ``--rounds`` rounds (polis's compiled engine, whose random policy is the
+yardstick's, then the Python engine with the compiled scorer and with the Python solver), and
+the Quadropolis scorer alone on the final cities of random games. Each side's
 rate is per second of its own CPU time (the C program's from the kernel's count of its
 child's time, polis's from ``time.process_time``), so a shared machine's load falls on both
 alike; it prints the ratios as a Markdown table (``--json``: the figures).
@@ -18,6 +19,7 @@ alike; it prints the ratios as a Markdown table (``--json``: the figures).
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
 import os
 import random
@@ -148,6 +150,25 @@ def polis_games(name: str, mode: str, seconds: float, seed: int) -> dict[str, fl
     return {"games": games, "moves": moves, "cpu": cpu, "wall": wall}
 
 
+def compiled_games(name: str, mode: str, seconds: float, seed: int) -> dict[str, float]:
+    """The same games on the game's compiled engine (``polis.games.<name>.compiled``):
+    set-up, the yardstick's random policy and final scoring in one compiled loop, run in
+    chunks for ``seconds`` of this process's CPU time (compiled, or loaded from numba's
+    cache, first)."""
+    random_games = importlib.import_module(f"polis.games.{name}.compiled.playouts").random_games
+    random_games(mode, 4, 1, seed)  # compile or load before the clock starts
+    games = moves = 0
+    chunk = 64
+    c0, w0 = time.process_time(), time.perf_counter()
+    while time.process_time() - c0 < seconds:
+        played, _checksum = random_games(mode, 4, chunk, seed + games)
+        moves += played
+        games += chunk
+        chunk = min(chunk * 2, 4096)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    return {"games": games, "moves": moves, "cpu": cpu, "wall": wall}
+
+
 def _scorer(which: str) -> None:
     from polis.games.quadropolis import scoring
 
@@ -234,10 +255,14 @@ def bench_yardstick(source: Path, rounds: int, seconds: float, cities: int) -> d
     for r in range(rounds):
         for name, mode, program, flags in YARDSTICK:
             row = sums.setdefault((name, mode), {})
-            sides = ["c", "compiled", "solver"] if name == "quadropolis" else ["c", "compiled"]
+            sides = ["c", "engine", "compiled"]
+            if name == "quadropolis":
+                sides.append("solver")
             for side in sides:
                 if side == "c":
                     got = c_games(build / program, flags, seconds, r + 1)
+                elif side == "engine":
+                    got = compiled_games(name, mode, seconds, r + 1)
                 else:
                     _scorer(side)
                     got = polis_games(name, mode, seconds, r + 1)
@@ -251,10 +276,13 @@ def bench_yardstick(source: Path, rounds: int, seconds: float, cities: int) -> d
         scorer[mode] = {"c_us": c_us, **polis_scorer(mode, cities, 1)}
     table = []
     for (name, mode), sides in sums.items():
-        c, p = sides["c"], sides["compiled"]
+        c, p, e = sides["c"], sides["compiled"], sides["engine"]
         line = {
             "game": name,
             "mode": mode,
+            "compiled_games_per_cpu_s": e["games"] / e["cpu"],
+            "compiled_moves_per_cpu_s": e["moves"] / e["cpu"],
+            "compiled_moves_per_game": e["moves"] / e["games"],
             "c_games_per_cpu_s": c["games"] / c["cpu"],
             "polis_games_per_cpu_s": p["games"] / p["cpu"],
             "c_moves_per_cpu_s": c["moves"] / c["cpu"],
@@ -289,22 +317,25 @@ def yardstick_markdown(found: dict[str, Any]) -> str:
         f"average {found['load_average_before'][0]} before, {found['load_average_after'][0]} "
         "after",
         "",
-        "| complete random 4-player games, with final scoring | C faster by (games/s) "
-        "| C faster by (moves/s) | C faster by (games/s), polis with the Python solver "
-        "| polis games/s, compiled scorer over Python solver | C games/s | polis games/s "
-        "| moves/game C, polis |",
-        "|---|---|---|---|---|---|---|---|",
+        "| complete random 4-player games, with final scoring | C faster by (games/s), "
+        "compiled engine | C faster by (moves/s), compiled engine | C faster by (games/s), "
+        "Python engine | C faster by (moves/s), Python engine | C faster by (games/s), Python "
+        "engine with the Python solver | C games/s | compiled engine games/s | Python engine "
+        "games/s | moves/game C, compiled, Python |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in found["games"]:
         solver = g.get("polis_games_per_cpu_s_solver")
         against = f"{g['c_games_per_cpu_s'] / solver:.0f}x" if solver else "-"
-        gain = f"{g['polis_games_per_cpu_s'] / solver:.2f}x" if solver else ""
         lines.append(
             f"| {g['game'].capitalize()} {g['mode'].capitalize()} 4p "
+            f"| {g['c_games_per_cpu_s'] / g['compiled_games_per_cpu_s']:.1f}x "
+            f"| {g['c_moves_per_cpu_s'] / g['compiled_moves_per_cpu_s']:.1f}x "
             f"| {g['c_games_per_cpu_s'] / g['polis_games_per_cpu_s']:.0f}x "
-            f"| {g['c_moves_per_cpu_s'] / g['polis_moves_per_cpu_s']:.0f}x | {against} | {gain} "
-            f"| {g['c_games_per_cpu_s']:,.0f} | {g['polis_games_per_cpu_s']:,.0f} "
-            f"| {g['c_moves_per_game']:.1f}, {g['polis_moves_per_game']:.1f} |"
+            f"| {g['c_moves_per_cpu_s'] / g['polis_moves_per_cpu_s']:.0f}x | {against} "
+            f"| {g['c_games_per_cpu_s']:,.0f} | {g['compiled_games_per_cpu_s']:,.0f} "
+            f"| {g['polis_games_per_cpu_s']:,.0f} | {g['c_moves_per_game']:.1f}, "
+            f"{g['compiled_moves_per_game']:.1f}, {g['polis_moves_per_game']:.1f} |"
         )
     lines += [
         "",

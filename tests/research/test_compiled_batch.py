@@ -219,3 +219,20 @@ def test_players_tied_first_share_the_win(game: str, players: int) -> None:
         assert out.tolist() == [np.float32(1 / players)] * players
         quadropolis.final_rewards(row, quadropolis.MARGIN, out, totals, places)
     assert out.tolist() == [0.0] * players
+
+
+@pytest.mark.parametrize("game", ["metropolys", "quadropolis"])
+def test_the_draws_are_those_of_the_python_batch(game: str) -> None:
+    """The draw from the kept counts picks what ``pick_rows`` picks from the masks alone
+    (the draw of :meth:`BatchEnv.random_actions`), position after position."""
+    from polis.research.batch_kernels import pick_rows
+
+    env = CompiledBatchEnv(game, None, 3, 7, seed=4)
+    batch = env.reset()
+    for step in range(60):
+        expected = np.empty(7, np.int64)
+        draws = np.random.default_rng(step).random(7)
+        assert pick_rows(batch.action_mask.view(np.uint8), draws, expected) == -1
+        picked = env.random_actions(np.random.default_rng(step))
+        assert picked.tolist() == expected.tolist()
+        batch = env.step(picked)

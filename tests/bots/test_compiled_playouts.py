@@ -14,7 +14,12 @@ from polis.core.registry import get_game
 
 pytest.importorskip("numba")
 
-CASES = [("metropolys", "family", 2), ("metropolys", "expert", 4)]
+CASES = [
+    ("metropolys", "family", 2),
+    ("metropolys", "expert", 4),
+    ("quadropolis", "classic", 2),
+    ("quadropolis", "expert", 4),
+]
 
 
 def rewards(game_name: str, mode: str, players: int, setting: str, n: int) -> list[float]:

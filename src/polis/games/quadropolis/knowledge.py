@@ -221,6 +221,7 @@ class QuadropolisKnowledge(Knowledge):
 
     pool_size = 16
     score_scale = 8.0
+    compiled = "polis.games.quadropolis.compiled"
     root_width = 20  # the greedy order misjudges taking and denying tiles: search more
 
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:

@@ -92,6 +92,11 @@ class Knowledge:
             state.apply(self.playout_move(state, rng))
         return self.reward(state.result())
 
+    def warm(self) -> None:
+        """Bring in what the searches will use: the compiled playouts where they are ready
+        (else their compile is started aside). A process preparing bots calls it once."""
+        self._playouts()
+
     def _playouts(self) -> Any:
         """This knowledge's compiled ``Playouts`` (made on first use), or None."""
         if self.compiled is None:

@@ -49,6 +49,7 @@ from polis.games.metropolys.compiled.layout import (
 from polis.games.metropolys.compiled.rng import seed as seed_rng
 from polis.games.metropolys.compiled.score import MAX_GROUPS, MAX_STACK, score
 from polis.games.metropolys.compiled.tables import ADJ_MASK
+from polis.games.metropolys.moves import VALUES
 from polis.games.metropolys.observation import BOARD_ROWS, SUPPLY_ROWS
 from polis.games.metropolys.options import parse_options
 from polis.games.metropolys.tensors import UNUSED_ROWS, MetropolysBatch
@@ -63,7 +64,9 @@ BLOCK = 64
 
 
 def board_columns() -> Any:
-    """Per field, the two board columns (colour, district) set in its observation row."""
+    """Per field, the two board columns (colour, district) set in its observation row
+    (and a check that :func:`observe` computes ``SUPPLY_ROWS`` as the encoder defines it)."""
+    assert SUPPLY_ROWS.shape[1] == VALUES and SUPPLY_ROWS[0b10110, 0:4].tolist() == [1, 1, 0, 1]
     cols = np.array([np.flatnonzero(r) for r in BOARD_ROWS], np.int64)
     assert cols.shape == (NUM_FIELDS, 2) and (BOARD_ROWS.sum(axis=1) == 2).all()
     return cols
@@ -95,13 +98,15 @@ def observe(row: Any, me: int, out: Any, offsets: Any, layout: Any, board: Any) 
         if token:
             out[at + token] = 1
         if c < OUT_OF_PLAY:  # a building, built or bid
-            out[at + 4 + ((c >> 4) - me) % n] = 1
+            slot = (c >> 4) - me  # the builder's seat from me: no division per field
+            out[at + 4 + (slot + n if slot < 0 else slot)] = 1
             out[at + value_at] = c & 15
     value = 0
     for b in range(nbids):  # bids: the bidder's slot moves to the bid half
         f = row[S_BIDS + b]
         at = o_fields + f * width
-        slot = ((row[S_CELLS + f] >> 4) - me) % n
+        slot = (row[S_CELLS + f] >> 4) - me
+        slot = slot + n if slot < 0 else slot
         out[at + 4 + slot] = 0
         out[at + 4 + n + slot] = 1
         if b == nbids - 1:
@@ -109,12 +114,11 @@ def observe(row: Any, me: int, out: Any, offsets: Any, layout: Any, board: Any) 
             value = row[S_CELLS + f] & 15
     out[o_bid_value + value] = 1
     passed = row[S_PASSED]
-    supply_w = SUPPLY_ROWS.shape[1]
     for j in range(n):
         seat = (me + j) % n
         supply = row[S_SUPPLY + seat]
-        for v in range(supply_w):
-            out[o_supplies + j * supply_w + v] = SUPPLY_ROWS[supply, v]
+        for v in range(VALUES):  # SUPPLY_ROWS[supply] computed (the table is 850 kB)
+            out[o_supplies + j * VALUES + v] = (supply >> (v + 1)) & 1
         out[o_passed + j] = (passed >> seat) & 1
         out[o_built + j] = row[S_BUILT + seat]
         for t in range(3):

@@ -170,10 +170,14 @@ def mask(row: Any, out: Any, counts: Any, near: Any) -> None:
     for v in range(lowest + 1, 14):
         if (supply >> v) & 1:
             at = (v - 1) * NUM_FIELDS
+            cut = (at // BLOCK + 1) * BLOCK - at  # a value's 55 ids span two blocks at most
+            low = 0  # its free fields before the cut (counted apart: no chain of increments)
             for i in range(free):
-                a = at + near[i]
-                out[a] = True
-                counts[a // BLOCK] += 1
+                out[at + near[i]] = True
+                low += near[i] < cut
+            counts[at // BLOCK] += low
+            if free > low:
+                counts[at // BLOCK + 1] += free - low
 
 
 @njit(cache=True, nogil=True)

@@ -100,22 +100,20 @@ def observe(
     offsets: Any,
     layout: Any,
     site: Any,
-    spot: Any,
     cell: Any,
     unused_rows: Any,
     widths: Any,
 ) -> None:
     """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it):
     the numbers of :func:`~polis.games.quadropolis.batch_kernels.encode_rows`, written from
-    the row as zeros and then the non-zero entries of the batch's site, spot and city-square
-    rows (``site``, ``spot``, ``cell``: each table as :func:`sparse` gives it; the spot
-    table's rows are ``me * 8 * n + code``, without their last, "blocked", column; ``widths``:
-    the three tables' row widths)."""
+    the row as zeros and then the non-zero entries of the batch's site and city-square rows
+    (``site``, ``cell``: each table as :func:`sparse` gives it; ``widths``: the site,
+    spot and city-square rows' widths). A spot's row is written as the view encoder defines
+    it (taken, the architect's number, its owner's seat, blocked by the Urbanist)."""
     n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
     o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = offsets[0:6]
     o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = offsets[6:12]
     site_cols, site_vals, site_n = site
-    spot_cols, spot_vals, spot_n = spot
     cell_cols, cell_vals, cell_n = cell
     site_w, spot_w, cell_w = widths[0], widths[1], widths[2]
     out[:] = 0
@@ -139,11 +137,14 @@ def observe(
         )
     urb = row[S_URBANIST]
     blocked = BLOCKED_BY[urb] if urb >= 0 else 0
-    last_spot = spot_n.shape[0] - 1
-    for s in range(N_SPOTS):
+    for s in range(N_SPOTS):  # taken, the architect's number, its owner's seat, blocked
         at = o_spots + s * spot_w
-        code = min(max(row[S_SPOTS + s] + me * 8 * n, 0), last_spot)
-        _put(out, at, spot_cols, spot_vals, spot_n, code)
+        v = row[S_SPOTS + s]
+        if v:
+            out[at] = 1
+            out[at + (v & 7)] = 1
+            seat = (v >> 3) - me
+            out[at + 1 + a + (seat + n if seat < 0 else seat)] = 1
         out[at + spot_w - 1] = (blocked >> s) & 1
     out[o_urbanist + (urb if urb >= 0 else SITE_SQUARES)] = 1
     for j in range(n):
@@ -302,7 +303,6 @@ def advance(
     layout: Any,
     offsets: Any,
     site: Any,
-    spot: Any,
     cell: Any,
     unused_rows: Any,
     widths: Any,
@@ -339,7 +339,7 @@ def advance(
         seat = row[S_CURRENT]
         seats[i] = seat
         if observing:
-            observe(row, seat, obs[i], offsets, layout, site, spot, cell, unused_rows, widths)
+            observe(row, seat, obs[i], offsets, layout, site, cell, unused_rows, widths)
         mask(row, out_masks[i], counts[i], patterns, classes)
     return -1
 
@@ -368,12 +368,9 @@ class QuadropolisTables:
         self.block = BLOCK
         self.classes = site_classes(batch.n)
         assert self.num_actions % 8 == 0  # mask() counts whole words
-        spots = batch.spot_rows.reshape(-1, batch.spot_rows.shape[-1])
         self.site, self.cell = sparse(batch.site_rows), sparse(CELL_ROWS)
-        self.spot = sparse(spots[:, :-1])  # the last column, "blocked", is the Urbanist's
-        self.widths = np.array(
-            [batch.site_rows.shape[1], spots.shape[1], CELL_ROWS.shape[1]], np.int64
-        )
+        widths = (batch.site_rows.shape[1], batch.spot_rows.shape[-1], CELL_ROWS.shape[1])
+        self.widths = np.array(widths, np.int64)
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
@@ -406,7 +403,6 @@ class QuadropolisTables:
             b.layout,
             b.block_starts,
             self.site,
-            self.spot,
             self.cell,
             b.unused_rows,
             self.widths,

@@ -30,7 +30,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from polis.core.moves import Move
 from polis.core.parts.knowledge import Knowledge
@@ -268,11 +268,16 @@ class MetropolysKnowledge(Knowledge):
         self._replay: MetropolysState | None = None
         self._seen = 0
         self.belief: list[dict[str, float]] = []
+        #: The compiled search helper (``compiled.search.Playouts``) for this decision, or
+        #: None: decided once per decision in :meth:`observe`, so the Python paths below
+        #: pay nothing for asking.
+        self._search: Any = None
 
     # -- belief ---------------------------------------------------------------------------
     def observe(self, view: View) -> None:
         """Update the belief with the public moves played since the last decision."""
         assert isinstance(view, MetropolysView)
+        self._search = self._playouts()
         moves = view.moves
         if self._replay is None or self._seen > len(moves):
             self._start(view)
@@ -319,6 +324,12 @@ class MetropolysKnowledge(Knowledge):
         self._replay = MetropolysState(setup, view.options)
         self._seen = 0
 
+    def sample(self, view: View, rng: random.Random) -> GameState:
+        state = super().sample(view, rng)
+        if self._search is not None:
+            self._search.track(state)  # its row follows the state through the tree walk
+        return state
+
     def determinize(self, view: View, rng: random.Random) -> GameState:
         weights = [b or None for b in self.belief] if self.belief else None
         return self.game.determinize(view, rng, card_weights=weights)  # type: ignore[call-arg]
@@ -350,8 +361,13 @@ class MetropolysKnowledge(Knowledge):
 
     def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
         """The best few of a random sample of legal moves (plus pass): hundreds of opening
-        bids would keep the tree one ply deep; availability counts absorb the sampling."""
+        bids would keep the tree one ply deep; availability counts absorb the sampling.
+
+        On the compiled engine when it is available (the same values and the same way of
+        sampling: ``compiled.search.tree_moves``); this code is the reference."""
         assert isinstance(state, MetropolysState)
+        if self._search is not None:
+            return self._search.tree_moves(state, rng)  # type: ignore[no-any-return]
         player = state.current_player()
         legal = state.legal_moves()
         if len(legal) <= TREE_WIDTH:
@@ -367,6 +383,8 @@ class MetropolysKnowledge(Knowledge):
 
     def leaf_value(self, state: GameState) -> tuple[float, ...] | None:
         assert isinstance(state, MetropolysState)
+        if self._search is not None:  # the same numbers on the compiled engine
+            return self._search.position_value(state)  # type: ignore[no-any-return]
         return position_value(state)
 
     def reuse_key(self, view: View) -> Hashable | None:

@@ -14,7 +14,7 @@ from polis.core.view import TERMINAL
 from polis.games.metropolys.board import COLOURS, DISTRICTS, NUM_FIELDS
 from polis.games.metropolys.cards import MODES
 from polis.games.metropolys.compiled.deal import deal
-from polis.games.metropolys.compiled.engine import set_free_mask
+from polis.games.metropolys.compiled.engine import refresh_free
 from polis.games.metropolys.compiled.layout import (
     AREA_CARDS,
     F_AREA,
@@ -26,7 +26,6 @@ from polis.games.metropolys.compiled.layout import (
     F_PLAYERS,
     F_TOKENS,
     F_UNUSED,
-    FREE,
     MAX_BIDS,
     MAX_PLAYERS,
     ROW_DTYPE,
@@ -109,12 +108,18 @@ def setup_of_row(row: np.ndarray) -> tuple[Setup, Options]:
     return setup, options
 
 
-def to_row(state: MetropolysState) -> np.ndarray:
-    """The exact row of a Python state (its generator slots zero: a state has none)."""
-    facts = state._facts
-    setup = facts.setup
-    n = facts.players
-    row = new_row(facts.mode, n, facts.options)
+#: The facts part of a row per set-up object (one template per determinization: its clones
+#: share the set-up): id -> (set-up, options, row). Bounded; cleared when full.
+_TEMPLATES: dict[int, tuple[Setup, Options, np.ndarray]] = {}
+_TEMPLATES_MAX = 256
+
+
+def _template(setup: Setup, options: Options) -> np.ndarray:
+    """A row holding the facts of ``setup`` and ``options`` and a blank state (generator 0)."""
+    hit = _TEMPLATES.get(id(setup))
+    if hit is not None and hit[0] is setup and hit[1] is options:
+        return hit[2]
+    row = new_row(setup.mode, setup.players, options)
     # The facts written here, not by the compiled deal, so the check of the deal against
     # this row compares two independent writings.
     unused, tokens, area, colours, first = setup_outcome(setup)
@@ -123,8 +128,20 @@ def to_row(state: MetropolysState) -> np.ndarray:
     row[F_AREA : F_AREA + MAX_PLAYERS] = area
     row[F_COLOUR : F_COLOUR + MAX_PLAYERS] = colours
     row[F_TOKENS : F_TOKENS + NUM_FIELDS] = tokens
-    row[S_CELLS : S_CELLS + NUM_FIELDS] = np.frombuffer(bytes(state._cells), np.uint8)
-    set_free_mask(row, sum(1 << f for f, c in enumerate(state._cells) if c == FREE))
+    row[S_BIDS : S_BIDS + MAX_BIDS] = -1
+    row.flags.writeable = False
+    if len(_TEMPLATES) >= _TEMPLATES_MAX:
+        _TEMPLATES.clear()
+    _TEMPLATES[id(setup)] = (setup, options, row)
+    return row
+
+
+def to_row(state: MetropolysState) -> np.ndarray:
+    """The exact row of a Python state (its generator slots zero: a state has none)."""
+    facts = state._facts
+    n = facts.players
+    row = _template(facts.setup, facts.options).copy()
+    row[S_CELLS : S_CELLS + NUM_FIELDS] = np.frombuffer(state._cells, np.uint8)
     row[S_TOKENS : S_TOKENS + NUM_FIELDS] = state._tokens
     row[S_SUPPLY : S_SUPPLY + n] = state._supply
     row[S_BUILT : S_BUILT + n] = state._built
@@ -136,7 +153,9 @@ def to_row(state: MetropolysState) -> np.ndarray:
     row[S_START] = state._start
     row[S_TERMINAL] = state._current == TERMINAL
     row[S_MOVES] = len(state._moves)
-    row[S_NBIDS] = len(state._bids)
-    row[S_BIDS : S_BIDS + MAX_BIDS] = -1
-    row[S_BIDS : S_BIDS + len(state._bids)] = state._bids
+    bids = state._bids
+    row[S_NBIDS] = len(bids)
+    if bids:
+        row[S_BIDS : S_BIDS + len(bids)] = bids
+    refresh_free(row)
     return row

@@ -64,6 +64,16 @@ def set_free_mask(row: Any, mask: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def refresh_free(row: Any) -> None:
+    """Set the free-field mask from the cells (a row written field by field)."""
+    free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
+    for f in range(NUM_FIELDS):
+        if row[S_CELLS + f] == FREE:
+            free |= 1 << f
+    set_free_mask(row, free)
+
+
+@njit(cache=True, nogil=True)
 def reset(row: Any) -> None:
     """Put the table at the start of the game its facts describe (the deal's last step)."""
     n = row[F_PLAYERS]

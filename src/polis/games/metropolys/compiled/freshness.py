@@ -4,10 +4,10 @@ source its code freezes, and the function that compiles (or loads) all of it.
 numba keys a cached function by the time stamp of its own file only, but the machine code
 holds what it read from other files: the row's offsets (:mod:`.layout`), the board tables
 (:mod:`.tables`, from ``board.py`` and ``data/board.json``), the card points, the bots'
-constants (``knowledge.py``) and every compiled function it calls in the other modules. An
-edit of :mod:`.engine` would leave ``random_games`` playing the old rules from the cache, so
-the package's cached functions are removed whenever those sources change (they compile
-anew, about 10 s).
+constants (``knowledge.py``), the learned value's weights (``value.py``) and every compiled
+function it calls in the other modules. An edit of :mod:`.engine` would leave
+``random_games`` playing the old rules from the cache, so the package's cached functions are
+removed whenever those sources change (they compile anew, about 10 s).
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ PACKAGE: Final = CompiledPackage(
             for m in ("layout", "tables", "rng", "engine", "deal", "score", "playouts")
         ),
         *(_HERE / f"{m}.py" for m in ("policy", "observe", "search")),
-        *(_HERE.parent / f"{m}.py" for m in ("board", "cards", "knowledge", "batch_kernels")),
+        *(
+            _HERE.parent / f"{m}.py"
+            for m in ("board", "cards", "knowledge", "value", "batch_kernels")
+        ),
         _HERE.parent / "data" / "board.json",
     ),
     warm="polis.games.metropolys.compiled.search:warm",

@@ -6,7 +6,8 @@ in place: :func:`.engine.legal`, :func:`.engine.apply`, :func:`.engine.current_p
 game, all in its set-up: :func:`.deal.deal` (a given outcome) and :func:`.deal.deal_random`
 (from the row's own generator, :mod:`.rng`). :func:`.playouts.random_games` plays whole
 random games without Python per game; :mod:`.policy` is the bots' greedy-biased playout
-policy on a row. The Python engine stays the reference:
+policy on a row; :mod:`.search` does a search's work (tree moves, learned value, playout) on
+a row that follows the state the search walks. The Python engine stays the reference:
 :mod:`.check` holds the two equal position by position (:func:`.bridge.to_row` is the exact
 row of a Python state), and the policy's values equal to the bots' own.
 

@@ -17,7 +17,8 @@ depend on the others; they are not the games :class:`BatchEnv` deals from the sa
 
 Actions are checked against the last masks before any table moves: an id outside the action
 space is an :class:`~polis.core.errors.InputError`, an id the mask forbids an
-:class:`~polis.core.errors.IllegalMove`, both naming the table (and nothing has moved).
+:class:`~polis.core.errors.IllegalMove`, both naming the table (and nothing has moved). The
+check reads the returned mask arrays themselves: read them, never write into them.
 
 By default every :class:`Batch` has its own arrays; ``reuse=True`` writes every step into
 the same arrays (a learner that copies what it keeps saves the allocation: the returned

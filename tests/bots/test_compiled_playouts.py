@@ -54,3 +54,25 @@ def test_compiled_playouts_reward_as_the_python_ones(game: str, mode: str, playe
     spread = (statistics.pstdev(python) + statistics.pstdev(fast)) / 2
     assert abs(statistics.mean(python) - statistics.mean(fast)) < 4 * spread / 300**0.5
     assert len(set(fast)) > 3  # the draws vary from one playout to the next
+
+
+@pytest.mark.parametrize("game_name", ["metropolys", "quadropolis"])
+def test_the_python_agents_keep_their_searches_off_the_compiled_engine(
+    game_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mcts-python`` is today's ``hard`` beside the compiled one: the reference a gain in
+    strength is measured against, in the same process."""
+    from polis.bots.budget import Budget
+    from polis.bots.factory import make_agent
+
+    monkeypatch.setenv(compiled.SETTING, "on")
+    game = get_game(game_name)
+    state = game.new_game(game.modes[0], 2, seed=4)
+    for text, on in (("mcts", True), ("mcts-python", False), ("montecarlo-python", False)):
+        agent, budget = make_agent(text, seed=1)
+        assert budget.seconds == (1.7 if "mcts" in text else 0.2)  # the levels' budgets
+        view = state.view(state.current_player())
+        move = agent.act(view, state.legal_moves(), game, Budget(iterations=30))
+        assert move in state.legal_moves()
+        knowledge = agent.inner._knowledge  # type: ignore[attr-defined]
+        assert (knowledge._playouts() is not None) is on, text

@@ -47,6 +47,10 @@ AGENTS: dict[str, Callable[[random.Random], Agent]] = {
     "greedy": GreedyAgent,
     "montecarlo": MonteCarloAgent,
     "mcts": MctsAgent,
+    # the same searches kept on the Python engine (what the compiled engine's gain is
+    # measured against: benchmarks/ladder.md)
+    "montecarlo-python": lambda rng: MonteCarloAgent(rng, compiled=False),
+    "mcts-python": lambda rng: MctsAgent(rng, compiled=False),
 }
 
 #: Budget of the agents that do not search (they ignore it).
@@ -61,7 +65,12 @@ LEVELS = {
 
 #: A searching agent named without a budget gets the budgets of its level, so the bare
 #: ladder ``random,greedy,montecarlo,mcts`` is the levels' ladder at every table size.
-DEFAULT_LEVEL = {"montecarlo": "medium", "mcts": "hard"}
+DEFAULT_LEVEL = {
+    "montecarlo": "medium",
+    "mcts": "hard",
+    "montecarlo-python": "medium",
+    "mcts-python": "hard",
+}
 
 
 class LevelAgent:

@@ -12,13 +12,16 @@ from polis.core.parts.knowledge import RANK_WEIGHTS, USUAL_WEIGHTS, Knowledge, b
 from polis.core.protocol import Game
 
 
-def knowledge_for(game: Game) -> Knowledge:
+def knowledge_for(game: Game, *, compiled: bool = True) -> Knowledge:
     """A fresh knowledge object for one agent in one game of ``game``: the game's own
-    (its ``knowledge`` part, :data:`~polis.core.parts.KNOWLEDGE`), else the default."""
+    (its ``knowledge`` part, :data:`~polis.core.parts.KNOWLEDGE`), else the default.
+    ``compiled=False`` keeps it on the Python engine (the reference a gain is measured by)."""
     if KNOWLEDGE.name not in game.plugins:
         return Knowledge(game)
     knowledge = game.plugin(KNOWLEDGE)(game)
     assert isinstance(knowledge, Knowledge)
+    if not compiled:
+        knowledge.compiled = None
     return knowledge
 
 

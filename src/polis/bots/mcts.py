@@ -56,11 +56,14 @@ class MctsAgent:
         width: int | None = None,
         exploration: float = 0.5,
         reuse: bool = True,
+        compiled: bool = True,
     ) -> None:
         self.rng = rng
         self.width = width
         self.exploration = exploration
         self.reuse = reuse
+        #: Whether the search may run on the game's compiled engine (False: Python only).
+        self.compiled = compiled
         self.stats = AgentStats()
         self._knowledge: Knowledge | None = None
         self._root: Node | None = None
@@ -85,7 +88,7 @@ class MctsAgent:
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
         clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
-            self._knowledge = knowledge_for(game)
+            self._knowledge = knowledge_for(game, compiled=self.compiled)
             self._root = None
         knowledge = self._knowledge
         knowledge.observe(view)

@@ -35,17 +35,26 @@ class MonteCarloAgent:
 
     name = "montecarlo"
 
-    def __init__(self, rng: random.Random, *, width: int = 12, exploration: float = 0.4) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        width: int = 12,
+        exploration: float = 0.4,
+        compiled: bool = True,
+    ) -> None:
         self.rng = rng
         self.width = width
         self.exploration = exploration
+        #: Whether playouts may run on the game's compiled engine (False: Python only).
+        self.compiled = compiled
         self.stats = AgentStats()
         self._knowledge: Knowledge | None = None
 
     def act(self, view: View, legal: Sequence[Move], game: Game, budget: Budget) -> Move:
         clock = budget.clock()  # from the start: choosing candidates is part of the move
         if self._knowledge is None or self._knowledge.game is not game:
-            self._knowledge = knowledge_for(game)
+            self._knowledge = knowledge_for(game, compiled=self.compiled)
         knowledge = self._knowledge
         knowledge.observe(view)
         self.stats.moves += 1

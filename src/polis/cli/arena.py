@@ -156,7 +156,8 @@ def arena(
         str,
         typer.Option(
             help="Comma-separated agent specs name[:budget]: random, greedy, montecarlo, mcts, "
-            "easy, medium, hard; budget like 1s, 200ms or 500i (iterations)."
+            "easy, medium, hard (mcts-python, montecarlo-python: the searches without the "
+            "compiled engine); budget like 1s, 200ms or 500i (iterations)."
         ),
     ],
     mode: Annotated[str, typer.Option(help=mode_help(), show_default=mode_default())] = "",

@@ -22,6 +22,8 @@ in its own module and imports its library only there, so the core package stays 
   vector environment (numpy arrays in and out, same-step auto-reset).
 * :mod:`polis.research.batch` - ``BatchEnv``: batched self-play, every seat of many tables
   through one ``step(actions)`` with numpy arrays in and out (pgx-style), seeded per table.
+* :mod:`polis.research.compiled_batch` - ``CompiledBatchEnv``: the same API on the games'
+  compiled engines (numba), one compiled call per step for all tables.
 * :mod:`polis.research.openspiel_game` - registers ``polis_<name>`` with pyspiel for every
   game; :mod:`polis.research.spiel_arena` seats OpenSpiel bots and polis bots at one table,
   :mod:`polis.research.spiel_evaluator` is a fast rollout evaluator for OpenSpiel's searches.

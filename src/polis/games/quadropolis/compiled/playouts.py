@@ -32,26 +32,14 @@ from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options
 
 
 @njit(cache=True, nogil=True)
-def play_random(row: Any, moves: Any) -> int:
-    """Play the row's game to its end by uniformly random legal moves, writing their ids
-    into ``moves`` (room for a whole game: 5 rounds x 16 actions); the number played."""
+def play(row: Any, moves: Any, greedy: bool) -> int:
+    """Play the row's game to its end, writing the moves' ids into ``moves`` (room for a
+    whole game: 5 rounds x 16 actions); the number played. ``greedy``: by the bots'
+    greedy-biased playout policy (:func:`~polis.games.quadropolis.compiled.policy.
+    policy_move`), else by uniformly random legal moves (the yardstick's)."""
     n = 0
     while row[S_CURRENT] >= 0:
-        action = random_action(row)
-        moves[n] = action
-        n += 1
-        apply(row, action)
-    return n
-
-
-@njit(cache=True, nogil=True)
-def play_policy(row: Any, moves: Any) -> int:
-    """Play the row's game to its end by the bots' greedy-biased playout policy
-    (:func:`~polis.games.quadropolis.compiled.policy.policy_move`), writing the moves'
-    ids into ``moves``; the number played."""
-    n = 0
-    while row[S_CURRENT] >= 0:
-        action = policy_move(row)
+        action = policy_move(row) if greedy else random_action(row)
         moves[n] = action
         n += 1
         apply(row, action)

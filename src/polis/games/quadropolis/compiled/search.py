@@ -20,7 +20,7 @@ from numba import njit
 from polis.games.quadropolis.compiled.bridge import to_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
-from polis.games.quadropolis.compiled.playouts import play_policy, random_games
+from polis.games.quadropolis.compiled.playouts import play, random_games
 from polis.games.quadropolis.compiled.row import MAX_PLAYERS
 from polis.games.quadropolis.state import QuadropolisState
 
@@ -31,7 +31,7 @@ Ranking = tuple[tuple[int, ...], ...]
 def finish(row: Any, moves: Any, totals: Any, places: Any) -> int:
     """Finish ``row`` with the playout policy and score it into ``totals`` and ``places``;
     the moves played."""
-    played = play_policy(row, moves)
+    played = play(row, moves, True)
     final_scores(row, totals, places)
     return played
 

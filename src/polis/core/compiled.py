@@ -141,17 +141,7 @@ class CompiledPackage:
         if self._spawned:
             return False
         self._spawned = True
-        command = [sys.executable, "-m", "polis.core.compiled", self.package]
-        try:
-            subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # not stopped with this process: the cache is for all
-            )
-        except OSError as exc:
-            log.info("cannot start the compile of %s: %s", self.package, exc)
+        if not start_aside("polis.core.compiled", self.package):
             return False
         log.info("compiling %s into numba's cache aside; Python until then", self.package)
         return True
@@ -177,6 +167,23 @@ class CompiledPackage:
             return True
         self.compile_aside()
         return False
+
+
+def start_aside(module: str, *args: str) -> bool:
+    """Run ``python -m module args`` in a process of its own (its output dropped, not stopped
+    with this process: what it compiles is for every process); False if it cannot start."""
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        log.info("cannot start python -m %s: %s", module, exc)
+        return False
+    return True
 
 
 def load(package: str) -> CompiledPackage | None:

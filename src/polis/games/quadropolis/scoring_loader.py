@@ -26,11 +26,12 @@ import contextlib
 import importlib
 import logging
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from polis.core.compiled import start_aside
 
 if TYPE_CHECKING:
     from polis.games.quadropolis.city import City
@@ -107,17 +108,7 @@ def compile_aside() -> bool:
     if _spawned:
         return False
     _spawned = True
-    command = [sys.executable, "-m", "polis.games.quadropolis.scoring_loader"]
-    try:
-        subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # not stopped with this process: the cache is for the next
-        )
-    except OSError as exc:
-        log.info("cannot start the scorer's compile: %s", exc)
+    if not start_aside("polis.games.quadropolis.scoring_loader"):
         return False
     log.info("compiling the scorer into numba's cache aside; the Python solver until then")
     return True

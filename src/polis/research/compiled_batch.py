@@ -81,7 +81,9 @@ def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) ->
     if game.name == "quadropolis":
         from polis.games.quadropolis.compiled.observe import QuadropolisTables
 
-        return QuadropolisTables(encoder.batch, tables, options)  # type: ignore[arg-type]
+        made = QuadropolisTables(encoder.batch, tables, options)  # type: ignore[arg-type]
+        assert made.obs_size == encoder.size  # observe() writes every entry
+        return made
     raise InputError(
         f"{game.name} has no compiled engine: use BatchEnv (compiled: {', '.join(COMPILED_GAMES)})"
     )

@@ -37,7 +37,7 @@ PACKAGE: Final = CompiledPackage(
     # numba's business; ``observe``'s is left out since nothing here calls into it, so its
     # edits cost only its own recompile.
     sources=(
-        *(_HERE / f"{m}.py" for m in ("row", "bitops", *_MODULES) if m != "observe"),
+        *(_HERE / f"{m}.py" for m in ("row", "bitops", "copies", *_MODULES) if m != "observe"),
         *(
             _HERE.parent / f"{m}.py"
             for m in (

@@ -5,13 +5,12 @@ rows (:mod:`.row`, read through its named offsets only), and one compiled call
 (:func:`advance`) checks every action against the last masks, plays them, scores the
 finished games (the rewards of :func:`polis.research.session.final_rewards`), deals each
 finished table's next game from its own generator, and writes the observations and masks
-of the players to move. Those come from the encoders' own compiled loops
+of the players to move. The numbers are those of the encoders' compiled loops
 (:func:`~polis.games.quadropolis.batch_kernels.encode_rows`,
-:func:`~polis.games.quadropolis.batch_kernels.mask_rows`) on the raw matrix of
-:class:`~polis.games.quadropolis.tensors.QuadropolisBatch`, which :func:`to_raw` writes
-from a row instead of from a Python state: so the numbers are the encoders' by
-construction, and ``tests/research/test_compiled_batch.py`` holds them to the Python
-states' encoding.
+:func:`~polis.games.quadropolis.batch_kernels.mask_rows`), written from the row instead of
+the raw matrix of :class:`~polis.games.quadropolis.tensors.QuadropolisBatch`, in order and
+mostly as whole rows of small tables copied by one memcpy each (:mod:`.copies`);
+``tests/research/test_compiled_batch.py`` holds them to the Python states' encoding.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from polis.games.quadropolis.compiled.bridge import facts_row
+from polis.games.quadropolis.compiled.copies import copy_items
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.row import (
@@ -65,31 +65,12 @@ from polis.games.quadropolis.tensors import QuadropolisBatch
 WIN_SHARE, MARGIN = 0, 1
 
 
-#: Mask ids per block of the legal counts :func:`advance` keeps for the draws
-#: (:func:`polis.research.compiled_draws.pick_counted`).
-BLOCK = 64
-
-
-def sparse(table: Any) -> tuple[Any, Any, Any]:
-    """The non-zero entries of each row of a 2-D float table: columns [rows, most], values
-    [rows, most] and their number [rows] (an observation is zeros and a few of these)."""
-    flat = np.asarray(table, np.float32).reshape(table.shape[0], -1)
-    counts = (flat != 0).sum(axis=1)
-    most = max(int(counts.max()), 1)
-    cols = np.zeros((flat.shape[0], most), np.int64)
-    values = np.zeros((flat.shape[0], most), np.float32)
-    for r, line in enumerate(flat):
-        nz = np.flatnonzero(line)
-        cols[r, : len(nz)] = nz
-        values[r, : len(nz)] = line[nz]
-    return cols, values, counts.astype(np.int64)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _put(out: Any, at: int, cols: Any, values: Any, counts: Any, r: int) -> None:
-    """Write the non-zero entries of table row ``r`` (see :func:`sparse`) from ``out[at]``."""
-    for j in range(counts[r]):
-        out[at + cols[r, j]] = values[r, j]
+#: Spots per block of the legal counts :func:`advance` keeps for the draws
+#: (:func:`polis.research.compiled_draws.pick_counted`): a block is this many (architect,
+#: spot) pairs, ``SPOTS_PER_BLOCK * stride`` ids, so a mask block is never split.
+SPOTS_PER_BLOCK = 4
+#: Width of a site square's row and of a city square's row in the observation.
+SITE_W, CELL_W = 16, 10
 
 
 @njit(cache=True, nogil=True)
@@ -101,22 +82,25 @@ def observe(
     layout: Any,
     site: Any,
     cell: Any,
+    spots: Any,
     unused_rows: Any,
-    widths: Any,
+    spot_w: int,
 ) -> None:
-    """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it):
-    the numbers of :func:`~polis.games.quadropolis.batch_kernels.encode_rows`, written from
-    the row as zeros and then the non-zero entries of the batch's site and city-square rows
-    (``site``, ``cell``: each table as :func:`sparse` gives it; ``widths``: the site,
-    spot and city-square rows' widths). A spot's row is written as the view encoder defines
-    it (taken, the architect's number, its owner's seat, blocked by the Urbanist)."""
+    """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it,
+    each entry once, in order): the numbers of
+    :func:`~polis.games.quadropolis.batch_kernels.encode_rows`, from the row. The blocks
+    are contiguous (``offsets``, checked by :class:`QuadropolisTables`); a site square's and
+    a city square's entries are whole rows of the batch's tables (``site``: the batch's
+    ``site_rows``, its last row an empty square; ``cell``: ``CELL_ROWS``), copied. A spot's
+    row (``spot_w`` wide) is the batch's ``spot_rows[me, spot]`` (taken, the architect's
+    number, its owner's seat) and the Urbanist's block."""
     n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
-    o_round, o_turn, o_to_move, o_first, o_mayor, o_finished = offsets[0:6]
-    o_site, o_spots, o_urbanist, o_arch, o_cities, o_res = offsets[6:12]
-    site_cols, site_vals, site_n = site
-    cell_cols, cell_vals, cell_n = cell
-    site_w, spot_w, cell_w = widths[0], widths[1], widths[2]
-    out[:] = 0
+    o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
+    o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
+    o_site, o_spots, o_urbanist = offsets[6], offsets[7], offsets[8]
+    o_arch, o_cities, o_res = offsets[9], offsets[10], offsets[11]
+    for j in range(o_site):
+        out[j] = 0
     cur = row[S_CURRENT]
     rounds = row[F_ROUNDS]
     if cur < 0:
@@ -129,24 +113,21 @@ def observe(
         out[o_to_move + (cur - me) % n] = 1
     out[o_first + (row[S_FIRST] - me) % n] = 1
     out[o_mayor + (row[S_MAYOR] - me) % n] = 1
-    last_site = site_n.shape[0] - 1
+    last_site = site.shape[0] - 1
     for i in range(SITE_SQUARES):
         tile = row[S_SITE + i]
-        _put(
-            out, o_site + i * site_w, site_cols, site_vals, site_n, tile if tile >= 0 else last_site
-        )
+        r = tile if tile >= 0 else last_site
+        copy_items(out, o_site + i * SITE_W, site, r * SITE_W, SITE_W)
     urb = row[S_URBANIST]
     blocked = BLOCKED_BY[urb] if urb >= 0 else 0
     for s in range(N_SPOTS):  # taken, the architect's number, its owner's seat, blocked
         at = o_spots + s * spot_w
-        v = row[S_SPOTS + s]
-        if v:
-            out[at] = 1
-            out[at + (v & 7)] = 1
-            seat = (v >> 3) - me
-            out[at + 1 + a + (seat + n if seat < 0 else seat)] = 1
+        copy_items(out, at, spots, (me * 8 * n + row[S_SPOTS + s]) * spot_w, spot_w)
         out[at + spot_w - 1] = (blocked >> s) & 1
+    for j in range(o_urbanist, o_cities):
+        out[j] = 0
     out[o_urbanist + (urb if urb >= 0 else SITE_SQUARES)] = 1
+    last_cell = cell.shape[0] - 1
     for j in range(n):
         seat = (me + j) % n
         if expert:
@@ -157,10 +138,10 @@ def observe(
             used = row[S_USED + seat]
             for k in range(a):
                 out[o_arch + j * a + k] = unused_rows[used, k]
-        last_cell = cell_n.shape[0] - 1
+        base = S_CELLS + seat * MAX_SQUARES
         for q in range(size):
-            c = min(max(row[S_CELLS + seat * MAX_SQUARES + q], 0), last_cell)
-            _put(out, o_cities + (j * size + q) * cell_w, cell_cols, cell_vals, cell_n, c)
+            c = min(max(row[base + q], 0), last_cell)
+            copy_items(out, o_cities + (j * size + q) * CELL_W, cell, c * CELL_W, CELL_W)
         out[o_res + 2 * j] = row[S_INH + seat]
         out[o_res + 2 * j + 1] = row[S_EN + seat]
 
@@ -179,23 +160,29 @@ def site_classes(players: int) -> Any:
     return table
 
 
+#: Bytes of a spot's pattern in :func:`mask`: room for the longest (22 ids, Expert).
+PATTERN = 24
+
+
 @njit(cache=True, nogil=True)
-def mask(row: Any, out: Any, counts: Any, patterns: Any, classes: Any) -> None:
-    """Write the legal-action mask of the player to move into ``out`` (all of it; zeros when
-    the game is over) and the number of legal ids per :data:`BLOCK` ids into ``counts``:
+def mask(row: Any, out: Any, counts: Any, patterns: Any, ones: Any, classes: Any) -> None:
+    """Write the legal-action mask of the player to move into ``out`` (all of it, eight ids
+    at a time, in order; zeros when the game is over) and the number of legal ids of each
+    block of :data:`SPOTS_PER_BLOCK` (architect, spot) pairs into ``counts``:
     :func:`~polis.games.quadropolis.batch_kernels.mask_rows` from the row. An available
     architect (§5.1) on a free spot selects a site square (§5.2): a face-up tile gives the
     squares of the city where it may go (§6) and discard; an empty square, or a face-down
     tile unless A5 "unselectable" leaves something else selectable, gives "nothing taken".
 
     The flags of a spot depend only on the architect and the class of the tile it selects,
-    so each architect's patterns are made once (``patterns``: bool [5, stride], the last all
-    false) and copied to its free spots, the class from ``classes`` (:func:`site_classes`):
-    no branch per spot. ``out`` is whole uint64 words per row (its length a multiple of 8),
-    which count the legal ids of a block eight bytes at a time."""
-    out[:] = False
+    so each architect's patterns are made once (``patterns``: bool [5, :data:`PATTERN`],
+    false past the stride; ``ones``: the legal ids of each; 3 "nothing taken" and 4 no move
+    set by the caller) and copied to its spots as one memcpy each, the class from
+    ``classes`` (:func:`site_classes`): no branch per id, and the counts are sums of the
+    patterns' counts."""
     p = row[S_CURRENT]
     if p < 0:
+        out[:] = False
         counts[:] = 0
         return
     e = row[F_EXPERT]
@@ -232,38 +219,42 @@ def mask(row: Any, out: Any, counts: Any, patterns: Any, classes: Any) -> None:
             grow_t |= bit
         elif c >> 3 == 2 and (c & 7) < MAX_FLOORS_OF[e, 2]:
             grow_o |= bit
+    end = out.shape[0]
+    at = 0  # the next id
+    b = 0  # the next count
     for k in range(1, arch + 1):
-        if not available(row, p, k):
-            continue
-        reach = REACH[e, k]
-        f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
-        floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
-        other = reach & empty
-        for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
-            targets = other
-            if c == 1:
-                targets |= grow_t & (reach | floor_k)
-            elif c == 2:
-                targets |= grow_o & (reach | floor_k)
-            for q in range(size):
-                patterns[c, q] = (targets >> q) & 1
-            patterns[c, stride - 2] = True
-        patterns[3, stride - 1] = True
-        rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            s = bits(low - 1)
-            c = classes[strict, row[S_SITE + SELECT_SQ[s, k]] + 1]
-            at = ((k - 1) * N_SPOTS + s) * stride
-            for j in range(stride):
-                out[at + j] = patterns[c, j]
-    words = out.view(np.uint64)
-    for b in range(counts.shape[0]):
-        total = np.uint64(0)
-        for j in range(b * (BLOCK // 8), min((b + 1) * (BLOCK // 8), words.shape[0])):
-            total += words[j]
-        counts[b] = (total * np.uint64(0x0101010101010101)) >> np.uint64(56)  # byte sums
+        spots = free if available(row, p, k) else 0
+        if spots:
+            reach = REACH[e, k]
+            f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
+            floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
+            other = reach & empty
+            for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
+                targets = other
+                if c == 1:
+                    targets |= grow_t & (reach | floor_k)
+                elif c == 2:
+                    targets |= grow_o & (reach | floor_k)
+                for q in range(size):
+                    patterns[c, q] = (targets >> q) & 1
+                ones[c] = bits(targets) + 1  # and discard
+        for g in range(N_SPOTS // SPOTS_PER_BLOCK):
+            total = 0
+            for s in range(g * SPOTS_PER_BLOCK, (g + 1) * SPOTS_PER_BLOCK):
+                c = classes[strict, row[S_SITE + SELECT_SQ[s, k]] + 1] if (spots >> s) & 1 else 4
+                total += ones[c]
+                if at + PATTERN <= end:  # the zeros past the stride: the next spot's to write
+                    copy_items(out, at, patterns, c * PATTERN, PATTERN)
+                else:
+                    for j in range(stride):
+                        out[at + j] = patterns[c, j]
+                at += stride
+            counts[b] = total
+            b += 1
+    for j in range(at, end):
+        out[j] = False
+    for j in range(b, counts.shape[0]):
+        counts[j] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -304,8 +295,9 @@ def advance(
     offsets: Any,
     site: Any,
     cell: Any,
+    spots: Any,
     unused_rows: Any,
-    widths: Any,
+    spot_w: int,
     classes: Any,
 ) -> int:
     """One step of every table: ``actions[i]`` for the player to move on table ``i``
@@ -325,7 +317,12 @@ def advance(
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
     observing = obs.shape[1] > 0
-    patterns = np.zeros((5, out_masks.shape[1]), np.bool_)
+    stride = layout[10]
+    patterns = np.zeros((5, PATTERN), np.bool_)  # see mask()
+    patterns[0:3, stride - 2] = True  # discard
+    patterns[3, stride - 1] = True  # nothing taken; 4: no move
+    ones = np.zeros(5, np.int64)
+    ones[3] = 1
     for i in range(tables):
         row = rows[i]
         if actions.shape[0]:
@@ -339,8 +336,8 @@ def advance(
         seat = row[S_CURRENT]
         seats[i] = seat
         if observing:
-            observe(row, seat, obs[i], offsets, layout, site, cell, unused_rows, widths)
-        mask(row, out_masks[i], counts[i], patterns, classes)
+            observe(row, seat, obs[i], offsets, layout, site, cell, spots, unused_rows, spot_w)
+        mask(row, out_masks[i], counts[i], patterns, ones, classes)
     return -1
 
 
@@ -363,14 +360,28 @@ class QuadropolisTables:
         row = facts_row(batch.mode, batch.n, parse_options(options))
         self.rows = np.repeat(row[None, :], tables, axis=0)
         self.num_actions = batch.num_actions
-        #: Legal ids per block of :data:`BLOCK` ids of each table's last mask.
-        self.counts = np.zeros((tables, -(-self.num_actions // BLOCK)), np.int64)
-        self.block = BLOCK
+        stride = int(batch.layout[10])
+        assert stride == row[F_STRIDE]
+        #: Ids per block of the legal counts: :data:`SPOTS_PER_BLOCK` (architect, spot) pairs.
+        self.block = SPOTS_PER_BLOCK * stride
+        #: Legal ids per block of :attr:`block` ids of each table's last mask.
+        self.counts = np.zeros((tables, -(-self.num_actions // self.block)), np.int64)
         self.classes = site_classes(batch.n)
-        assert self.num_actions % 8 == 0  # mask() counts whole words
-        self.site, self.cell = sparse(batch.site_rows), sparse(CELL_ROWS)
-        widths = (batch.site_rows.shape[1], batch.spot_rows.shape[-1], CELL_ROWS.shape[1])
-        self.widths = np.array(widths, np.int64)
+        assert stride <= PATTERN
+        self.site = np.ascontiguousarray(batch.site_rows, np.float32)
+        self.cell = np.ascontiguousarray(CELL_ROWS, np.float32)
+        self.spots = np.ascontiguousarray(batch.spot_rows, np.float32)
+        self.spot_w = int(self.spots.shape[-1])
+        assert not self.spots[..., -1].any()  # the Urbanist's block: observe() writes it
+        # observe() writes the blocks one after the other, whole rows of these widths
+        assert self.site.shape[1] == SITE_W and self.cell.shape[1] == CELL_W
+        n, a, size = (int(x) for x in batch.layout[:3])
+        extents = [int(row[F_ROUNDS]), 4, n, n, n, 1, SITE_SQUARES * SITE_W]
+        extents += [N_SPOTS * self.spot_w, SITE_SQUARES + 1, n * a, n * size * CELL_W, 2 * n]
+        ends = np.cumsum(extents)
+        assert batch.block_starts[0] == 0 and (batch.block_starts[1:] == ends[:-1]).all()
+        #: The observation's length by those blocks (the encoder's size: ``make_tables``).
+        self.obs_size = int(ends[-1])
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
@@ -404,8 +415,9 @@ class QuadropolisTables:
             b.block_starts,
             self.site,
             self.cell,
+            self.spots,
             b.unused_rows,
-            self.widths,
+            self.spot_w,
             self.classes,
         )
         return found

@@ -71,6 +71,9 @@ WIN_SHARE, MARGIN = 0, 1
 SPOTS_PER_BLOCK = 4
 #: Width of a site square's row and of a city square's row in the observation.
 SITE_W, CELL_W = 16, 10
+#: Entries copied per spot (:func:`observe`): the widest spot row (1 + 5 + 4 + 1) and more;
+#: those past the row's width are zeros the next block's writes cover.
+SPOT_COPY = 12
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +96,8 @@ def observe(
     a city square's entries are whole rows of the batch's tables (``site``: the batch's
     ``site_rows``, its last row an empty square; ``cell``: ``CELL_ROWS``), copied. A spot's
     row (``spot_w`` wide) is the batch's ``spot_rows[me, spot]`` (taken, the architect's
-    number, its owner's seat) and the Urbanist's block."""
+    number, its owner's seat; ``spots``: those rows padded with zeros to :data:`SPOT_COPY`)
+    and the Urbanist's block."""
     n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
     o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
     o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
@@ -122,7 +126,7 @@ def observe(
     blocked = BLOCKED_BY[urb] if urb >= 0 else 0
     for s in range(N_SPOTS):  # taken, the architect's number, its owner's seat, blocked
         at = o_spots + s * spot_w
-        copy_items(out, at, spots, (me * 8 * n + row[S_SPOTS + s]) * spot_w, spot_w)
+        copy_items(out, at, spots, (me * 8 * n + row[S_SPOTS + s]) * SPOT_COPY, SPOT_COPY)
         out[at + spot_w - 1] = (blocked >> s) & 1
     for j in range(o_urbanist, o_cities):
         out[j] = 0
@@ -370,9 +374,11 @@ class QuadropolisTables:
         assert stride <= PATTERN
         self.site = np.ascontiguousarray(batch.site_rows, np.float32)
         self.cell = np.ascontiguousarray(CELL_ROWS, np.float32)
-        self.spots = np.ascontiguousarray(batch.spot_rows, np.float32)
-        self.spot_w = int(self.spots.shape[-1])
-        assert not self.spots[..., -1].any()  # the Urbanist's block: observe() writes it
+        self.spot_w = int(batch.spot_rows.shape[-1])
+        assert self.spot_w < SPOT_COPY
+        assert not batch.spot_rows[..., -1].any()  # the Urbanist's block: observe() writes it
+        self.spots = np.zeros((*batch.spot_rows.shape[:2], SPOT_COPY), np.float32)
+        self.spots[..., : self.spot_w] = batch.spot_rows
         # observe() writes the blocks one after the other, whole rows of these widths
         assert self.site.shape[1] == SITE_W and self.cell.shape[1] == CELL_W
         n, a, size = (int(x) for x in batch.layout[:3])

@@ -169,7 +169,9 @@ PATTERN = 24
 
 
 @njit(cache=True, nogil=True)
-def mask(row: Any, out: Any, counts: Any, patterns: Any, ones: Any, classes: Any) -> None:
+def mask(
+    row: Any, out: Any, counts: Any, patterns: Any, ones: Any, blank: Any, classes: Any
+) -> None:
     """Write the legal-action mask of the player to move into ``out`` (all of it, eight ids
     at a time, in order; zeros when the game is over) and the number of legal ids of each
     block of :data:`SPOTS_PER_BLOCK` (architect, spot) pairs into ``counts``:
@@ -228,6 +230,13 @@ def mask(row: Any, out: Any, counts: Any, patterns: Any, ones: Any, classes: Any
     b = 0  # the next count
     for k in range(1, arch + 1):
         spots = free if available(row, p, k) else 0
+        if not spots:  # the architect's ids, all illegal
+            copy_items(out, at, blank, 0, N_SPOTS * stride)
+            for g in range(N_SPOTS // SPOTS_PER_BLOCK):
+                counts[b + g] = 0
+            at += N_SPOTS * stride
+            b += N_SPOTS // SPOTS_PER_BLOCK
+            continue
         if spots:
             reach = REACH[e, k]
             f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
@@ -327,6 +336,7 @@ def advance(
     patterns[3, stride - 1] = True  # nothing taken; 4: no move
     ones = np.zeros(5, np.int64)
     ones[3] = 1
+    blank = np.zeros(N_SPOTS * PATTERN, np.bool_)
     for i in range(tables):
         row = rows[i]
         if actions.shape[0]:
@@ -341,7 +351,7 @@ def advance(
         seats[i] = seat
         if observing:
             observe(row, seat, obs[i], offsets, layout, site, cell, spots, unused_rows, spot_w)
-        mask(row, out_masks[i], counts[i], patterns, ones, classes)
+        mask(row, out_masks[i], counts[i], patterns, ones, blank, classes)
     return -1
 
 

@@ -78,9 +78,11 @@ SPOT_COPY = 12
 
 @njit(cache=True, nogil=True)
 def observe(
-    row: Any,
-    me: int,
-    out: Any,
+    rows: Any,
+    seats: Any,
+    obs: Any,
+    lo: int,
+    hi: int,
     offsets: Any,
     layout: Any,
     site: Any,
@@ -97,57 +99,65 @@ def observe(
     ``site_rows``, its last row an empty square; ``cell``: ``CELL_ROWS``), copied. A spot's
     row (``spot_w`` wide) is the batch's ``spot_rows[me, spot]`` (taken, the architect's
     number, its owner's seat; ``spots``: those rows padded with zeros to :data:`SPOT_COPY`)
-    and the Urbanist's block."""
-    n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
-    o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
-    o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
-    o_site, o_spots, o_urbanist = offsets[6], offsets[7], offsets[8]
-    o_arch, o_cities, o_res = offsets[9], offsets[10], offsets[11]
-    for j in range(o_site):
-        out[j] = 0
-    cur = row[S_CURRENT]
-    rounds = row[F_ROUNDS]
-    if cur < 0:
-        out[o_round + rounds - 1] = 1
-        out[o_turn + 3] = 1
-        out[o_finished] = 1
-    else:
-        out[o_round + min(row[S_ROUND], rounds - 1)] = 1
-        out[o_turn + row[S_TURN] // n] = 1
-        out[o_to_move + (cur - me) % n] = 1
-    out[o_first + (row[S_FIRST] - me) % n] = 1
-    out[o_mayor + (row[S_MAYOR] - me) % n] = 1
-    last_site = site.shape[0] - 1
-    for i in range(SITE_SQUARES):
-        tile = row[S_SITE + i]
-        r = tile if tile >= 0 else last_site
-        copy_items(out, o_site + i * SITE_W, site, r * SITE_W, SITE_W)
-    urb = row[S_URBANIST]
-    blocked = BLOCKED_BY[urb] if urb >= 0 else 0
-    for s in range(N_SPOTS):  # taken, the architect's number, its owner's seat, blocked
-        at = o_spots + s * spot_w
-        copy_items(out, at, spots, (me * 8 * n + row[S_SPOTS + s]) * SPOT_COPY, SPOT_COPY)
-        out[at + spot_w - 1] = (blocked >> s) & 1
-    for j in range(o_urbanist, o_cities):
-        out[j] = 0
-    out[o_urbanist + (urb if urb >= 0 else SITE_SQUARES)] = 1
-    last_cell = cell.shape[0] - 1
-    for j in range(n):
-        seat = (me + j) % n
-        if expert:
-            if j == 0:
-                for k in range(a):
-                    out[o_arch + k] = row[S_POOL + 1 + k]
+    and the Urbanist's block.
+
+    Tables ``lo`` to ``hi`` of ``rows`` (seats ``seats[i]``, into ``obs[i]``) in one call:
+    numba counts each array argument in and out of a call (atomic operations, about as
+    much as the table's copies), so the tables of a chunk share them."""
+    for i in range(lo, hi):
+        row = rows[i]
+        me = seats[i]
+        out = obs[i]
+        n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
+        o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
+        o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
+        o_site, o_spots, o_urbanist = offsets[6], offsets[7], offsets[8]
+        o_arch, o_cities, o_res = offsets[9], offsets[10], offsets[11]
+        for j in range(o_site):
+            out[j] = 0
+        cur = row[S_CURRENT]
+        rounds = row[F_ROUNDS]
+        if cur < 0:
+            out[o_round + rounds - 1] = 1
+            out[o_turn + 3] = 1
+            out[o_finished] = 1
         else:
-            used = row[S_USED + seat]
-            for k in range(a):
-                out[o_arch + j * a + k] = unused_rows[used, k]
-        base = S_CELLS + seat * MAX_SQUARES
-        for q in range(size):
-            c = min(max(row[base + q], 0), last_cell)
-            copy_items(out, o_cities + (j * size + q) * CELL_W, cell, c * CELL_W, CELL_W)
-        out[o_res + 2 * j] = row[S_INH + seat]
-        out[o_res + 2 * j + 1] = row[S_EN + seat]
+            out[o_round + min(row[S_ROUND], rounds - 1)] = 1
+            out[o_turn + row[S_TURN] // n] = 1
+            out[o_to_move + (cur - me) % n] = 1
+        out[o_first + (row[S_FIRST] - me) % n] = 1
+        out[o_mayor + (row[S_MAYOR] - me) % n] = 1
+        last_site = site.shape[0] - 1
+        for i in range(SITE_SQUARES):
+            tile = row[S_SITE + i]
+            r = tile if tile >= 0 else last_site
+            copy_items(out, o_site + i * SITE_W, site, r * SITE_W, SITE_W)
+        urb = row[S_URBANIST]
+        blocked = BLOCKED_BY[urb] if urb >= 0 else 0
+        for s in range(N_SPOTS):  # taken, the architect's number, its owner's seat, blocked
+            at = o_spots + s * spot_w
+            copy_items(out, at, spots, (me * 8 * n + row[S_SPOTS + s]) * SPOT_COPY, SPOT_COPY)
+            out[at + spot_w - 1] = (blocked >> s) & 1
+        for j in range(o_urbanist, o_cities):
+            out[j] = 0
+        out[o_urbanist + (urb if urb >= 0 else SITE_SQUARES)] = 1
+        last_cell = cell.shape[0] - 1
+        for j in range(n):
+            seat = (me + j) % n
+            if expert:
+                if j == 0:
+                    for k in range(a):
+                        out[o_arch + k] = row[S_POOL + 1 + k]
+            else:
+                used = row[S_USED + seat]
+                for k in range(a):
+                    out[o_arch + j * a + k] = unused_rows[used, k]
+            base = S_CELLS + seat * MAX_SQUARES
+            for q in range(size):
+                c = min(max(row[base + q], 0), last_cell)
+                copy_items(out, o_cities + (j * size + q) * CELL_W, cell, c * CELL_W, CELL_W)
+            out[o_res + 2 * j] = row[S_INH + seat]
+            out[o_res + 2 * j + 1] = row[S_EN + seat]
 
 
 def site_classes(players: int) -> Any:
@@ -164,13 +174,23 @@ def site_classes(players: int) -> Any:
     return table
 
 
+#: Tables :func:`advance` plays before it writes their observations and masks.
+CHUNK = 64
 #: Bytes of a spot's pattern in :func:`mask`: room for the longest (22 ids, Expert).
 PATTERN = 24
 
 
 @njit(cache=True, nogil=True)
 def mask(
-    row: Any, out: Any, counts: Any, patterns: Any, ones: Any, blank: Any, classes: Any
+    rows: Any,
+    masks: Any,
+    all_counts: Any,
+    lo: int,
+    hi: int,
+    patterns: Any,
+    ones: Any,
+    blank: Any,
+    classes: Any,
 ) -> None:
     """Write the legal-action mask of the player to move into ``out`` (all of it, eight ids
     at a time, in order; zeros when the game is over) and the number of legal ids of each
@@ -185,89 +205,100 @@ def mask(
     false past the stride; ``ones``: the legal ids of each; 3 "nothing taken" and 4 no move
     set by the caller) and copied to its spots as one memcpy each, the class from
     ``classes`` (:func:`site_classes`): no branch per id, and the counts are sums of the
-    patterns' counts."""
-    p = row[S_CURRENT]
-    if p < 0:
-        out[:] = False
-        counts[:] = 0
-        return
-    e = row[F_EXPERT]
-    players = row[F_PLAYERS]
-    size = row[F_SIZE]
-    stride = row[F_STRIDE]
-    arch = row[F_ARCHITECTS]
-    free = free_spots(row)
-    strict = 0
-    if row[F_UNSELECTABLE]:
-        for k in range(1, arch + 1):
-            if available(row, p, k):
-                for s in range(N_SPOTS):
-                    if (free >> s) & 1:
-                        t = row[S_SITE + SELECT_SQ[s, k]]
-                        if t < 0 or UP[players, t]:
-                            strict = 1
-    # the city as masks: empty squares, stacks that may grow, and floors per square
-    empty = grow_t = grow_o = 0
-    f0 = f1 = f2 = 0  # the bit planes of each square's floors
-    base = S_CELLS + p * MAX_SQUARES
-    for q in range(size):
-        c = row[base + q]
-        bit = 1 << q
-        if c & 1:
-            f0 |= bit
-        if c & 2:
-            f1 |= bit
-        if c & 4:
-            f2 |= bit
-        if c == 0:
-            empty |= bit
-        elif c >> 3 == 1 and (c & 7) < MAX_FLOORS_OF[e, 1]:
-            grow_t |= bit
-        elif c >> 3 == 2 and (c & 7) < MAX_FLOORS_OF[e, 2]:
-            grow_o |= bit
-    end = out.shape[0]
-    at = 0  # the next id
-    b = 0  # the next count
-    for k in range(1, arch + 1):
-        spots = free if available(row, p, k) else 0
-        if not spots:  # the architect's ids, all illegal
-            copy_items(out, at, blank, 0, N_SPOTS * stride)
-            for g in range(N_SPOTS // SPOTS_PER_BLOCK):
-                counts[b + g] = 0
-            at += N_SPOTS * stride
-            b += N_SPOTS // SPOTS_PER_BLOCK
+    patterns' counts.
+
+    Tables ``lo`` to ``hi`` of ``rows`` (into ``masks[i]``, ``all_counts[i]``) in one call,
+    as :func:`observe`."""
+    for i in range(lo, hi):
+        row = rows[i]
+        out = masks[i]
+        counts = all_counts[i]
+        p = row[S_CURRENT]
+        if p < 0:
+            out[:] = False
+            counts[:] = 0
             continue
-        if spots:
-            reach = REACH[e, k]
-            f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
-            floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
-            other = reach & empty
-            for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
-                targets = other
-                if c == 1:
-                    targets |= grow_t & (reach | floor_k)
-                elif c == 2:
-                    targets |= grow_o & (reach | floor_k)
-                for q in range(size):
-                    patterns[c, q] = (targets >> q) & 1
-                ones[c] = bits(targets) + 1  # and discard
-        for g in range(N_SPOTS // SPOTS_PER_BLOCK):
-            total = 0
-            for s in range(g * SPOTS_PER_BLOCK, (g + 1) * SPOTS_PER_BLOCK):
-                c = classes[strict, row[S_SITE + SELECT_SQ[s, k]] + 1] if (spots >> s) & 1 else 4
-                total += ones[c]
-                if at + PATTERN <= end:  # the zeros past the stride: the next spot's to write
-                    copy_items(out, at, patterns, c * PATTERN, PATTERN)
-                else:
-                    for j in range(stride):
-                        out[at + j] = patterns[c, j]
-                at += stride
-            counts[b] = total
-            b += 1
-    for j in range(at, end):
-        out[j] = False
-    for j in range(b, counts.shape[0]):
-        counts[j] = 0
+        e = row[F_EXPERT]
+        players = row[F_PLAYERS]
+        size = row[F_SIZE]
+        stride = row[F_STRIDE]
+        arch = row[F_ARCHITECTS]
+        free = free_spots(row)
+        strict = 0
+        if row[F_UNSELECTABLE]:
+            for k in range(1, arch + 1):
+                if available(row, p, k):
+                    for s in range(N_SPOTS):
+                        if (free >> s) & 1:
+                            t = row[S_SITE + SELECT_SQ[s, k]]
+                            if t < 0 or UP[players, t]:
+                                strict = 1
+        # the city as masks: empty squares, stacks that may grow, and floors per square
+        empty = grow_t = grow_o = 0
+        f0 = f1 = f2 = 0  # the bit planes of each square's floors
+        base = S_CELLS + p * MAX_SQUARES
+        for q in range(size):
+            c = row[base + q]
+            bit = 1 << q
+            if c & 1:
+                f0 |= bit
+            if c & 2:
+                f1 |= bit
+            if c & 4:
+                f2 |= bit
+            if c == 0:
+                empty |= bit
+            elif c >> 3 == 1 and (c & 7) < MAX_FLOORS_OF[e, 1]:
+                grow_t |= bit
+            elif c >> 3 == 2 and (c & 7) < MAX_FLOORS_OF[e, 2]:
+                grow_o |= bit
+        end = out.shape[0]
+        at = 0  # the next id
+        b = 0  # the next count
+        for k in range(1, arch + 1):
+            spots = free if available(row, p, k) else 0
+            if not spots:  # the architect's ids, all illegal
+                copy_items(out, at, blank, 0, N_SPOTS * stride)
+                for g in range(N_SPOTS // SPOTS_PER_BLOCK):
+                    counts[b + g] = 0
+                at += N_SPOTS * stride
+                b += N_SPOTS // SPOTS_PER_BLOCK
+                continue
+            if spots:
+                reach = REACH[e, k]
+                f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
+                floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
+                other = reach & empty
+                for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
+                    targets = other
+                    if c == 1:
+                        targets |= grow_t & (reach | floor_k)
+                    elif c == 2:
+                        targets |= grow_o & (reach | floor_k)
+                    for q in range(size):
+                        patterns[c, q] = (targets >> q) & 1
+                    ones[c] = bits(targets) + 1  # and discard
+            for g in range(N_SPOTS // SPOTS_PER_BLOCK):
+                total = 0
+                for s in range(g * SPOTS_PER_BLOCK, (g + 1) * SPOTS_PER_BLOCK):
+                    c = (
+                        classes[strict, row[S_SITE + SELECT_SQ[s, k]] + 1]
+                        if (spots >> s) & 1
+                        else 4
+                    )
+                    total += ones[c]
+                    if at + PATTERN <= end:  # the zeros past the stride: the next spot's to write
+                        copy_items(out, at, patterns, c * PATTERN, PATTERN)
+                    else:
+                        for j in range(stride):
+                            out[at + j] = patterns[c, j]
+                    at += stride
+                counts[b] = total
+                b += 1
+        for j in range(at, end):
+            out[j] = False
+        for j in range(b, counts.shape[0]):
+            counts[j] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -337,21 +368,24 @@ def advance(
     ones = np.zeros(5, np.int64)
     ones[3] = 1
     blank = np.zeros(N_SPOTS * PATTERN, np.bool_)
-    for i in range(tables):
-        row = rows[i]
-        if actions.shape[0]:
-            apply(row, actions[i])
-        done[i] = False
-        rewards[i, :] = 0.0
-        if row[S_CURRENT] < 0:
-            final_rewards(row, kind, rewards[i], totals, places)
-            done[i] = True
-            new_game(row)
-        seat = row[S_CURRENT]
-        seats[i] = seat
+    for lo in range(0, tables, CHUNK):  # a few tables at a time: they stay in the cache
+        hi = min(lo + CHUNK, tables)
+        for i in range(lo, hi):
+            row = rows[i]
+            if actions.shape[0]:
+                apply(row, actions[i])
+            done[i] = False
+            rewards[i, :] = 0.0
+            if row[S_CURRENT] < 0:
+                final_rewards(row, kind, rewards[i], totals, places)
+                done[i] = True
+                new_game(row)
+            seats[i] = row[S_CURRENT]
         if observing:
-            observe(row, seat, obs[i], offsets, layout, site, cell, spots, unused_rows, spot_w)
-        mask(row, out_masks[i], counts[i], patterns, ones, blank, classes)
+            observe(
+                rows, seats, obs, lo, hi, offsets, layout, site, cell, spots, unused_rows, spot_w
+            )
+        mask(rows, out_masks, counts, lo, hi, patterns, ones, blank, classes)
     return -1
 
 

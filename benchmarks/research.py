@@ -55,8 +55,9 @@ VECTOR_TABLES = 16
 #: Tables of the compiled batch (``--tables``): large, since it has no cost per call to share,
 #: but not so large that a step's memory leaves the caches: each Quadropolis table writes
 #: about 5 KB of observation and mask and steps a 1.5 KB row, so at 2048 tables a step
-#: touches some 14 MB and runs at DRAM speed (Classic 2p with observations, reuse: about
-#: 1.0M table-steps per second from 256 to 1536 tables, 0.94M at 2048).
+#: touches some 14 MB and runs at DRAM speed (Classic 2p with observations, new arrays /
+#: reuse, table-steps per second, one core beside a busy one: about 1.0-1.1M from 256 to
+#: 1024 tables, 0.9M / 1.07M at 1536, 0.78M / 0.97M at 2048, 0.79M / 0.80M at 4096).
 COMPILED_TABLES = 1024
 compiled_tables = COMPILED_TABLES
 

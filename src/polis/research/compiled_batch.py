@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,41 +43,20 @@ from polis.research.observations import Encoder, TableEncoder
 from polis.research.observations import encoder as make_encoder
 from polis.research.session import REWARDS, find_table
 
+if TYPE_CHECKING:  # numba is imported by make_tables only: only batches need it
+    from polis.core.parts.batch_kernel import CompiledTables
+
 #: The games with compiled tables (registry names).
 COMPILED_GAMES = ("metropolys", "quadropolis")
 
 
-class Tables(Protocol):
-    """A game's compiled tables (``compiled.observe``): rows, a deal and the step."""
-
-    rows: Any
-    num_actions: int
-    block: int
-    #: Legal ids of each table's last mask per ``BLOCK`` ids (for the draws).
-    counts: Any
-
-    def deal(self, seeds: Any) -> None: ...
-
-    def advance(
-        self,
-        actions: Any,
-        masks: Any,
-        kind: int,
-        rewards: Any,
-        done: Any,
-        seats: Any,
-        obs: Any,
-        out_masks: Any,
-    ) -> int: ...
-
-
-def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) -> Tables:
+def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) -> CompiledTables:
     """The compiled tables of ``game`` (numba is imported here: only batches need it)."""
     assert isinstance(encoder, TableEncoder)
     if game.name == "metropolys":
         from polis.games.metropolys.compiled.observe import MetropolysTables
 
-        return MetropolysTables(encoder.batch, tables, options)  # type: ignore[arg-type]
+        return MetropolysTables(encoder.batch, tables, options, encoder.size)  # type: ignore[arg-type]
     if game.name == "quadropolis":
         from polis.games.quadropolis.compiled.observe import QuadropolisTables
 

@@ -19,6 +19,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from polis.core.parts.batch_kernel import (
+    MARGIN,
+    WIN_SHARE,
+    CompiledTables,
+    first_refused,
+    rewards_from,
+)
+from polis.core.parts.copies import copy_items
 from polis.games.metropolys.board import NUM_FIELDS
 from polis.games.metropolys.compiled.bridge import new_row
 from polis.games.metropolys.compiled.deal import deal_random
@@ -56,41 +64,57 @@ from polis.games.metropolys.tensors import UNUSED_ROWS, MetropolysBatch
 
 #: Columns of the scorer's scratch space (as :func:`~.score.scratch`).
 WORK = max(MAX_GROUPS, MAX_STACK)
-#: Reward kinds of :func:`advance`, in the order of ``polis.research.session.REWARDS``.
-WIN_SHARE, MARGIN = 0, 1
+#: Tables :func:`advance` plays before it writes their observations and masks.
+CHUNK = 64
 #: Mask ids per block of the legal counts :func:`advance` keeps for the draws
 #: (:func:`polis.research.compiled_draws.pick_counted`).
 BLOCK = 64
 
 
-def board_columns() -> Any:
-    """Per field, the two board columns (colour, district) set in its observation row
-    (and a check that :func:`observe` computes ``SUPPLY_ROWS`` as the encoder defines it)."""
+def blank_observation(batch: MetropolysBatch, size: int) -> Any:
+    """What :func:`observe` writes first (float32 [``size``], the observation's length):
+    zeros and, in each field's row, its two board columns (colour, district); and a check
+    that :func:`observe` computes ``SUPPLY_ROWS`` as the encoder defines it."""
     assert SUPPLY_ROWS.shape[1] == VALUES and SUPPLY_ROWS[0b10110, 0:4].tolist() == [1, 1, 0, 1]
     cols = np.array([np.flatnonzero(r) for r in BOARD_ROWS], np.int64)
     assert cols.shape == (NUM_FIELDS, 2) and (BOARD_ROWS.sum(axis=1) == 2).all()
-    return cols
+    n, width = int(batch.layout[0]), int(batch.layout[1])
+    board_at = 4 + 2 * n + 2
+    blank = np.zeros(size, np.float32)
+    for f in range(NUM_FIELDS):
+        blank[int(batch.block_starts[0]) + f * width + board_at + cols[f]] = 1
+    return blank
 
 
 @njit(cache=True, nogil=True)
-def observe(row: Any, me: int, out: Any, offsets: Any, layout: Any, board: Any) -> None:
-    """Write seat ``me``'s observation of the table ``row`` holds into ``out`` (all of it):
-    the numbers of :func:`~polis.games.metropolys.batch_kernels.encode_rows`, written from the
-    row as zeros and then the few entries set (a field: in play, the token lying there, who
-    built or bid there, its value, the last bid, its colour and district)."""
+def observe(
+    rows: Any, seats: Any, obs: Any, lo: int, hi: int, offsets: Any, layout: Any, blank: Any
+) -> None:
+    """Write seat ``seats[i]``'s observation of the table ``rows[i]`` holds into ``obs[i]``
+    (all of it) for the tables ``lo`` to ``hi``: the numbers of
+    :func:`~polis.games.metropolys.batch_kernels.encode_rows`, written from the row as
+    ``blank`` (:func:`blank_observation`: zeros and the fields' colours and districts,
+    copied by one memcpy) and then the few entries set (a field: in play, the token lying
+    there, who built or bid there, its value, the last bid). A chunk of tables per call:
+    numba counts each array argument in and out of a call (atomic operations, as costly as
+    much of a table's writes), so the tables of a chunk share them."""
+    for i in range(lo, hi):
+        observe_one(rows[i], seats[i], obs[i], offsets, layout, blank)
+
+
+@njit(cache=True, nogil=True)
+def observe_one(row: Any, me: int, out: Any, offsets: Any, layout: Any, blank: Any) -> None:
+    """:func:`observe` of one table (seat ``me``, into ``out``)."""
     n, width = layout[0], layout[1]
     o_fields, o_supplies, o_unused, o_passed, o_built, o_tokens = offsets[0:6]
     o_to_move, o_start, o_terminal, o_bid_value = offsets[6:10]
     o_metro, o_arch, o_area, o_colour = offsets[10:14]
     value_at = 4 + 2 * n
-    board_at = value_at + 2
-    out[:] = 0
+    copy_items(out, 0, blank, 0, out.shape[0])
     nbids = row[S_NBIDS]
     for f in range(NUM_FIELDS):
         at = o_fields + f * width
         c = row[S_CELLS + f]
-        out[at + board_at + board[f, 0]] = 1
-        out[at + board_at + board[f, 1]] = 1
         if c == OUT_OF_PLAY:
             continue
         out[at] = 1
@@ -142,7 +166,15 @@ def observe(row: Any, me: int, out: Any, offsets: Any, layout: Any, board: Any) 
 
 
 @njit(cache=True, nogil=True)
-def mask(row: Any, out: Any, counts: Any, near: Any) -> None:
+def mask(rows: Any, masks: Any, all_counts: Any, lo: int, hi: int, near: Any) -> None:
+    """:func:`mask_one` of the tables ``lo`` to ``hi`` (into ``masks[i]``,
+    ``all_counts[i]``), a chunk per call as :func:`observe`."""
+    for i in range(lo, hi):
+        mask_one(rows[i], masks[i], all_counts[i], near)
+
+
+@njit(cache=True, nogil=True)
+def mask_one(row: Any, out: Any, counts: Any, near: Any) -> None:
     """Write the legal-action mask of the player to move into ``out`` (all of it; zeros when
     the game is over) and the number of legal ids per :data:`BLOCK` ids into ``counts``:
     :func:`~polis.games.metropolys.batch_kernels.mask_rows` from the row. ``near``: room for
@@ -182,24 +214,11 @@ def mask(row: Any, out: Any, counts: Any, near: Any) -> None:
 
 @njit(cache=True, nogil=True)
 def final_rewards(row: Any, kind: int, out: Any, totals: Any, places: Any, work: Any) -> None:
-    """The finished game's rewards of every seat into ``out`` (``kind``: :data:`WIN_SHARE`,
-    1/k to each of k players sharing first place; :data:`MARGIN`, own score minus the best
-    other score), as ``final_rewards`` of the Python result."""
+    """The finished game's rewards of every seat into ``out`` (``kind``: :data:`WIN_SHARE`
+    or :data:`MARGIN`, :func:`~polis.core.parts.batch_kernel.rewards_from`), as
+    ``final_rewards`` of the Python result."""
     score(row, totals, places, work)
-    n = row[F_PLAYERS]
-    first = 0
-    for p in range(n):
-        if places[p] == 0:
-            first += 1
-    for p in range(n):
-        if kind == WIN_SHARE:
-            out[p] = 1.0 / first if places[p] == 0 else 0.0
-        else:
-            best = -(1 << 30)
-            for q in range(n):
-                if q != p and totals[q] > best:
-                    best = totals[q]
-            out[p] = totals[p] - best
+    rewards_from(totals, places, row[F_PLAYERS], kind, out)
 
 
 @njit(cache=True, nogil=True)
@@ -216,7 +235,7 @@ def advance(
     counts: Any,
     layout: Any,
     offsets: Any,
-    board: Any,
+    blank: Any,
 ) -> int:
     """One step of every table: ``actions[i]`` for the player to move on table ``i``
     (refused, before any table moves, unless ``masks`` allows it: returns the first such
@@ -225,33 +244,31 @@ def advance(
     observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
     ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
     plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
+    refused = first_refused(actions, masks)
+    if refused >= 0:
+        return refused
     tables = rows.shape[0]
-    size = masks.shape[1]
-    if actions.shape[0]:
-        for i in range(tables):
-            a = actions[i]
-            if a < 0 or a >= size or not masks[i, a]:
-                return i
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
     work = np.zeros((3, WORK), np.int64)
     near = np.empty(NUM_FIELDS, np.int64)
     observing = obs.shape[1] > 0
-    for i in range(tables):
-        row = rows[i]
-        if actions.shape[0]:
-            apply(row, actions[i])
-        done[i] = False
-        rewards[i, :] = 0.0
-        if row[S_TERMINAL]:
-            final_rewards(row, kind, rewards[i], totals, places, work)
-            done[i] = True
-            deal_random(row)
-        seat = row[S_CURRENT]
-        seats[i] = seat
+    for lo in range(0, tables, CHUNK):  # a few tables at a time: they stay in the cache
+        hi = min(lo + CHUNK, tables)
+        for i in range(lo, hi):
+            row = rows[i]
+            if actions.shape[0]:
+                apply(row, actions[i])
+            done[i] = False
+            rewards[i, :] = 0.0
+            if row[S_TERMINAL]:
+                final_rewards(row, kind, rewards[i], totals, places, work)
+                done[i] = True
+                deal_random(row)
+            seats[i] = row[S_CURRENT]
         if observing:
-            observe(row, seat, obs[i], offsets, layout, board)
-        mask(row, out_masks[i], counts[i], near)
+            observe(rows, seats, obs, lo, hi, offsets, layout, blank)
+        mask(rows, out_masks, counts, lo, hi, near)
     return -1
 
 
@@ -265,53 +282,26 @@ def deal_all(rows: Any, seeds: Any) -> None:
         deal_random(rows[i])
 
 
-class MetropolysTables:
+class MetropolysTables(CompiledTables):
     """The compiled tables of one mode and player count and what :func:`advance` reads:
     the engine rows, the raw matrix and the encoder's batch tables."""
 
-    def __init__(self, batch: MetropolysBatch, tables: int, options: Any) -> None:
+    def __init__(self, batch: MetropolysBatch, tables: int, options: Any, size: int) -> None:
         self.batch = batch
         row = new_row(batch.mode, batch.n, parse_options(options))
         self.rows = np.repeat(row[None, :], tables, axis=0)
         self.num_actions = batch.num_actions
         #: Legal ids per block of :data:`BLOCK` ids of each table's last mask.
         self.counts = np.zeros((tables, -(-self.num_actions // BLOCK)), np.int64)
-        self.board = board_columns()
+        #: The observations' template (:func:`blank_observation`).
+        self.blank = blank_observation(batch, size)
+        self.kernel = advance
+        self.tables = (batch.layout, batch.block_starts, self.blank)
         self.block = BLOCK
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
         deal_all(self.rows, seeds)
-
-    def advance(
-        self,
-        actions: Any,
-        masks: Any,
-        kind: int,
-        rewards: Any,
-        done: Any,
-        seats: Any,
-        obs: Any,
-        out_masks: Any,
-    ) -> int:
-        """:func:`advance` on these tables (see there)."""
-        b = self.batch
-        found: int = advance(
-            self.rows,
-            actions,
-            masks,
-            kind,
-            rewards,
-            done,
-            seats,
-            obs,
-            out_masks,
-            self.counts,
-            b.layout,
-            b.block_starts,
-            self.board,
-        )
-        return found
 
 
 __all__ = ["MARGIN", "WIN_SHARE", "MetropolysTables", "advance", "final_rewards", "mask", "observe"]

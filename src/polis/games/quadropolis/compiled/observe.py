@@ -9,7 +9,7 @@ of the players to move. The numbers are those of the encoders' compiled loops
 (:func:`~polis.games.quadropolis.batch_kernels.encode_rows`,
 :func:`~polis.games.quadropolis.batch_kernels.mask_rows`), written from the row instead of
 the raw matrix of :class:`~polis.games.quadropolis.tensors.QuadropolisBatch`, in order and
-mostly as whole rows of small tables copied by one memcpy each (:mod:`.copies`);
+mostly as whole rows of small tables copied by one memcpy each (:mod:`polis.core.parts.copies`);
 ``tests/research/test_compiled_batch.py`` holds them to the Python states' encoding.
 """
 
@@ -20,8 +20,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from polis.core.parts.batch_kernel import (
+    MARGIN,
+    WIN_SHARE,
+    CompiledTables,
+    first_refused,
+    rewards_from,
+)
+from polis.core.parts.copies import copy_items
 from polis.games.quadropolis.compiled.bridge import facts_row
-from polis.games.quadropolis.compiled.copies import copy_items
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.row import (
@@ -60,10 +67,6 @@ from polis.games.quadropolis.observation import CELL_ROWS
 from polis.games.quadropolis.options import parse_options
 from polis.games.quadropolis.site import N_SPOTS
 from polis.games.quadropolis.tensors import QuadropolisBatch
-
-#: Reward kinds of :func:`advance`, in the order of ``polis.research.session.REWARDS``.
-WIN_SHARE, MARGIN = 0, 1
-
 
 #: Spots per block of the legal counts :func:`advance` keeps for the draws
 #: (:func:`polis.research.compiled_draws.pick_counted`): a block is this many (architect,
@@ -303,24 +306,11 @@ def mask(
 
 @njit(cache=True, nogil=True)
 def final_rewards(row: Any, kind: int, out: Any, totals: Any, places: Any) -> None:
-    """The finished game's rewards of every seat into ``out`` (``kind``: :data:`WIN_SHARE`,
-    1/k to each of k players sharing first place; :data:`MARGIN`, own score minus the best
-    other score), as ``final_rewards`` of the Python result."""
+    """The finished game's rewards of every seat into ``out`` (``kind``: :data:`WIN_SHARE`
+    or :data:`MARGIN`, :func:`~polis.core.parts.batch_kernel.rewards_from`), as
+    ``final_rewards`` of the Python result."""
     final_scores(row, totals, places)
-    n = row[F_PLAYERS]
-    first = 0
-    for p in range(n):
-        if places[p] == 0:
-            first += 1
-    for p in range(n):
-        if kind == WIN_SHARE:
-            out[p] = 1.0 / first if places[p] == 0 else 0.0
-        else:
-            best = -(1 << 30)
-            for q in range(n):
-                if q != p and totals[q] > best:
-                    best = totals[q]
-            out[p] = totals[p] - best
+    rewards_from(totals, places, row[F_PLAYERS], kind, out)
 
 
 @njit(cache=True, nogil=True)
@@ -351,13 +341,10 @@ def advance(
     observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
     ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
     plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
+    refused = first_refused(actions, masks)
+    if refused >= 0:
+        return refused
     tables = rows.shape[0]
-    size = masks.shape[1]
-    if actions.shape[0]:
-        for i in range(tables):
-            a = actions[i]
-            if a < 0 or a >= size or not masks[i, a]:
-                return i
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)
     observing = obs.shape[1] > 0
@@ -399,7 +386,7 @@ def deal_all(rows: Any, seeds: Any) -> None:
         new_game(rows[i])
 
 
-class QuadropolisTables:
+class QuadropolisTables(CompiledTables):
     """The compiled tables of one mode and player count and what :func:`advance` reads:
     the engine rows, the raw matrix and the encoder's batch tables."""
 
@@ -432,45 +419,14 @@ class QuadropolisTables:
         assert batch.block_starts[0] == 0 and (batch.block_starts[1:] == ends[:-1]).all()
         #: The observation's length by those blocks (the encoder's size: ``make_tables``).
         self.obs_size = int(ends[-1])
+        self.kernel = advance
+        b = batch
+        self.tables = (b.layout, b.block_starts, self.site, self.cell, self.spots)
+        self.tables += (b.unused_rows, self.spot_w, self.classes)
 
     def deal(self, seeds: Any) -> None:
         """A new game on every table (``seeds``: int64 per table, or empty: go on)."""
         deal_all(self.rows, seeds)
-
-    def advance(
-        self,
-        actions: Any,
-        masks: Any,
-        kind: int,
-        rewards: Any,
-        done: Any,
-        seats: Any,
-        obs: Any,
-        out_masks: Any,
-    ) -> int:
-        """:func:`advance` on these tables (see there)."""
-        b = self.batch
-        found: int = advance(
-            self.rows,
-            actions,
-            masks,
-            kind,
-            rewards,
-            done,
-            seats,
-            obs,
-            out_masks,
-            self.counts,
-            b.layout,
-            b.block_starts,
-            self.site,
-            self.cell,
-            self.spots,
-            b.unused_rows,
-            self.spot_w,
-            self.classes,
-        )
-        return found
 
 
 __all__ = [

@@ -103,6 +103,13 @@ def observe(
 
 
 @njit(cache=True, nogil=True)
+def from_me(seat: int, me: int, n: int) -> int:
+    """``(seat - me) % n`` for seats ``0..n-1``, with no division."""
+    d = seat - me
+    return d + n if d < 0 else d
+
+
+@njit(cache=True, nogil=True)
 def observe_one(row: Any, me: int, out: Any, offsets: Any, layout: Any, blank: Any) -> None:
     """:func:`observe` of one table (seat ``me``, into ``out``)."""
     n, width = layout[0], layout[1]
@@ -139,7 +146,7 @@ def observe_one(row: Any, me: int, out: Any, offsets: Any, layout: Any, blank: A
     out[o_bid_value + value] = 1
     passed = row[S_PASSED]
     for j in range(n):
-        seat = (me + j) % n
+        seat = me + j - n if me + j >= n else me + j
         supply = row[S_SUPPLY + seat]
         for v in range(VALUES):  # SUPPLY_ROWS[supply] computed (the table is 850 kB)
             out[o_supplies + j * VALUES + v] = (supply >> (v + 1)) & 1
@@ -152,13 +159,13 @@ def observe_one(row: Any, me: int, out: Any, offsets: Any, layout: Any, blank: A
         out[o_unused + d] = UNUSED_ROWS[unused, d]
     cur = row[S_CURRENT]
     if cur >= 0:
-        out[o_to_move + (cur - me) % n] = 1
+        out[o_to_move + from_me(cur, me, n)] = 1
     else:
         out[o_terminal] = 1
-    out[o_start + (row[S_START] - me) % n] = 1
+    out[o_start + from_me(row[S_START], me, n)] = 1
     metro, arch = row[S_METRO], row[S_ARCHAEOLOGY]
-    out[o_metro + ((metro - me) % n if metro >= 0 else n)] = 1
-    out[o_arch + ((arch - me) % n if arch >= 0 else n)] = 1
+    out[o_metro + (from_me(metro, me, n) if metro >= 0 else n)] = 1
+    out[o_arch + (from_me(arch, me, n) if arch >= 0 else n)] = 1
     out[o_area + row[F_AREA + me]] = 1
     colour = row[F_COLOUR + me]
     if colour >= 0:

@@ -61,8 +61,15 @@ class CompiledTables:
     block: int
     #: Legal ids of each table's last mask per :attr:`block` ids (for the draws).
     counts: Any
-    #: ``advance(rows, actions, masks, kind, rewards, done, seats, obs, out_masks, counts,
-    #: *tables) -> int``: the game's step (its ``compiled/observe.py``).
+    #: ``advance(rows, actions, masks, kind, (rewards, done, seats, obs, out_masks, counts),
+    #: *tables) -> int``, the game's step (its ``compiled/observe.py``), one step of every
+    #: table: ``actions[i]`` for the player to move on table ``i`` (refused, before any
+    #: table moves, unless ``masks`` allows it: returns the first such table, else -1). A
+    #: finished game's rewards go to ``rewards[i]`` (``kind``), ``done[i]`` is set and the
+    #: table's next game is dealt from its generator; then ``seats``, the observations
+    #: ``obs`` of the players to move, their masks ``out_masks`` and the masks' ``counts``
+    #: are written (every entry of each). An empty ``actions`` plays nothing: the first
+    #: batch. Observations are skipped when ``obs`` has no columns.
     kernel: Any
     #: What :attr:`kernel` reads after ``counts``: the game's tables.
     tables: tuple[Any, ...]
@@ -84,19 +91,8 @@ class CompiledTables:
     ) -> int:
         """One step of every table (:attr:`kernel`; see the game's ``advance``): the first
         table whose action ``masks`` refuses (nothing moved), else -1."""
-        found: int = self.kernel(
-            self.rows,
-            actions,
-            masks,
-            kind,
-            rewards,
-            done,
-            seats,
-            obs,
-            out_masks,
-            self.counts,
-            *self.tables,
-        )
+        outs = (rewards, done, seats, obs, out_masks, self.counts)
+        found: int = self.kernel(self.rows, actions, masks, kind, outs, *self.tables)
         return found
 
 

@@ -1,14 +1,12 @@
 """Many compiled Metropolys tables stepped at once, with their observations and masks.
 
-The batch of :mod:`polis.research.compiled_batch`: the tables are a 2-D array of engine
-rows (:mod:`.layout`), and one compiled call (:func:`advance`) checks every action against
-the last masks, plays them, scores the finished games (the rewards of
-:func:`polis.research.session.final_rewards`), deals each finished table's next game from
-its own generator, and writes the observations and masks of the players to move. Those come
-from the encoders' own compiled loops (:func:`~polis.games.metropolys.batch_kernels.encode_rows`,
-:func:`~polis.games.metropolys.batch_kernels.mask_rows`) on the raw int8 matrix of
-:class:`~polis.games.metropolys.tensors.MetropolysBatch`, which :func:`to_raw` writes from a
-row instead of from a Python state: so the numbers are the encoders' by construction, and
+The game's part of :mod:`polis.research.compiled_batch` (the step every game's kernel takes:
+:class:`polis.core.parts.batch_kernel.CompiledTables`): the tables are a 2-D array of engine
+rows (:mod:`.layout`); :func:`advance` plays a chunk of tables, scores and re-deals the
+finished ones, then writes the chunk's observations (:func:`observe`: a template copied by
+one memcpy, then the few entries set) and masks (:func:`mask`). The numbers are those of
+:func:`~polis.games.metropolys.batch_kernels.encode_rows` and
+:func:`~polis.games.metropolys.batch_kernels.mask_rows`, computed from the row;
 ``tests/research/test_compiled_batch.py`` holds them to the Python states' encoding.
 """
 
@@ -230,30 +228,16 @@ def final_rewards(row: Any, kind: int, out: Any, totals: Any, places: Any, work:
 
 @njit(cache=True, nogil=True)
 def advance(
-    rows: Any,
-    actions: Any,
-    masks: Any,
-    kind: int,
-    rewards: Any,
-    done: Any,
-    seats: Any,
-    obs: Any,
-    out_masks: Any,
-    counts: Any,
-    layout: Any,
-    offsets: Any,
-    blank: Any,
+    rows: Any, actions: Any, masks: Any, kind: int, outs: Any, layout: Any, offsets: Any, blank: Any
 ) -> int:
-    """One step of every table: ``actions[i]`` for the player to move on table ``i``
-    (refused, before any table moves, unless ``masks`` allows it: returns the first such
-    table, else -1). A finished game's rewards go to ``rewards[i]`` (``kind``), ``done[i]``
-    is set and the table's next game is dealt from its generator; then ``seats``, the
-    observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
-    ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
-    plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
+    """One step of every table, as :attr:`~polis.core.parts.batch_kernel.CompiledTables.kernel`
+    says (the legal counts ``counts``: see :func:`mask`), its observations and masks written
+    :data:`CHUNK` tables at a time; ``layout``, ``offsets``: the batch's; ``blank``:
+    :func:`blank_observation`."""
     refused = first_refused(actions, masks)
     if refused >= 0:
         return refused
+    rewards, done, seats, obs, out_masks, counts = outs
     tables = rows.shape[0]
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)

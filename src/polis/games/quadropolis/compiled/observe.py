@@ -319,12 +319,7 @@ def advance(
     actions: Any,
     masks: Any,
     kind: int,
-    rewards: Any,
-    done: Any,
-    seats: Any,
-    obs: Any,
-    out_masks: Any,
-    counts: Any,
+    outs: Any,
     layout: Any,
     offsets: Any,
     site: Any,
@@ -334,16 +329,13 @@ def advance(
     spot_w: int,
     classes: Any,
 ) -> int:
-    """One step of every table: ``actions[i]`` for the player to move on table ``i``
-    (refused, before any table moves, unless ``masks`` allows it: returns the first such
-    table, else -1). A finished game's rewards go to ``rewards[i]`` (``kind``), ``done[i]``
-    is set and the table's next game is dealt from its generator; then ``seats``, the
-    observations ``obs`` of the players to move, their masks ``out_masks`` and the masks'
-    ``counts`` (see :func:`mask`) are written (every entry of each). An empty ``actions``
-    plays nothing: the first batch. Observations are skipped when ``obs`` has no columns."""
+    """One step of every table, as :attr:`~polis.core.parts.batch_kernel.CompiledTables.kernel`
+    says (the legal counts ``counts``: see :func:`mask`), its observations and masks written
+    :data:`CHUNK` tables at a time; the rest: :class:`QuadropolisTables`'s tables."""
     refused = first_refused(actions, masks)
     if refused >= 0:
         return refused
+    rewards, done, seats, obs, out_masks, counts = outs
     tables = rows.shape[0]
     totals = np.zeros(MAX_PLAYERS, np.int64)
     places = np.zeros(MAX_PLAYERS, np.int64)

@@ -130,17 +130,17 @@ def observe_one(row: Any, me: int, out: Any, offsets: Any, layout: Any, blank: A
             slot = (c >> 4) - me  # the builder's seat from me: no division per field
             out[at + 4 + (slot + n if slot < 0 else slot)] = 1
             out[at + value_at] = c & 15
-    value = 0
     for b in range(nbids):  # bids: the bidder's slot moves to the bid half
         f = row[S_BIDS + b]
         at = o_fields + f * width
-        slot = (row[S_CELLS + f] >> 4) - me
-        slot = slot + n if slot < 0 else slot
+        slot = from_me(row[S_CELLS + f] >> 4, me, n)
         out[at + 4 + slot] = 0
         out[at + 4 + n + slot] = 1
-        if b == nbids - 1:
-            out[at + value_at + 1] = 1
-            value = row[S_CELLS + f] & 15
+    value = 0
+    if nbids:  # the last bid
+        f = row[S_BIDS + nbids - 1]
+        out[o_fields + f * width + value_at + 1] = 1
+        value = row[S_CELLS + f] & 15
     out[o_bid_value + value] = 1
     passed = row[S_PASSED]
     for j in range(n):

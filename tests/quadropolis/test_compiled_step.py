@@ -166,3 +166,23 @@ def test_rounds_to_come_are_drawn_or_installed(table: tuple[str, int], seed: int
         install_layout(row, 1, rounds[0])
     install_layout(row, 0, rounds[0][::-1])  # the first round, not played yet: laid again
     assert row[S_SITE : S_SITE + 25].tolist() == list(rounds[0][::-1])
+
+
+@settings(max_examples=10, deadline=None)
+@given(TABLES, st.integers(0, 2**31))
+def test_the_searches_rows_are_the_reference_rows(table: tuple[str, int], seed: int) -> None:
+    """search_row (offers by the compiled engine, for speed) gives to_row's row (offers by
+    their definition) at every position of a random game."""
+    import random
+
+    from polis.games.quadropolis.compiled.bridge import search_row
+
+    mode, players = table
+    rng = random.Random(seed)
+    state = GAME.new_game(mode, players, seed=seed)
+    while True:
+        assert isinstance(state, QuadropolisState)
+        assert search_row(state).tolist() == to_row(state).tolist()
+        if state.is_terminal():
+            break
+        state.apply(state.random_move(rng))

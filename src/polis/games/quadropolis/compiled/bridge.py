@@ -82,7 +82,32 @@ def facts_row(mode: str, players: int, options: Options = DEFAULT_OPTIONS) -> An
 
 def to_row(state: QuadropolisState) -> Any:
     """The row of a Python state: the same position, and the same future (the set-up's
-    layouts of the rounds to come, laid as they are: ``F_SHUFFLE`` 0)."""
+    layouts of the rounds to come, laid as they are: ``F_SHUFFLE`` 0). Every slot is written
+    here from the Python state, the offers too (by their definition, not by the compiled
+    :func:`~.step.offers`), so the check compares two independent writings."""
+    row = _position_row(state)
+    players = state.setup_data.players
+    up = FACE_UP[players]
+    for q, t in enumerate(state._site):
+        if t >= 0:
+            c = (0, 1, 2)[T_KIND[t]] if T_KIND[t] <= 2 and up[t] else 0 if up[t] else DOWN
+            for k in range(1, 6):
+                for spot in range(N_SPOTS):
+                    if SELECT[spot][k] == q:
+                        row[S_OFFERS + 4 * (k - 1) + c] |= 1 << spot
+    return row
+
+
+def search_row(state: QuadropolisState) -> Any:
+    """:func:`to_row`'s row with the offers worked out by the compiled engine: what the
+    searches take for each sampled state (a few times faster; tested equal)."""
+    row = _position_row(state)
+    offers(row)
+    return row
+
+
+def _position_row(state: QuadropolisState) -> Any:
+    """Every slot of the row but the offers."""
     setup = state.setup_data
     players = setup.players
     row = facts_row(setup.mode, players, state.rules)
@@ -103,14 +128,6 @@ def to_row(state: QuadropolisState) -> Any:
         row[S_INH + p] = inh
         row[S_EN + p] = en
     row[S_SITE : S_SITE + SITE_SQUARES] = state._site
-    up = FACE_UP[players]
-    for q, t in enumerate(state._site):
-        if t >= 0:
-            c = (0, 1, 2)[T_KIND[t]] if T_KIND[t] <= 2 and up[t] else 0 if up[t] else DOWN
-            for k in range(1, 6):
-                for spot in range(N_SPOTS):
-                    if SELECT[spot][k] == q:
-                        row[S_OFFERS + 4 * (k - 1) + c] |= 1 << spot
     size = row[F_SIZE]
     for p in range(players):
         for q in range(size):

@@ -2,7 +2,7 @@
 playout policy (:mod:`.policy`) and scored exactly, in one compiled call.
 
 A search spends most of its time finishing sampled games; here that costs the row of the
-state (:func:`.bridge.to_row`, which keeps the sample's own layouts of the rounds to come)
+state (:func:`.bridge.search_row`, which keeps the sample's own layouts of the rounds to come)
 and one call. The policy's gains and draws are the Python policy's
 (``tests/quadropolis/test_compiled_policy.py``); its random numbers come from the row's own
 generator, seeded from the search's ``random.Random``, so a seeded search stays
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from polis.games.quadropolis.compiled.bridge import to_row
+from polis.games.quadropolis.compiled.bridge import search_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.playouts import play, random_games
@@ -49,7 +49,7 @@ class Playouts:
     ) -> tuple[tuple[int, ...], Ranking]:
         """Each player's final total and the ranking (best first, ties together) of
         ``state`` (left unchanged) finished by the playout policy."""
-        row = to_row(state)
+        row = search_row(state)
         seed_generator(row, rng.getrandbits(63))
         finish(row, self.moves, self.totals, self.places)
         n = state.num_players

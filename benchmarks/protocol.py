@@ -7,7 +7,8 @@ For each game, mode and player count (random positions from seeded random games,
 * ``view/s``: ``view(player)`` calls (what an agent receives);
 * ``json/s``: a view turned into JSON-able data (what the server sends);
 * ``mcts it/s`` / ``mc it/s``: search iterations per second of ``mcts`` and ``montecarlo``
-  (fixed iteration budgets, a few decisions from the start of the game).
+  (fixed iteration budgets, a few decisions from the start of the game; ``POLIS_COMPILED=off``
+  keeps them on the Python engines, as the searches were before their compiled playouts).
 
 It runs unchanged on older trees of polis too (it reads views as the API of the tree gives
 them), so the figures of two versions can be taken in one run: ``--compare DIR`` runs this
@@ -70,7 +71,11 @@ def _to_json(view: Any) -> Any:
 
 def _search_rate(game: Any, mode: str, players: int, spec: str) -> float:
     from polis.bots import make_agent
+    from polis.bots.knowledge import knowledge_for
 
+    # the compiled engine (where POLIS_COMPILED lets the searches use it) loaded before the
+    # clock starts; older trees have no warm()
+    getattr(knowledge_for(game), "warm", lambda: None)()
     iterations = 0
     seconds = 0.0
     for seed in range(3):

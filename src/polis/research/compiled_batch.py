@@ -56,7 +56,7 @@ def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) ->
     if game.name == "metropolys":
         from polis.games.metropolys.compiled.observe import MetropolysTables
 
-        return MetropolysTables(encoder.batch, tables, options, encoder.size)  # type: ignore[arg-type]
+        return MetropolysTables(encoder.batch, tables, options)  # type: ignore[arg-type]
     if game.name == "quadropolis":
         from polis.games.quadropolis.compiled.observe import QuadropolisTables
 

@@ -9,7 +9,7 @@ of the players to move. The numbers are those of the encoders' compiled loops
 (:func:`~polis.games.quadropolis.batch_kernels.encode_rows`,
 :func:`~polis.games.quadropolis.batch_kernels.mask_rows`), written from the row instead of
 the raw matrix of :class:`~polis.games.quadropolis.tensors.QuadropolisBatch`, in order and
-mostly as whole rows of small tables copied by one memcpy each (:mod:`polis.core.parts.copies`);
+mostly as whole rows of small tables copied by one memcpy each (:mod:`.copies`);
 ``tests/research/test_compiled_batch.py`` holds them to the Python states' encoding.
 """
 
@@ -27,8 +27,8 @@ from polis.core.parts.batch_kernel import (
     first_refused,
     rewards_from,
 )
-from polis.core.parts.copies import copy_items
 from polis.games.quadropolis.compiled.bridge import facts_row
+from polis.games.quadropolis.compiled.copies import copy_items
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import seed_generator
 from polis.games.quadropolis.compiled.row import (

@@ -1,12 +1,11 @@
 """Copying a run of array items in compiled code as one ``llvm.memcpy``.
 
 numba compiles an item-by-item copy between two arrays into one load and one store per item:
-it cannot know the arrays do not overlap, so the copy is never made of vectors. The compiled
-batches' observations and masks (each game's ``compiled/observe.py``) are mostly whole rows of
-small tables (or a whole template) copied into the output; this intrinsic copies them as
-LLVM's memcpy, which a constant length (a module constant) turns into a few vector moves.
-Usable from compiled code only; both arrays C-contiguous, of the same item type, and the
-items in range (nothing is checked).
+it cannot know the arrays do not overlap, so the copy is never made of vectors. The batch
+observation (:mod:`.observe`) is mostly whole rows of small tables copied into the output;
+this intrinsic copies them as LLVM's memcpy, which a constant length (a module constant)
+turns into a few vector moves. Usable from compiled code only; both arrays C-contiguous, of
+the same item type, and the items in range (nothing is checked).
 """
 
 from __future__ import annotations

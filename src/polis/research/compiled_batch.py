@@ -187,7 +187,7 @@ class CompiledBatchEnv:
         numpy Generator, the fast way)."""
         if self._last is None:
             raise PolisError("no games yet: call reset() first")
-        from polis.research.compiled_draws import pick_counted
+        from polis.research.batch_kernels import pick_counted
 
         masks = self._last.action_mask.view(np.uint8)
         count = masks.shape[0]

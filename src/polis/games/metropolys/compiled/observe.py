@@ -64,7 +64,7 @@ WORK = max(MAX_GROUPS, MAX_STACK)
 #: Tables :func:`advance` plays before it writes their observations and masks.
 CHUNK = 64
 #: Mask ids per block of the legal counts :func:`advance` keeps for the draws
-#: (:func:`polis.research.compiled_draws.pick_counted`).
+#: (:func:`polis.research.batch_kernels.pick_counted`).
 BLOCK = 64
 
 

@@ -69,7 +69,7 @@ from polis.games.quadropolis.site import N_SPOTS
 from polis.games.quadropolis.tensors import QuadropolisBatch
 
 #: Spots per block of the legal counts :func:`advance` keeps for the draws
-#: (:func:`polis.research.compiled_draws.pick_counted`): a block is this many (architect,
+#: (:func:`polis.research.batch_kernels.pick_counted`): a block is this many (architect,
 #: spot) pairs, ``SPOTS_PER_BLOCK * stride`` ids, so a mask block is never split.
 SPOTS_PER_BLOCK = 4
 #: Width of a site square's row and of a city square's row in the observation.

@@ -20,13 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_args
-
-CONFIGS = [
-    ("quadropolis", "classic"),
-    ("quadropolis", "expert"),
-    ("metropolys", "family"),
-    ("metropolys", "expert"),
-]
+from engines import CONFIGS  # this script's sibling: every game and mode
 
 
 def main() -> None:

@@ -247,11 +247,13 @@ def compiled_batch_loop(
     """Table steps of the compiled batch, 20 steps per call, each action drawn from the
     masks by the compiled draw (uniform numbers from a numpy Generator); None without numba
     or a compiled engine for the game."""
-    try:
-        from polis.research.compiled_batch import COMPILED_GAMES, CompiledBatchEnv
-    except ImportError:  # numba is an extra
+    from polis.core.parts import COMPILED_BATCH
+
+    if COMPILED_BATCH.name not in game.plugins:
         return None
-    if game.name not in COMPILED_GAMES:
+    try:
+        from polis.research.compiled_batch import CompiledBatchEnv
+    except ImportError:  # numba is an extra
         return None
     tables = compiled_tables
     env = CompiledBatchEnv(game, mode, players, tables, seed=0, reuse=reuse, observe=observe)

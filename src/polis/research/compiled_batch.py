@@ -2,11 +2,12 @@
 
 :class:`CompiledBatchEnv` has the API and the :class:`~polis.research.batch.Batch` of
 :class:`~polis.research.batch.BatchEnv` (same observations, masks, players to move, rewards
-and auto-reset of finished tables), for the games with a compiled (numba) engine: Metropolys
-and Quadropolis. The tables are one int32 array of engine rows (:attr:`CompiledBatchEnv.rows`)
-and each :meth:`~CompiledBatchEnv.step` is one compiled call (the game's
-``compiled.observe.advance``) that plays every table's action, scores the finished games,
-deals their next ones and writes the observations and masks: no Python per table.
+and auto-reset of finished tables), for the games with a compiled (numba) engine (their
+``compiled_batch`` part, :data:`polis.core.parts.COMPILED_BATCH`). The tables are one int32
+array of engine rows (:attr:`CompiledBatchEnv.rows`) and each
+:meth:`~CompiledBatchEnv.step` is one compiled call (the game's ``compiled.observe.advance``)
+that plays every table's action, scores the finished games, deals their next ones and
+writes the observations and masks: no Python per table.
 
 Seeding: table ``i``'s row generator is seeded from ``derive_seed(seed, "table", i)``
 (:func:`polis.core.match.derive_seed`) at a seeded reset (or the first one), and every game
@@ -37,6 +38,7 @@ import numpy.typing as npt
 
 from polis.core.errors import IllegalMove, InputError, PolisError
 from polis.core.match import derive_seed
+from polis.core.parts import COMPILED_BATCH
 from polis.core.protocol import JSON, Game
 from polis.research.batch import Batch, root_seed
 from polis.research.observations import Encoder, TableEncoder
@@ -46,26 +48,16 @@ from polis.research.session import REWARDS, find_table
 if TYPE_CHECKING:  # numba is imported by make_tables only: only batches need it
     from polis.core.parts.batch_kernel import CompiledTables
 
-#: The games with compiled tables (registry names).
-COMPILED_GAMES = ("metropolys", "quadropolis")
-
 
 def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) -> CompiledTables:
-    """The compiled tables of ``game`` (numba is imported here: only batches need it)."""
+    """The compiled tables of ``game`` (its ``compiled_batch`` part; numba is imported with
+    it: only batches need it)."""
     assert isinstance(encoder, TableEncoder)
-    if game.name == "metropolys":
-        from polis.games.metropolys.compiled.observe import MetropolysTables
-
-        return MetropolysTables(encoder.batch, tables, options)  # type: ignore[arg-type]
-    if game.name == "quadropolis":
-        from polis.games.quadropolis.compiled.observe import QuadropolisTables
-
-        made = QuadropolisTables(encoder.batch, tables, options)  # type: ignore[arg-type]
-        assert made.obs_size == encoder.size  # observe() writes every entry
-        return made
-    raise InputError(
-        f"{game.name} has no compiled engine: use BatchEnv (compiled: {', '.join(COMPILED_GAMES)})"
-    )
+    if COMPILED_BATCH.name not in game.plugins:
+        raise InputError(f"{game.name} has no compiled engine: use BatchEnv")
+    made = game.plugin(COMPILED_BATCH)(encoder.batch, tables, options)
+    assert getattr(made, "obs_size", encoder.size) == encoder.size  # every entry written
+    return made
 
 
 class CompiledBatchEnv:
@@ -204,4 +196,4 @@ class CompiledBatchEnv:
         return picks
 
 
-__all__ = ["COMPILED_GAMES", "CompiledBatchEnv", "make_tables"]
+__all__ = ["CompiledBatchEnv", "make_tables"]

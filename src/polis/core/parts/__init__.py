@@ -27,7 +27,10 @@ web lives here, in the core, so a game implements all of them importing nothing 
   :class:`ReadView`, ``(json) -> View``, the view back from what its ``to_json`` wrote;
 * ``REASONS``, for the post-game review (:mod:`polis.bots.review`): :class:`Reasons`,
   ``(view, played, best, points=, win_share=) -> Reason``, why one move was better than
-  another, as a key of the game's catalogue and its arguments.
+  another, as a key of the game's catalogue and its arguments;
+* ``COMPILED_BATCH``, for the compiled batched API (:mod:`polis.research.compiled_batch`): a
+  :class:`CompiledTablesFactory`, ``(encoder's batch, tables, options) -> CompiledTables``
+  (:mod:`polis.core.parts.batch_kernel`), for a game with a compiled engine.
 
 Importing this package loads no part and no third-party library: the interfaces' own
 modules are imported only for type checking here.
@@ -41,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, final
 if TYPE_CHECKING:
     from polis.core.events import Event
     from polis.core.moves import Move
+    from polis.core.parts.batch_kernel import CompiledTables
     from polis.core.parts.chance import ChanceModel
     from polis.core.parts.knowledge import Knowledge
     from polis.core.parts.observation import Encoder
@@ -178,6 +182,13 @@ class Reasons(Protocol):
     ) -> Reason | None: ...
 
 
+class CompiledTablesFactory(Protocol):
+    """A game's ``compiled_batch`` part: ``tables`` tables on its compiled engine, observed
+    and masked as its encoder's ``batch`` does, under the rules ``options``."""
+
+    def __call__(self, batch: Any, tables: int, options: Any, /) -> CompiledTables: ...
+
+
 KNOWLEDGE: PluginKey[KnowledgeFactory] = PluginKey("knowledge")
 OBSERVATION: PluginKey[ObservationFactory] = PluginKey("observation")
 CHANCE: PluginKey[ChanceModel] = PluginKey("chance")
@@ -187,16 +198,29 @@ TEXT: PluginKey[TextParts] = PluginKey("text")
 WIRE: PluginKey[WireTypes] = PluginKey("wire")
 READ_VIEW: PluginKey[ReadView] = PluginKey("read_view")
 REASONS: PluginKey[Reasons] = PluginKey("reasons")
+COMPILED_BATCH: PluginKey[CompiledTablesFactory] = PluginKey("compiled_batch")
 
 #: Every part a game may offer, by name.
 PARTS: Mapping[str, PluginKey[object]] = {
     key.name: key
-    for key in (KNOWLEDGE, OBSERVATION, CHANCE, CHOICES, REVEALS, TEXT, WIRE, READ_VIEW, REASONS)
+    for key in (
+        KNOWLEDGE,
+        OBSERVATION,
+        CHANCE,
+        CHOICES,
+        REVEALS,
+        TEXT,
+        WIRE,
+        READ_VIEW,
+        REASONS,
+        COMPILED_BATCH,
+    )
 }
 
 __all__ = [
     "CHANCE",
     "CHOICES",
+    "COMPILED_BATCH",
     "KNOWLEDGE",
     "OBSERVATION",
     "PARTS",
@@ -206,6 +230,7 @@ __all__ = [
     "TEXT",
     "WIRE",
     "Choices",
+    "CompiledTablesFactory",
     "KnowledgeFactory",
     "ObservationFactory",
     "PluginKey",

@@ -49,6 +49,7 @@ class MetropolysGame(Game):
     tie_breaks: ClassVar[Mapping[str, str]] = {"built": "Buildings built"}
     plugins: ClassVar[Mapping[str, str]] = {
         "knowledge": "polis.games.metropolys.knowledge:MetropolysKnowledge",
+        "compiled_batch": "polis.games.metropolys.compiled.observe:MetropolysTables",
         "observation": "polis.games.metropolys.observation:MetropolysEncoder",
         "chance": "polis.games.metropolys.chance:MetropolysDeal",
         "choices": "polis.games.metropolys.choices:legal_choices",

@@ -51,6 +51,7 @@ class QuadropolisGame(Game):
     }
     plugins: ClassVar[Mapping[str, str]] = {
         "knowledge": "polis.games.quadropolis.knowledge:QuadropolisKnowledge",
+        "compiled_batch": "polis.games.quadropolis.compiled.observe:QuadropolisTables",
         "observation": "polis.games.quadropolis.observation:QuadropolisEncoder",
         "chance": "polis.games.quadropolis.chance:QuadropolisDeal",
         "choices": "polis.games.quadropolis.choices:legal_choices",

@@ -63,7 +63,31 @@ def root_seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().getrandbits(62)
 
 
-class BatchEnv:
+class Tables:
+    """What both batches (:class:`BatchEnv`, the compiled one) take and check: the game, mode,
+    players, ``num_envs`` tables, the reward, options, encoder and root seed."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        mode: str | None,
+        players: int,
+        num_envs: int,
+        reward: str,
+        options: Mapping[str, JSON] | None,
+        seed: int | None,
+    ) -> None:
+        self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
+        self.num_envs = num_envs
+        self.reward = reward
+        self.options = dict(options) if options else None
+        self.encoder: Encoder[Any] = make_encoder(self.game, self.mode, self.players)
+        self.obs_size = self.encoder.size
+        self._seed = root_seed(seed)
+        self._last: Batch | None = None
+
+
+class BatchEnv(Tables):
     """``num_envs`` self-play tables of ``game`` (registry name or Game); see the module doc.
 
     ``mode=None`` is the game's default mode; ``options`` the rules options of every table;
@@ -81,18 +105,11 @@ class BatchEnv:
         options: Mapping[str, JSON] | None = None,
         seed: int | None = None,
     ) -> None:
-        self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
-        self.num_envs = num_envs
-        self.reward = reward
-        self.options = dict(options) if options else None
+        super().__init__(game, mode, players, num_envs, reward, options, seed)
         self.space: Sequence[Move] = self.game.action_space(self.mode).moves
         self.num_actions = len(self.space)
-        self.encoder: Encoder[Any] = make_encoder(self.game, self.mode, self.players)
-        self.obs_size = self.encoder.size
         self.states: list[GameState] = []
-        self._seed = root_seed(seed)
         self._games = [0] * num_envs
-        self._last: Batch | None = None
         #: The class of every table's state (step() maps its methods over the tables).
         self._kind: type[GameState] | None = None
 
@@ -189,4 +206,4 @@ class BatchEnv:
         return ids
 
 
-__all__ = ["Batch", "BatchEnv", "root_seed"]
+__all__ = ["Batch", "BatchEnv", "Tables", "root_seed"]

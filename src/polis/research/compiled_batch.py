@@ -40,10 +40,9 @@ from polis.core.errors import IllegalMove, InputError, PolisError
 from polis.core.match import derive_seed
 from polis.core.parts import COMPILED_BATCH
 from polis.core.protocol import JSON, Game
-from polis.research.batch import Batch, root_seed
+from polis.research.batch import Batch, Tables
 from polis.research.observations import Encoder, TableEncoder
-from polis.research.observations import encoder as make_encoder
-from polis.research.session import REWARDS, find_table
+from polis.research.session import REWARDS
 
 if TYPE_CHECKING:  # numba is imported by make_tables only: only batches need it
     from polis.core.parts.batch_kernel import CompiledTables
@@ -60,7 +59,7 @@ def make_tables(game: Game, encoder: Encoder[Any], tables: int, options: Any) ->
     return made
 
 
-class CompiledBatchEnv:
+class CompiledBatchEnv(Tables):
     """``num_envs`` self-play tables of ``game`` on its compiled engine; see the module doc
     (the arguments are :class:`~polis.research.batch.BatchEnv`'s, and ``reuse``)."""
 
@@ -77,20 +76,13 @@ class CompiledBatchEnv:
         reuse: bool = False,
         observe: bool = True,
     ) -> None:
-        self.game, self.mode, self.players = find_table(game, mode, players, reward, num_envs)
-        self.num_envs = num_envs
-        self.reward = reward
-        self.options = dict(options) if options else None
-        self.encoder: Encoder[Any] = make_encoder(self.game, self.mode, self.players)
-        self.obs_size = self.encoder.size
+        super().__init__(game, mode, players, num_envs, reward, options, seed)
         self.tables = make_tables(self.game, self.encoder, num_envs, self.options)
         self.num_actions = self.tables.num_actions
         self.reuse = reuse
         self.observe = observe
         self._kind = REWARDS.index(reward)
-        self._seed = root_seed(seed)
         self._seeded = False
-        self._last: Batch | None = None
         self._none = np.zeros(0, np.int64)
 
     @property

@@ -86,6 +86,15 @@ class Tables:
         self._seed = root_seed(seed)
         self._last: Batch | None = None
 
+    def _given(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> npt.NDArray[Any]:
+        """``actions`` as an array, refused (InputError) unless one integer per table."""
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,):
+            raise InputError(f"give one action per table ({self.num_envs}), not {given.size}")
+        if given.dtype.kind not in "iu":
+            raise InputError(f"action ids are integers, not {given.dtype}")
+        return given
+
 
 class BatchEnv(Tables):
     """``num_envs`` self-play tables of ``game`` (registry name or Game); see the module doc.
@@ -160,12 +169,7 @@ class BatchEnv(Tables):
         states = self.states
         if not states:
             raise PolisError("no games yet: call reset() first")
-        given = np.asarray(actions)
-        if given.shape != (len(states),):
-            raise InputError(f"give one action per table ({len(states)}), not {given.size}")
-        if given.dtype.kind not in "iu":
-            raise InputError(f"action ids are integers, not {given.dtype}")
-        ids: list[int] = given.tolist()
+        ids: list[int] = self._given(actions).tolist()
         space = self.space
         size = self.num_actions
         if not 0 <= min(ids) <= max(ids) < size:  # checked before any table moves

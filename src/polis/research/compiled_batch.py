@@ -145,12 +145,7 @@ class CompiledBatchEnv(Tables):
         last = self._last
         if last is None:
             raise PolisError("no games yet: call reset() first")
-        given = np.asarray(actions)
-        if given.shape != (self.num_envs,):
-            raise InputError(f"give one action per table ({self.num_envs}), not {given.size}")
-        if given.dtype.kind not in "iu":
-            raise InputError(f"action ids are integers, not {given.dtype}")
-        ids = given.astype(np.int64, copy=False)
+        ids = self._given(actions).astype(np.int64, copy=False)
         # advance() checks every action before it writes anything: the masks may be the
         # arrays it then overwrites (``reuse``)
         found = self._advance(ids, last.action_mask.view(np.bool_))

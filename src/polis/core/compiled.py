@@ -68,11 +68,6 @@ class CompiledPackage:
     _warmed: bool = field(default=False, repr=False)
     _next_probe: float = field(default=0.0, repr=False)
 
-    @property
-    def name(self) -> str:
-        """The stamps' name: the package's, dotted."""
-        return self.package
-
     def folder(self) -> Path | None:
         """numba's cache folder of the package, or None where numba cannot cache."""
         try:
@@ -90,7 +85,7 @@ class CompiledPackage:
 
     def _stamp(self, kind: str) -> Path | None:
         folder = self.folder()
-        return None if folder is None else folder / f"{self.name}.{kind}"
+        return None if folder is None else folder / f"{self.package}.{kind}"
 
     def ensure_fresh(self) -> None:
         """Remove the package's cached functions if they were compiled from other sources."""
@@ -227,7 +222,7 @@ def main() -> None:
     started = time.process_time()
     import fcntl
 
-    with open(folder / f"{found.name}.lock", "w") as lock:
+    with open(folder / f"{found.package}.lock", "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -42,6 +42,8 @@ class Knowledge:
         self.game = game
         self._pool: list[GameState] = []
         self._pool_view: View | None = None
+        #: The compiled ``Playouts`` once made (see :meth:`_playouts`).
+        self._fast: Any = None
 
     def observe(self, view: View) -> None:
         """Take in a new view (called once per decision, before anything else)."""
@@ -99,16 +101,11 @@ class Knowledge:
 
     def _playouts(self) -> Any:
         """This knowledge's compiled ``Playouts`` (made on first use), or None."""
-        if self.compiled is None:
-            return None
-        fast = self.__dict__.get("_fast")
-        if fast is None:
+        if self._fast is None and self.compiled is not None:
             package = compiled_package(self.compiled)
-            if package is None or not package.available():
-                return None
-            module = importlib.import_module(f"{self.compiled}.search")
-            fast = self.__dict__["_fast"] = module.Playouts()
-        return fast
+            if package is not None and package.available():
+                self._fast = importlib.import_module(f"{self.compiled}.search").Playouts()
+        return self._fast
 
     def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
         """The moves a search tree considers at ``state`` (default: all legal moves).

@@ -82,12 +82,11 @@ def keys_into(row: Any, keys: Any, cells: Any, neighbours: Any, district: Any) -
 
 
 @njit(cache=True, nogil=True)
-def decode(key: int) -> tuple[int, int, int]:
-    """(total, inhabitants on buildings, empty squares) of a key (``scoring._decode``)."""
-    total = (key + IB - 1) // W
-    rest = key - total * W
-    on_buildings = (rest + IB - 1) // IB
-    return total, on_buildings, on_buildings * IB - rest
+def total_of(key: int) -> int:
+    """The total of a key: the first part of ``scoring._decode`` (the places compare whole
+    keys, so the tie-break parts are never needed here)."""
+    total: int = (key + IB - 1) // W
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -104,7 +103,7 @@ def final_scores(row: Any, totals: Any, places: Any) -> None:
 def ranks(players: int, keys: Any, totals: Any, places: Any) -> None:
     """Totals and places from the keys (see :func:`final_scores`)."""
     for p in range(players):
-        totals[p] = decode(keys[p])[0]
+        totals[p] = total_of(keys[p])
         above = 0
         for o in range(players):
             if keys[o] > keys[p]:

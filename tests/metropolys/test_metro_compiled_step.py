@@ -25,8 +25,8 @@ from polis.games.metropolys.compiled.check import (
 from polis.games.metropolys.compiled.deal import deal_random
 from polis.games.metropolys.compiled.engine import apply
 from polis.games.metropolys.compiled.layout import POSITION, S_MOVES, S_RNG
-from polis.games.metropolys.compiled.playouts import play_random, random_games
-from polis.games.metropolys.compiled.policy import playout, policy_move
+from polis.games.metropolys.compiled.playouts import play, random_games
+from polis.games.metropolys.compiled.policy import policy_move
 from polis.games.metropolys.compiled.rng import next32
 from polis.games.metropolys.compiled.rng import seed as seed_rng
 from polis.games.metropolys.compiled.score import score, scratch
@@ -66,7 +66,7 @@ def _compiled_game(mode: str, players: int, seed: int) -> tuple[np.ndarray, list
     row = new_row(mode, players, seed=seed)
     deal_random(row)
     record = np.full(2000, -1, np.int64)
-    played = play_random(row, record)
+    played = play(row, record, False)
     assert 0 < played == row[S_MOVES] <= record.shape[0]
     return row, record[:played].tolist()
 
@@ -112,8 +112,8 @@ def test_a_row_copy_replays_the_same_randomness() -> None:
     deal_random(row)
     deal_random(twin)
     assert np.array_equal(row, twin)
-    play_random(row, np.zeros(0, np.int64))
-    play_random(twin, np.zeros(0, np.int64))
+    play(row, np.zeros(0, np.int64), False)
+    play(twin, np.zeros(0, np.int64), False)
     assert np.array_equal(row, twin)
 
 
@@ -156,7 +156,7 @@ def test_compiled_playouts_replay_in_python(mode: str, players: int, seed: int) 
     row = new_row(mode, players, seed=seed)
     deal_random(row)
     record = np.full(2000, -1, np.int64)
-    played = playout(row, record)
+    played = play(row, record, True)
     assert 0 < played <= record.shape[0]
     setup, options = setup_of_row(row)
     state = MetropolysState(setup, options)

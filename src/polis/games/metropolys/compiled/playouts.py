@@ -1,4 +1,5 @@
-"""Whole random games compiled: the yardstick's random policy on a row, and the timed loop.
+"""Whole games compiled: the yardstick's random policy on a row, the play loop (random or the
+bots' playout policy), and the timed loop.
 
 The policy is the C yardstick's (``shared/yardstick``), so games/s compare: the opening bid
 is uniform over all (value, free field) pairs; later a player passes with probability 0.3
@@ -33,31 +34,13 @@ from polis.games.metropolys.compiled.layout import (
     S_NBIDS,
     S_SUPPLY,
 )
+from polis.games.metropolys.compiled.policy import policy_move
 from polis.games.metropolys.compiled.rng import below, chance, seed
-from polis.games.metropolys.compiled.score import MAX_STACK, popcount, score
+from polis.games.metropolys.compiled.score import MAX_STACK, nth_bit, nth_value, popcount, score
 from polis.games.metropolys.compiled.tables import ADJ_MASK
 
 #: The yardstick's pass probability when a raise is legal, as a threshold on 32 bits.
 PASS_THRESHOLD: Final = int(0.3 * 2**32)
-
-
-@njit(cache=True, nogil=True)
-def nth_value(supply: int, k: int) -> int:
-    """The k-th (from 0) value in a supply mask, ascending."""
-    for v in range(1, 14):
-        if (supply >> v) & 1:
-            if k == 0:
-                return v
-            k -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def nth_bit(mask: int, k: int) -> int:
-    """The k-th (from 0) set bit of a non-negative int64, ascending."""
-    for _ in range(k):
-        mask &= mask - 1
-    return popcount((mask & -mask) - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -88,13 +71,15 @@ def random_action(row: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def play_random(row: Any, record: Any) -> int:
-    """Play the table to its end with :func:`random_action`; the moves are written into
-    ``record`` while it has room (an empty array records nothing). Returns the number of
-    moves played, or -1 if the policy ever chose an illegal move (it never should)."""
+def play(row: Any, record: Any, greedy: bool) -> int:
+    """Play the table to its end, with the bots' playout policy
+    (:func:`~.policy.policy_move`) when ``greedy``, else with :func:`random_action`; the
+    moves are written into ``record`` while it has room (an empty array records nothing).
+    Returns the number of moves played, or -1 if the policy ever chose an illegal move (it
+    never should)."""
     played = 0
     while row[S_CURRENT] >= 0:
-        action = random_action(row)
+        action = policy_move(row) if greedy else random_action(row)
         if not apply(row, action):
             return -1
         if played < record.shape[0]:
@@ -121,7 +106,7 @@ def _random_games(
     checksum = 0
     for _ in range(games):
         deal_random(row)
-        played = play_random(row, nothing)
+        played = play(row, nothing, False)
         if played < 0:
             return -1, 0
         moves += row[S_MOVES]

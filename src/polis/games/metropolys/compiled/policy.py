@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from polis.games.metropolys.board import COLOURS, NUM_FIELDS, SIZE_OF
-from polis.games.metropolys.compiled.engine import apply, free_mask
+from polis.games.metropolys.compiled.engine import free_mask
 from polis.games.metropolys.compiled.layout import (
     A_CHAINS,
     A_DISTRICTS,
@@ -42,9 +42,8 @@ from polis.games.metropolys.compiled.layout import (
     S_SUPPLY,
     S_TOKENS,
 )
-from polis.games.metropolys.compiled.playouts import nth_bit, nth_value
 from polis.games.metropolys.compiled.rng import below, chance
-from polis.games.metropolys.compiled.score import popcount
+from polis.games.metropolys.compiled.score import nth_bit, nth_value, popcount
 from polis.games.metropolys.compiled.tables import ADJ_MASK, DISTRICT_MASK, DISTRICT_OF
 from polis.games.metropolys.knowledge import (
     _CARD_POINTS,
@@ -209,19 +208,3 @@ def policy_move(row: Any) -> int:
     if row[S_NBIDS] and best_value < 0:
         return PASS_ID
     return best
-
-
-@njit(cache=True, nogil=True)
-def playout(row: Any, record: Any) -> int:
-    """Finish the table with :func:`policy_move` (in place), writing the moves into
-    ``record`` while it has room (an empty array records nothing); the moves played, or -1
-    if the policy ever chose an illegal move (it never should)."""
-    played = 0
-    while row[S_CURRENT] >= 0:
-        action = policy_move(row)
-        if not apply(row, action):
-            return -1
-        if played < record.shape[0]:
-            record[played] = action
-        played += 1
-    return played

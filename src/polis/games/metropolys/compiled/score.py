@@ -78,6 +78,25 @@ def popcount(x: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def nth_value(supply: int, k: int) -> int:
+    """The k-th (from 0) value in a supply mask, ascending."""
+    for v in range(1, 14):
+        if (supply >> v) & 1:
+            if k == 0:
+                return v
+            k -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def nth_bit(mask: int, k: int) -> int:
+    """The k-th (from 0) set bit of a non-negative int64, ascending."""
+    for _ in range(k):
+        mask &= mask - 1
+    return popcount((mask & -mask) - 1)
+
+
+@njit(cache=True, nogil=True)
 def max_packing(groups: Any, count: int, smallest: int, stack: Any, depth: Any) -> int:
     """Largest number of pairwise disjoint masks among ``groups[:count]`` (each of at least
     ``smallest`` bits); ``stack`` and ``depth`` are scratch arrays of :data:`MAX_STACK`."""

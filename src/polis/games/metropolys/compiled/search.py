@@ -39,8 +39,8 @@ from polis.games.metropolys.compiled.layout import (
     S_NBIDS,
     S_SUPPLY,
 )
-from polis.games.metropolys.compiled.playouts import random_games
-from polis.games.metropolys.compiled.policy import bid_value, playout
+from polis.games.metropolys.compiled.playouts import play, random_games
+from polis.games.metropolys.compiled.policy import bid_value
 from polis.games.metropolys.compiled.rng import below, seed
 from polis.games.metropolys.compiled.score import score, scratch
 from polis.games.metropolys.knowledge import TREE_WIDTH
@@ -65,7 +65,7 @@ MOVES: Final = tuple(SPACE.moves)
 def finish(row: Any, record: Any, totals: Any, places: Any, work: Any) -> int:
     """Finish ``row`` with the playout policy and score it into ``totals`` and ``places``;
     the moves played (-1: the policy chose an illegal move, which it never should)."""
-    played = playout(row, record)
+    played = play(row, record, True)
     score(row, totals, places, work)
     return played
 

@@ -50,6 +50,9 @@ from polis.games.quadropolis.compiled.row import (
 )
 from polis.games.quadropolis.compiled.step import _planes, _targets, free_spots, legal
 from polis.games.quadropolis.knowledge import (
+    _MONUMENT,
+    NEEDS_ENERGY,
+    NEEDS_INHABITANT,
     PLAYOUT_EPSILON,
     PLAYOUT_PICKS,
     SPARE_EARLY,
@@ -58,15 +61,16 @@ from polis.games.quadropolis.knowledge import (
     SUPPLY_NEEDED,
     WAITING,
 )
+from polis.games.quadropolis.tiles import KIND_CODES
 
 _SPOTS = 20
 # Engine kinds (tiles.KIND_CODES ".TOSUPpFHM").
 _T, _O, _S, _U, _P, _PG, _F, _H, _M = range(1, 10)
-#: Kinds that need an inhabitant, and energy, to be active (knowledge.NEEDS_*).
-_NEEDS_INHABITANT = np.array([k in (_U, _F, _H, _O) for k in range(10)], np.bool_)
-_NEEDS_ENERGY = np.array([k in (_T, _S, _O) for k in range(10)], np.bool_)
-#: Rough points of a Monument per neighbouring kind (knowledge._MONUMENT).
-_MONUMENT = np.array([0, 0, 0, 3, 2, 5, 5, -5, -5, 0], np.int64)
+#: Per engine kind: does it need an inhabitant, energy, to be active (knowledge.NEEDS_*)?
+_NEEDS_INHABITANT = np.array([c in NEEDS_INHABITANT for c in KIND_CODES], np.bool_)
+_NEEDS_ENERGY = np.array([c in NEEDS_ENERGY for c in KIND_CODES], np.bool_)
+#: Rough points of a Monument per neighbouring engine kind (knowledge._MONUMENT).
+_MONUMENT_BY_KIND = np.array([_MONUMENT.get(c, 0) for c in KIND_CODES], np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -104,7 +108,7 @@ def layout_gain(row: Any, p: int, tile: int, target: int) -> float:
         low = near & -near
         near ^= low
         k = row[base + lowest(low)] >> 3
-        monument += _MONUMENT[k]
+        monument += _MONUMENT_BY_KIND[k]
         if k == _T:
             n_t += 1
         elif k == _O:

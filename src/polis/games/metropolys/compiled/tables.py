@@ -2,9 +2,10 @@
 
 numba freezes module-level arrays into the machine code, so these are built once at import
 from :mod:`~polis.games.metropolys.board` and :mod:`~polis.games.metropolys.cards` (the one
-source of the board) and never passed around. Field sets are int64 masks (bit f = field f;
-55 fields and the lakes' 6 virtual bits fit below bit 63, so no unsigned arithmetic, which
-numba would turn into floats when mixed with signed numbers).
+source of the board) and the Python scorer's own sets and weights, and never passed around.
+Field sets are int64 masks (bit f = field f; 55 fields and the lakes' 6 virtual bits fit
+below bit 63, so no unsigned arithmetic, which numba would turn into floats when mixed with
+signed numbers).
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from typing import Final
 
 import numpy as np
 
+from polis.games.metropolys import scoring
 from polis.games.metropolys.board import (
     ADJACENT,
+    ADJACENT_MASK,
     ADJACENT_PERIPHERAL_PAIRS,
-    BRIDGES,
     COLOUR,
     COLOURS,
     DISTRICT,
+    DISTRICT_FIELDS,
     DISTRICTS,
     LAKES,
     NUM_FIELDS,
@@ -27,8 +30,6 @@ from polis.games.metropolys.board import (
     ON_LAKE,
     ON_STATUE,
     OUTSKIRTS,
-    SIZE_OF,
-    STATUES,
     TOKEN_COUNTS,
     TOKEN_FIELDS,
     TOKENS,
@@ -43,12 +44,9 @@ ADJ: Final = np.full((NUM_FIELDS, MAX_DEGREE), -1, np.int64)
 ADJ_N: Final = np.array([len(a) for a in ADJACENT], np.int64)
 for _f, _near in enumerate(ADJACENT):
     ADJ[_f, : len(_near)] = _near
-ADJ_MASK: Final = np.array([field_mask(a) for a in ADJACENT], np.int64)
+ADJ_MASK: Final = np.array(ADJACENT_MASK, np.int64)
 DISTRICT_OF: Final = np.array(DISTRICT, np.int64)
-DISTRICT_MASK: Final = np.array(
-    [field_mask(f for f in range(NUM_FIELDS) if DISTRICT[f] == d) for d in range(len(DISTRICTS))],
-    np.int64,
-)
+DISTRICT_MASK: Final = np.array([field_mask(d) for d in DISTRICT_FIELDS], np.int64)
 COLOUR_MASK: Final = np.array(
     [field_mask(f for f in range(NUM_FIELDS) if COLOUR[f] == c) for c in COLOURS], np.int64
 )
@@ -58,8 +56,8 @@ ON_LAKE_MASK: Final = field_mask(f for f in range(NUM_FIELDS) if ON_LAKE[f])
 OUTSKIRTS_MASK: Final = field_mask(OUTSKIRTS)
 #: Outskirts without field 51 (option field_51_outskirts false, R17).
 OUTSKIRTS_NO_51_MASK: Final = OUTSKIRTS_MASK & ~(1 << 51)
-BRIDGE_SETS: Final = np.array([field_mask(b) for b in BRIDGES], np.int64)
-STATUE_SETS: Final = np.array([field_mask(s) for s in STATUES], np.int64)
+BRIDGE_SETS: Final = np.array(scoring.BRIDGE_SETS, np.int64)
+STATUE_SETS: Final = np.array(scoring.STATUE_SETS, np.int64)
 LAKE_SETS: Final = np.array([field_mask(lk) for lk in LAKES], np.int64)
 #: TOKEN_FIELD[d, :TOKEN_FIELD_N[d]]: fields of district d that may hold a token (R18).
 TOKEN_FIELD: Final = np.full((len(DISTRICTS), max(len(t) for t in TOKEN_FIELDS)), -1, np.int64)
@@ -76,6 +74,6 @@ PAIR_UNUSED: Final = np.array(
     [sum(1 << DISTRICTS.index(d) for d in pair) for pair in ADJACENT_PERIPHERAL_PAIRS], np.int64
 )
 #: A building's weight in the highest-building key: (#large, #medium, #small) as one int (R22).
-SIZE_WEIGHT: Final = np.array([0, *(1 << 8 * SIZE_OF[v] for v in range(1, 14))], np.int64)
+SIZE_WEIGHT: Final = np.array(scoring.SIZE_WEIGHT, np.int64)
 #: Points per group of each Expert area card, by area code (outskirts is Family only).
 EXPERT_POINTS: Final = np.array([EXPERT_AREA_POINTS.get(c, 0) for c in AREA_CARDS], np.int64)

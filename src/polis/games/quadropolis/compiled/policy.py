@@ -203,6 +203,13 @@ def python_random_move(row: Any) -> int:
     """The action :meth:`QuadropolisState.random_move` draws, from the row's generator: an
     architect, then a free spot, then a target or discard, each uniform; a face-down square
     under A5 "unselectable" is drawn again (8 tries, then uniform over the legal moves)."""
+    return _random_move(row, _planes(row, row[S_CURRENT]))
+
+
+@njit(cache=True, nogil=True)
+def _random_move(row: Any, planes: Any) -> int:
+    """:func:`python_random_move` with the mover's :func:`~.step._planes` given (a policy
+    move draws several with one city)."""
     p = row[S_CURRENT]
     e = row[F_EXPERT]
     stride = row[F_STRIDE]
@@ -236,9 +243,10 @@ def python_random_move(row: Any) -> int:
         base = ((k - 1) * _SPOTS + s) * stride
         t = row[S_SITE + SELECT_SQ[s, k]]
         if t >= 0 and UP[row[F_PLAYERS], t]:
-            m = _targets(_planes(row, p), REACH[e, k], TILE_KIND[t], k)
-            i = int(unit(row) * (bits(m) + 1))
-            if i < bits(m):
+            m = _targets(planes, REACH[e, k], TILE_KIND[t], k)
+            n_m = bits(m)
+            i = int(unit(row) * (n_m + 1))
+            if i < n_m:
                 while i:
                     m &= m - 1
                     i -= 1
@@ -271,7 +279,7 @@ def policy_move(row: Any) -> int:
     best = -1
     best_value = -1e9
     for _ in range(PLAYOUT_PICKS):
-        action = python_random_move(row)
+        action = _random_move(row, planes)
         target = action % stride
         base = action - target
         if target == stride - 1:  # nothing taken

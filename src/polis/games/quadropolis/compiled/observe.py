@@ -267,20 +267,19 @@ def mask(
                 at += N_SPOTS * stride
                 b += N_SPOTS // SPOTS_PER_BLOCK
                 continue
-            if spots:
-                reach = REACH[e, k]
-                f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
-                floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
-                other = reach & empty
-                for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
-                    targets = other
-                    if c == 1:
-                        targets |= grow_t & (reach | floor_k)
-                    elif c == 2:
-                        targets |= grow_o & (reach | floor_k)
-                    for q in range(size):
-                        patterns[c, q] = (targets >> q) & 1
-                    ones[c] = bits(targets) + 1  # and discard
+            reach = REACH[e, k]
+            f = k - 1  # stacks whose next floor is floor k (§6.2): f floors now
+            floor_k = (f0 if f & 1 else ~f0) & (f1 if f & 2 else ~f1) & (f2 if f & 4 else ~f2)
+            other = reach & empty
+            for c in range(3):  # 0 another building, 1 Tower Block, 2 Office Tower
+                targets = other
+                if c == 1:
+                    targets |= grow_t & (reach | floor_k)
+                elif c == 2:
+                    targets |= grow_o & (reach | floor_k)
+                for q in range(size):
+                    patterns[c, q] = (targets >> q) & 1
+                ones[c] = bits(targets) + 1  # and discard
             for g in range(N_SPOTS // SPOTS_PER_BLOCK):
                 total = 0
                 for s in range(g * SPOTS_PER_BLOCK, (g + 1) * SPOTS_PER_BLOCK):

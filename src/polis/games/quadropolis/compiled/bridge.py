@@ -53,11 +53,9 @@ from polis.games.quadropolis.compiled.row import (
 from polis.games.quadropolis.compiled.step import offers
 from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options
 from polis.games.quadropolis.setup import Setup
-from polis.games.quadropolis.site import ARCHITECTS, N_SPOTS, SELECT
+from polis.games.quadropolis.site import ARCHITECTS, GEOMETRY, N_SPOTS, SELECT
 from polis.games.quadropolis.state import QuadropolisState
-from polis.games.quadropolis.tiles import FACE_UP, ROUNDS, T_KIND, TILES
-
-MODES = ("classic", "expert")
+from polis.games.quadropolis.tiles import FACE_UP, MODES, ROUNDS, T_KIND, TILES
 
 
 def facts_row(mode: str, players: int, options: Options = DEFAULT_OPTIONS) -> Any:
@@ -65,7 +63,7 @@ def facts_row(mode: str, players: int, options: Options = DEFAULT_OPTIONS) -> An
     if mode not in MODES or not 2 <= players <= 4:
         raise ValueError(f"no Quadropolis table {mode!r} with {players} players")
     row = np.zeros(ROW_LENGTH, ROW_DTYPE)
-    size = 16 if mode == "classic" else 20
+    size = GEOMETRY[mode].size
     row[F_PLAYERS] = players
     row[F_EXPERT] = MODES.index(mode)
     row[F_SIZE] = size
@@ -90,7 +88,7 @@ def to_row(state: QuadropolisState) -> Any:
     up = FACE_UP[players]
     for q, t in enumerate(state._site):
         if t >= 0:
-            c = (0, 1, 2)[T_KIND[t]] if T_KIND[t] <= 2 and up[t] else 0 if up[t] else DOWN
+            c = (T_KIND[t] if T_KIND[t] <= 2 else 0) if up[t] else DOWN
             for k in range(1, 6):
                 for spot in range(N_SPOTS):
                     if SELECT[spot][k] == q:

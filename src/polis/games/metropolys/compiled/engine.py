@@ -64,6 +64,15 @@ def set_free_mask(row: Any, mask: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def bid_mask(row: Any) -> int:
+    """The fields holding a bid of this round (not yet built) as an int64 bit mask."""
+    mask = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)
+    for i in range(row[S_NBIDS]):
+        mask |= 1 << row[S_BIDS + i]
+    return mask
+
+
+@njit(cache=True, nogil=True)
 def refresh_free(row: Any) -> None:
     """Set the free-field mask from the cells (a row written field by field)."""
     free = int(0)  # noqa: RUF046, UP018 (int64: numba compiles a literal 0 apart)

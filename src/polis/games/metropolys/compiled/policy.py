@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from polis.games.metropolys.board import COLOURS, NUM_FIELDS, SIZE_OF
-from polis.games.metropolys.compiled.engine import free_mask
+from polis.games.metropolys.compiled.engine import bid_mask, free_mask
 from polis.games.metropolys.compiled.layout import (
     A_CHAINS,
     A_DISTRICTS,
@@ -105,17 +105,13 @@ def card_bonus(row: Any, player: int, card: int, field: int) -> float:
     worth: float = CARD_WORTH[EXPERT_ROWS + card, field]
     if card in (A_CHAINS, A_DISTRICTS):
         near = ADJ_MASK[field] if card == A_CHAINS else DISTRICT_MASK[DISTRICT_OF[field]]
+        near &= ~bid_mask(row)
         mine = 0
         for f in range(NUM_FIELDS):
             if (near >> f) & 1:
                 c = row[S_CELLS + f]
                 if c < OUT_OF_PLAY and c >> 4 == player:
-                    bid = False
-                    for i in range(row[S_NBIDS]):
-                        if row[S_BIDS + i] == f:
-                            bid = True
-                    if not bid:
-                        mine += 1
+                    mine += 1
         worth += CLUSTER_POINTS[card] * min(mine, 2) * 0.7
     return worth
 

@@ -22,6 +22,7 @@ from polis.games.metropolys.cards import (
     METRO_CARD_POINTS,
     NEIGHBOURHOOD_POINTS,
 )
+from polis.games.metropolys.compiled.engine import bid_mask
 from polis.games.metropolys.compiled.layout import (
     A_BRIDGES,
     A_CHAINS,
@@ -38,12 +39,10 @@ from polis.games.metropolys.compiled.layout import (
     MAX_PLAYERS,
     OUT_OF_PLAY,
     S_ARCHAEOLOGY,
-    S_BIDS,
     S_BUILT,
     S_CELLS,
     S_COLLECTED,
     S_METRO,
-    S_NBIDS,
 )
 from polis.games.metropolys.compiled.tables import (
     ADJ_MASK,
@@ -213,16 +212,10 @@ def score(row: Any, totals: Any, places: Any, scratch: Any) -> None:
     expert = row[F_EXPERT]
     owned = np.zeros(MAX_PLAYERS, np.int64)
     keys = np.zeros((MAX_PLAYERS, 5), np.int64)
-    nbids = row[S_NBIDS]
+    bids = bid_mask(row)
     for f in range(NUM_FIELDS):
         c = row[S_CELLS + f]
-        if c >= OUT_OF_PLAY:
-            continue
-        bid = False
-        for i in range(nbids):
-            if row[S_BIDS + i] == f:
-                bid = True
-        if bid:
+        if c >= OUT_OF_PLAY or (bids >> f) & 1:
             continue
         p = c >> 4
         owned[p] |= 1 << f

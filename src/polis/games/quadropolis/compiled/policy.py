@@ -61,9 +61,9 @@ from polis.games.quadropolis.knowledge import (
     SUPPLY_NEEDED,
     WAITING,
 )
+from polis.games.quadropolis.site import N_SPOTS
 from polis.games.quadropolis.tiles import KIND_CODES
 
-_SPOTS = 20
 # Engine kinds (tiles.KIND_CODES ".TOSUPpFHM").
 _T, _O, _S, _U, _P, _PG, _F, _H, _M = range(1, 10)
 #: Per engine kind: does it need an inhabitant, energy, to be active (knowledge.NEEDS_*)?
@@ -240,7 +240,7 @@ def _random_move(row: Any, planes: Any) -> int:
             m &= m - 1
             i -= 1
         s = lowest(m)
-        base = ((k - 1) * _SPOTS + s) * stride
+        base = ((k - 1) * N_SPOTS + s) * stride
         t = row[S_SITE + SELECT_SQ[s, k]]
         if t >= 0 and UP[row[F_PLAYERS], t]:
             m = _targets(planes, REACH[e, k], TILE_KIND[t], k)
@@ -287,8 +287,8 @@ def policy_move(row: Any) -> int:
                 best, best_value = action, 0.0
             continue
         pair = action // stride
-        s = pair % _SPOTS
-        k = pair // _SPOTS + 1
+        s = pair % N_SPOTS
+        k = pair // N_SPOTS + 1
         tile = row[S_SITE + SELECT_SQ[s, k]]
         m = _targets(planes, REACH[e, k], TILE_KIND[tile], k)
         for q in range(size):

@@ -72,9 +72,9 @@ from polis.games.quadropolis.compiled.row import (
     TILE_VP,
     UP,
 )
+from polis.games.quadropolis.site import N_SPOTS
 
-_SPOTS = 20
-_ALL_SPOTS = (1 << _SPOTS) - 1
+_ALL_SPOTS = (1 << N_SPOTS) - 1
 
 
 @njit(cache=True, nogil=True)
@@ -115,7 +115,7 @@ def _strict(row: Any, p: int, free: int) -> bool:
     for k in range(1, row[F_ARCHITECTS] + 1):
         if not available(row, p, k):
             continue
-        for s in range(_SPOTS):
+        for s in range(N_SPOTS):
             if free >> s & 1:
                 t = row[S_SITE + SELECT_SQ[s, k]]
                 if t < 0 or UP[players, t]:
@@ -192,11 +192,11 @@ def legal(row: Any, out: Any) -> int:
         if not available(row, p, k):
             continue
         reach = REACH[e, k]
-        for s in range(_SPOTS):
+        for s in range(N_SPOTS):
             if not free >> s & 1:
                 continue
             t = row[S_SITE + SELECT_SQ[s, k]]
-            base = ((k - 1) * _SPOTS + s) * stride
+            base = ((k - 1) * N_SPOTS + s) * stride
             if t >= 0 and UP[players, t]:
                 m = _targets(planes, reach, TILE_KIND[t], k)
                 for q in range(size):
@@ -267,7 +267,7 @@ def random_action(row: Any) -> int:
             low = rest & -rest
             rest ^= low
             s = lowest(low)
-            base = ((k - 1) * _SPOTS + s) * stride
+            base = ((k - 1) * N_SPOTS + s) * stride
             c = -1
             cls = 0
             if other & low:
@@ -332,7 +332,7 @@ def _reset_architects(row: Any) -> None:
     """All architects back (§4.2): spots free, Classic owners' or the Expert pool (A22)."""
     row[S_URBANIST] = -1
     row[S_OCCUPIED] = 0
-    for s in range(_SPOTS):
+    for s in range(N_SPOTS):
         row[S_SPOTS + s] = 0
     for p in range(MAX_PLAYERS):
         row[S_USED + p] = 0
@@ -368,8 +368,8 @@ def apply(row: Any, action: int) -> None:
     stride = row[F_STRIDE]
     target = action % stride
     pair = action // stride
-    s = pair % _SPOTS
-    k = pair // _SPOTS + 1
+    s = pair % N_SPOTS
+    k = pair // N_SPOTS + 1
     p = row[S_CURRENT]
     q = SELECT_SQ[s, k]
     t = row[S_SITE + q]

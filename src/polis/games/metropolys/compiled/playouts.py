@@ -16,17 +16,13 @@ import numpy as np
 from numba import njit
 
 from polis.games.metropolys.board import NUM_FIELDS
+from polis.games.metropolys.compiled.bridge import new_row
 from polis.games.metropolys.compiled.deal import deal_random
 from polis.games.metropolys.compiled.engine import apply, free_mask
 from polis.games.metropolys.compiled.layout import (
-    F_EXPERT,
-    F_FIELD_51,
-    F_LAKES_THREE,
     F_PLAYERS,
     FREE,
     PASS_ID,
-    ROW_DTYPE,
-    ROW_LEN,
     S_BIDS,
     S_CELLS,
     S_CURRENT,
@@ -35,8 +31,8 @@ from polis.games.metropolys.compiled.layout import (
     S_SUPPLY,
 )
 from polis.games.metropolys.compiled.policy import policy_move
-from polis.games.metropolys.compiled.rng import below, chance, seed
-from polis.games.metropolys.compiled.score import MAX_STACK, nth_bit, nth_value, popcount, score
+from polis.games.metropolys.compiled.rng import below, chance
+from polis.games.metropolys.compiled.score import nth_bit, nth_value, popcount, score, scratch
 from polis.games.metropolys.compiled.tables import ADJ_MASK
 
 #: The yardstick's pass probability when a raise is legal, as a threshold on 32 bits.
@@ -89,18 +85,10 @@ def play(row: Any, record: Any, greedy: bool) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _random_games(
-    expert: int, players: int, games: int, start: int, per_three: int, field_51: int
-) -> tuple[int, int]:
-    row = np.zeros(ROW_LEN, ROW_DTYPE)
-    row[F_PLAYERS] = players
-    row[F_EXPERT] = expert
-    row[F_LAKES_THREE] = per_three
-    row[F_FIELD_51] = field_51
-    seed(row, start)
+def _random_games(row: Any, games: int, work: Any) -> tuple[int, int]:
+    players = row[F_PLAYERS]
     totals = np.zeros(4, np.int64)
     places = np.zeros(4, np.int64)
-    work = np.zeros((3, MAX_STACK), np.int64)
     nothing = np.zeros(0, np.int64)
     moves = 0
     checksum = 0
@@ -120,11 +108,7 @@ def random_games(mode: str, players: int, games: int, seed: int) -> tuple[int, i
     """Play ``games`` whole random games (set-up dealt, played and scored, all compiled)
     from one seeded generator: (moves played, the sum of all final scores). The default
     options; what the benchmark times against the C yardstick."""
-    if mode not in ("family", "expert"):
-        raise ValueError(f"unknown Metropolys mode {mode!r}")
-    if not 2 <= players <= 4:
-        raise ValueError(f"Metropolys is played by 2 to 4 players, not {players}")
-    moves, checksum = _random_games(int(mode == "expert"), players, games, seed, 0, 1)
+    moves, checksum = _random_games(new_row(mode, players, seed=seed), games, scratch())
     if moves < 0:  # the policy chose a move apply refused: a bug, never a result
         raise RuntimeError(f"the compiled random policy played an illegal move (seed {seed})")
     return int(moves), int(checksum)

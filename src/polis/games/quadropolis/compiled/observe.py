@@ -107,15 +107,15 @@ def observe(
     Tables ``lo`` to ``hi`` of ``rows`` (seats ``seats[i]``, into ``obs[i]``) in one call:
     numba counts each array argument in and out of a call (atomic operations, about as
     much as the table's copies), so the tables of a chunk share them."""
+    n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
+    o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
+    o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
+    o_site, o_spots, o_urbanist = offsets[6], offsets[7], offsets[8]
+    o_arch, o_cities, o_res = offsets[9], offsets[10], offsets[11]
     for i in range(lo, hi):
         row = rows[i]
         me = seats[i]
         out = obs[i]
-        n, a, size, expert = layout[0], layout[1], layout[2], layout[3]
-        o_round, o_turn, o_to_move = offsets[0], offsets[1], offsets[2]
-        o_first, o_mayor, o_finished = offsets[3], offsets[4], offsets[5]
-        o_site, o_spots, o_urbanist = offsets[6], offsets[7], offsets[8]
-        o_arch, o_cities, o_res = offsets[9], offsets[10], offsets[11]
         for j in range(o_site):
             out[j] = 0
         cur = row[S_CURRENT]

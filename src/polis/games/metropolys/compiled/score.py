@@ -136,15 +136,22 @@ def max_packing(groups: Any, count: int, smallest: int, stack: Any, depth: Any) 
 
 
 @njit(cache=True, nogil=True)
-def _triples(fields: Any, k: int, groups: Any, count: int, extra: int, connected: bool) -> int:
-    """Append every triple of ``fields[:k]`` (with the ``extra`` bits; only the connected
-    ones, a path or a triangle, when ``connected``) to ``groups``; the new count."""
-    for a in range(k):
-        fa = fields[a]
-        for b in range(a + 1, k):
-            fb = fields[b]
-            for c in range(b + 1, k):
-                fc = fields[c]
+def _triples(fields: int, groups: Any, count: int, extra: int, connected: bool) -> int:
+    """Append every triple of the fields in the mask ``fields`` (with the ``extra`` bits;
+    only the connected ones, a path or a triangle, when ``connected``) to ``groups``; the
+    new count."""
+    rest_a = fields
+    while rest_a:
+        fa = popcount((rest_a & -rest_a) - 1)
+        rest_a &= rest_a - 1
+        rest_b = rest_a
+        while rest_b:
+            fb = popcount((rest_b & -rest_b) - 1)
+            rest_b &= rest_b - 1
+            rest_c = rest_b
+            while rest_c:
+                fc = popcount((rest_c & -rest_c) - 1)
+                rest_c &= rest_c - 1
                 if connected:
                     edges = (
                         ((ADJ_MASK[fa] >> fb) & 1)
@@ -187,17 +194,10 @@ def expert_groups(card: int, owned: int, per_three: bool, scratch: Any) -> int:
         # per_three option, floor(n / 3) groups per lake: plain triples round each lake.
         # Chains: the connected triples of all the player's fields.
         chains = card == A_CHAINS
-        fields = np.empty(13, np.int64)
         for lake in range(1 if chains else LAKE_SETS.shape[0]):
-            k = 0
-            m = owned if chains else owned & LAKE_SETS[lake]
-            while m:
-                low = m & -m
-                fields[k] = popcount(low - 1)
-                k += 1
-                m ^= low
+            fields = owned if chains else owned & LAKE_SETS[lake]
             extra = 0 if per_three or chains else 1 << (NUM_FIELDS + lake)
-            count = _triples(fields, k, groups, count, extra, chains)
+            count = _triples(fields, groups, count, extra, chains)
     # one call with variables: numba compiles a version per constant argument
     return max_packing(groups, count, smallest, scratch[1], scratch[2])
 

@@ -31,7 +31,18 @@ import numpy as np
 
 from polis.games.quadropolis.city import geometry
 from polis.games.quadropolis.site import BLOCKED, GEOMETRY, MAX_FLOORS, N_SPOTS, SELECT
-from polis.games.quadropolis.tiles import FACE_UP, POOLS, T_EN, T_INH, T_KIND, T_MAYOR, TILES
+from polis.games.quadropolis.tiles import (
+    FACE_UP,
+    KIND_CODES,
+    OFFICE,
+    POOLS,
+    T_EN,
+    T_INH,
+    T_KIND,
+    T_MAYOR,
+    TILES,
+    TOWER,
+)
 
 MAX_PLAYERS: Final = 4
 MAX_SQUARES: Final = 20
@@ -93,7 +104,9 @@ for _s in range(N_SPOTS):
     for _k in range(1, 6):
         SPOTS_OF[_k, SELECT[_s][_k]] |= 1 << _s
 #: OFFER_CLASS[kind]: the class of a face-up tile in ``S_OFFERS``.
-OFFER_CLASS: Final = np.array([0, 1, 2, 0, 0, 0, 0, 0, 0, 0], np.int64)
+OFFER_CLASS: Final = np.array(
+    [k if k in (TOWER, OFFICE) else 0 for k in range(len(KIND_CODES))], np.int64
+)
 #: BLOCKED_BY[square]: spots the Urbanist on that site square blocks; index 25: off board.
 BLOCKED_BY: Final = np.array(BLOCKED, np.int64)
 #: REACH[expert, k]: city squares where architect k may build (location condition, §6).

@@ -107,19 +107,14 @@ def available(row: Any, p: int, k: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def _strict(row: Any, p: int, free: int) -> bool:
-    """Under A5 "unselectable": does some architect and spot select a square that is not
-    face down (then face-down squares may not be selected)?"""
+    """Under A5 "unselectable": does some available architect select, from a free spot, a
+    square that is not face down (outside its ``DOWN`` offers)? Then face-down squares may
+    not be selected."""
     if not row[F_UNSELECTABLE]:
         return False
-    players = row[F_PLAYERS]
     for k in range(1, row[F_ARCHITECTS] + 1):
-        if not available(row, p, k):
-            continue
-        for s in range(N_SPOTS):
-            if free >> s & 1:
-                t = row[S_SITE + SELECT_SQ[s, k]]
-                if t < 0 or UP[players, t]:
-                    return True
+        if available(row, p, k) and free & ~row[S_OFFERS + 4 * (k - 1) + DOWN]:
+            return True
     return False
 
 
@@ -239,11 +234,7 @@ def random_action(row: Any) -> int:
     e = row[F_EXPERT]
     free = free_spots(row)
     arch = row[F_ARCHITECTS]
-    strict: Any = np.bool_(False)  # typed bool, not the literal False (one compiled _count)
-    if row[F_UNSELECTABLE]:
-        for k in range(1, arch + 1):
-            if available(row, p, k) and free & ~row[S_OFFERS + 4 * (k - 1) + DOWN]:
-                strict = True
+    strict = _strict(row, p, free)
     planes = _planes(row, p)
     total: Any = np.int64(0)  # typed int64, not the literal 0 (one compiled below)
     packed = 0  # each architect's count in 12 bits (at most 420 moves each)

@@ -79,7 +79,8 @@ def compare(
             assert current_player(row) == state.current_player(), f"{at}: player to move"
             assert is_terminal(row) == state.is_terminal(), f"{at}: the end"
             n = legal(row, ids)
-            py_ids = [m.id for m in state.legal_moves()]
+            py_moves = state.legal_moves()
+            py_ids = [m.id for m in py_moves]
             got = ids[:n].tolist()
             if got != py_ids:
                 extra = sorted(set(got) - set(py_ids))
@@ -92,7 +93,7 @@ def compare(
             seed_generator(index, move_no)
             drawn = random_action(draw)
             assert drawn == ids[below(index, n)], f"{at}: random_action drew {drawn}"
-            move = state.legal_moves()[rng.randrange(n)]
+            move = py_moves[rng.randrange(n)]
             state.apply(move)
             apply(row, move.id)
             move_no += 1

@@ -103,6 +103,7 @@ export function chatPanel(env) {
     type: "button",
     id: "chat-jump",
     class: "chat-jump",
+    hidden: true, // until its first draw gives it its words
     on: { click: onJump },
   });
 

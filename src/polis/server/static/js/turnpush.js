@@ -75,7 +75,13 @@ export async function subscription() {
 /** @param {PushEnv} env */
 export function pushBox(env) {
   const { gameId } = env;
-  const box = h("section", { class: "box push", id: "push", "aria-labelledby": "push-title" });
+  // hidden until its first draw: an empty box would name a heading not there yet
+  const box = h("section", {
+    class: "box push",
+    id: "push",
+    "aria-labelledby": "push-title",
+    hidden: true,
+  });
   const status = h("p", { id: "push-status", role: "status" });
   let busy = false;
 

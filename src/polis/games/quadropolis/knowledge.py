@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from polis.core.moves import Move
 from polis.core.parts.knowledge import Knowledge
-from polis.core.protocol import GameState
+from polis.core.protocol import Game, GameState
 from polis.core.view import View
 from polis.games.quadropolis.city import Building, Geometry, geometry
 from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove, find
@@ -224,6 +224,23 @@ class QuadropolisKnowledge(Knowledge):
     compiled = "polis.games.quadropolis.compiled"
     root_width = 20  # the greedy order misjudges taking and denying tiles: search more
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        #: The compiled search helper (``compiled.search.Playouts``) for this decision, or
+        #: None: decided once per decision in :meth:`observe`, so the Python paths below
+        #: pay nothing for asking.
+        self._search: Any = None
+
+    def observe(self, view: View) -> None:
+        """Choose the engine of this decision's search: the compiled one once available."""
+        self._search = self._playouts()
+
+    def sample(self, view: View, rng: random.Random) -> GameState:
+        state = super().sample(view, rng)
+        if self._search is not None:
+            self._search.track(state)  # its row follows the state through the tree walk
+        return state
+
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
         state = self.sample(view, rng)
         assert isinstance(state, QuadropolisState) and view.player is not None
@@ -261,8 +278,13 @@ class QuadropolisKnowledge(Knowledge):
 
     def tree_moves(self, state: GameState, rng: random.Random) -> list[Move]:
         """The best few of a sample of moves by quick gain: with 100-400 legal moves the tree
-        would otherwise never grow past one ply (availability counts absorb the sampling)."""
+        would otherwise never grow past one ply (availability counts absorb the sampling).
+
+        On the compiled engine when it is available (the same gains and the same way of
+        sampling: ``compiled.search.tree_moves``); this code is the reference."""
         assert isinstance(state, QuadropolisState)
+        if self._search is not None:
+            return self._search.tree_moves(state, rng)  # type: ignore[no-any-return]
         legal = state.legal_moves()
         if len(legal) <= TREE_WIDTH:
             return list(legal)
@@ -272,7 +294,15 @@ class QuadropolisKnowledge(Knowledge):
         return sorted(gains, key=gains.__getitem__, reverse=True)[:TREE_WIDTH]
 
     def expansion_move(self, state: GameState, untried: Sequence[Move], rng: random.Random) -> Move:
+        """The untried move of best quick gain (a little jitter breaks ties at random).
+
+        Below the root ``untried`` comes from :meth:`tree_moves` of this very state, whose
+        compiled version has just worked out each move's gain: those are reused (the same
+        numbers), else they are computed here."""
         assert isinstance(state, QuadropolisState)
+        known = self._search.gains(state) if self._search is not None else None
+        if known is not None and all(m in known for m in untried):
+            return max(untried, key=lambda m: known[m] + 0.01 * rng.random())
         builder = Builder(state, state.current_player())
         return max(
             untried,

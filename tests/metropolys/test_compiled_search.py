@@ -5,11 +5,12 @@ walked state, and whole searches on the compiled path."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pytest
+
+import tree_samples
+from tree_samples import GivenSample
 
 pytest.importorskip("numba")
 
@@ -46,27 +47,9 @@ def positions(mode: str, players: int, seed: int, games: int = 2) -> list[Metrop
     return out
 
 
-class GivenSample(random.Random):
-    """A generator whose ``sample`` returns the given order of the population's indices."""
-
-    def __init__(self, order: Sequence[int]) -> None:
-        super().__init__(0)
-        self.order = order
-
-    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
-        assert k == len(self.order)
-        return [population[i] for i in self.order]
-
-
 def compiled_sample(row: np.ndarray, value: int, k: int, m: int) -> list[int]:
     """The indices of the legal moves the compiled tree samples (its shuffle, redone)."""
-    twin = row.copy()
-    seed_rng(twin, value)
-    order = list(range(k))
-    for i in range(m):
-        j = i + below(twin, k - i)
-        order[i], order[j] = order[j], order[i]
-    return order[:m]
+    return tree_samples.compiled_sample(row, value, k, m, seed_rng, below)
 
 
 @pytest.mark.parametrize(("mode", "players"), TABLES)

@@ -5,11 +5,12 @@ walked state, its playouts, and whole searches on the compiled path."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pytest
+
+import tree_samples
+from tree_samples import GivenSample
 
 pytest.importorskip("numba")
 
@@ -59,27 +60,9 @@ def positions(
     return out
 
 
-class GivenSample(random.Random):
-    """A generator whose ``sample`` returns the given order of the population's indices."""
-
-    def __init__(self, order: Sequence[int]) -> None:
-        super().__init__(0)
-        self.order = order
-
-    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
-        assert k == len(self.order)
-        return [population[i] for i in self.order]
-
-
 def compiled_sample(row: np.ndarray, value: int, k: int, m: int) -> list[int]:
     """The indices of the legal moves the compiled tree samples (its shuffle, redone)."""
-    twin = row.copy()
-    seed_generator(twin, value)
-    order = list(range(k))
-    for i in range(m):
-        j = i + below(twin, k - i)
-        order[i], order[j] = order[j], order[i]
-    return order[:m]
+    return tree_samples.compiled_sample(row, value, k, m, seed_generator, below)
 
 
 def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

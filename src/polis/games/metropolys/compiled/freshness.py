@@ -45,7 +45,7 @@ PACKAGE: Final = CompiledPackage(
             for m in ("board", "cards", "scoring", "knowledge", "value", "batch_kernels")
         ),
         _HERE.parent / "data" / "board.json",
-        _HERE.parents[2] / "core" / "parts" / "batch_kernel.py",
+        *(_HERE.parents[2] / "core" / "parts" / f"{m}.py" for m in ("batch_kernel", "search_rows")),
     ),
     warm="polis.games.metropolys.compiled.search:warm",
 )

@@ -23,6 +23,7 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
+from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
 from polis.core.view import TERMINAL
 from polis.games.metropolys.compiled.bridge import to_row
 from polis.games.metropolys.compiled.engine import apply, legal
@@ -47,8 +48,6 @@ from polis.games.metropolys.knowledge import TREE_WIDTH
 from polis.games.metropolys.moves import SPACE, MetropolysMove
 from polis.games.metropolys.state import MetropolysState
 from polis.games.metropolys.value import WEIGHTS, WEIGHTS_4
-
-Ranking = tuple[tuple[int, ...], ...]
 
 #: The learned value's weights (``value.py``): per feature, start, progress, progress².
 VALUE_WEIGHTS: Final = np.array(WEIGHTS, np.float64)
@@ -104,16 +103,7 @@ def tree_moves(row: Any, value: int, width: int, size: int, ids: Any, values: An
     player: Any = np.int64(row[S_CURRENT])  # the type the policy's callers pass
     for i in range(m):
         values[i] = bid_value(row, player, ids[i])
-    for i in range(1, m):  # insertion sort, best first; equal values keep the sample's order
-        v = values[i]
-        a = ids[i]
-        j = i
-        while j > 0 and values[j - 1] < v:
-            values[j] = values[j - 1]
-            ids[j] = ids[j - 1]
-            j -= 1
-        values[j] = v
-        ids[j] = a
+    best_first(ids, values, m)
     count = min(width, m)
     passing = False
     for i in range(count):
@@ -244,60 +234,35 @@ def position_value(row: Any, totals: Any, places: Any, work: Any, out: Any) -> i
     return n
 
 
-class Playouts:
-    """The search's compiled work on a row that follows the state it walks; one per search
-    (it keeps its buffers and the rows of the determinizations it was shown).
-
-    :meth:`track` is shown each state a search samples; afterwards :meth:`row` brings the
-    row up to that state by applying the moves played on it since, one compiled step each.
-    Any other state gets its row made afresh (exact, slower).
-    """
+class Playouts(FollowedRow):
+    """The search's compiled work on a row that follows the state it walks
+    (:class:`~polis.core.parts.search_rows.FollowedRow`); one per search (it keeps its
+    buffers and the rows of the determinizations it was shown)."""
 
     def __init__(self) -> None:
+        super().__init__(ROW_LEN, np.int32)
         self.totals = np.zeros(4, np.int64)
         self.places = np.zeros(4, np.int64)
         self.work = scratch()
         self.record = np.zeros(0, np.int32)
-        self.live = np.zeros(ROW_LEN, np.int32)
         self.spare = np.zeros(ROW_LEN, np.int32)
         self.ids = np.zeros(NUM_ACTIONS, np.int64)
         self.values = np.zeros(TREE_SAMPLE, np.float64)
         self.out = np.zeros(TREE_ROOM, np.int64)
         self.leaf = np.zeros(4, np.float64)
-        self._state: MetropolysState | None = None
-        self._count = 0
-        #: The row of each determinization at the position it was sampled: id of its
-        #: facts -> (facts, moves played, row).
-        self._bases: dict[int, tuple[object, int, np.ndarray]] = {}
 
-    def track(self, state: MetropolysState) -> None:
-        """Follow ``state`` (a fresh sample): its row from the rows already made of the
-        determinization it was cloned from, else made now."""
-        facts = state._facts
-        n = len(state._moves)
-        hit = self._bases.get(id(facts))
-        if hit is None or hit[0] is not facts or hit[1] != n:
-            if len(self._bases) >= 64:
-                self._bases.clear()
-            hit = self._bases[id(facts)] = (facts, n, to_row(state))
-        self.live[:] = hit[2]
-        self._state = state
-        self._count = n
+    def origin(self, state: MetropolysState) -> object:
+        return state._facts  # a determinization's cards and deal, shared by its clones
 
-    def row(self, state: MetropolysState) -> np.ndarray:
-        """The row of ``state`` now (the one this object keeps: copy it to keep it)."""
-        moves = state._moves
-        n = len(moves)
-        live = self.live
-        if state is not self._state or self._count > n:
-            live[:] = to_row(state)
-            self._state = state
-        else:
-            for i in range(self._count, n):
-                if not apply(live, moves[i].id):
-                    raise AssertionError("a move of the state is illegal on its row")
-        self._count = n
-        return live
+    def moves_of(self, state: MetropolysState) -> list[MetropolysMove]:
+        return state._moves
+
+    def fresh_row(self, state: MetropolysState) -> np.ndarray:
+        return to_row(state)
+
+    def step(self, row: np.ndarray, action: int) -> None:
+        if not apply(row, action):
+            raise AssertionError("a move of the state is illegal on its row")
 
     def tree_moves(self, state: MetropolysState, rng: random.Random) -> list[MetropolysMove]:
         """``MetropolysKnowledge.tree_moves`` of ``state`` on its row."""
@@ -336,11 +301,7 @@ class Playouts:
             )
             if played < 0:
                 raise AssertionError("the compiled playout policy chose an illegal move")
-            places = self.places[:n].tolist()
-            ranking = tuple(
-                tuple(p for p in range(n) if places[p] == k) for k in range(n) if k in places
-            )
-            out.append((tuple(self.totals[:n].tolist()), ranking))
+            out.append((tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())))
         return out
 
 

@@ -4,7 +4,8 @@ source its code freezes, and the function that compiles (or loads) all of it.
 numba keys a cached function by its own file's time stamp only, yet compiled code holds
 what it called and read from other files: the row's offsets and tables (:mod:`.row`) are
 frozen into every function, the scorer kernel (``scoring_kernel.py``) into the final
-scoring, the core's batch kernels (``polis.core.parts.batch_kernel``) into the batch.
+scoring, the core's batch kernels (``polis.core.parts.batch_kernel``) into the batch, its sort
+(``search_rows``) into the search.
 After an edit of one of those files the other modules' cached code would silently use the
 old layout, so the package's cached functions are removed whenever those sources change
 (they compile anew, about 17 s of CPU).
@@ -41,7 +42,7 @@ PACKAGE: Final = CompiledPackage(
     # edits cost only its own recompile.
     sources=(
         *(_HERE / f"{m}.py" for m in ("row", "bitops", "copies", *_MODULES) if m != "observe"),
-        _CORE / "batch_kernel.py",
+        *(_CORE / f"{m}.py" for m in ("batch_kernel", "search_rows")),
         *(
             _HERE.parent / f"{m}.py"
             for m in (

@@ -26,6 +26,7 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
+from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
 from polis.games.quadropolis.compiled.bridge import search_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import below, seed_generator
@@ -46,11 +47,8 @@ from polis.games.quadropolis.compiled.row import (
 from polis.games.quadropolis.compiled.step import apply, legal
 from polis.games.quadropolis.knowledge import TREE_WIDTH
 from polis.games.quadropolis.moves import SPACES, QuadropolisMove
-from polis.games.quadropolis.setup import Setup
 from polis.games.quadropolis.site import N_SPOTS
 from polis.games.quadropolis.state import QuadropolisState
-
-Ranking = tuple[tuple[int, ...], ...]
 
 #: How many legal moves the tree samples before keeping the best :data:`TREE_WIDTH`.
 TREE_SAMPLE: Final = 3 * TREE_WIDTH
@@ -123,16 +121,7 @@ def tree_moves(
     row[S_RNG] = lo
     row[S_RNG + 1] = hi
     action_gains(row, ids, m, values)
-    for i in range(1, m):  # insertion sort, best first; equal gains keep the sample's order
-        v = values[i]
-        a = ids[i]
-        j = i
-        while j > 0 and values[j - 1] < v:
-            values[j] = values[j - 1]
-            ids[j] = ids[j - 1]
-            j -= 1
-        values[j] = v
-        ids[j] = a
+    best_first(ids, values, m)
     count = min(width, m)
     for i in range(count):
         out[i] = ids[i]
@@ -140,30 +129,21 @@ def tree_moves(
     return count
 
 
-class Playouts:
-    """The search's compiled work on a row that follows the state it walks; one per search
-    (it keeps its buffers and the rows of the determinizations it was shown).
-
-    :meth:`track` is shown each state a search samples; afterwards :meth:`row` brings the
-    row up to that state by applying the moves played on it since, one compiled step each.
-    Any other state gets its row made afresh (exact, slower).
-    """
+class Playouts(FollowedRow):
+    """The search's compiled work on a row that follows the state it walks
+    (:class:`~polis.core.parts.search_rows.FollowedRow`); one per search (it keeps its
+    buffers and the rows of the determinizations it was shown)."""
 
     def __init__(self) -> None:
+        super().__init__(ROW_LENGTH, ROW_DTYPE)
         self.totals = np.zeros(MAX_PLAYERS, np.int64)
         self.places = np.zeros(MAX_PLAYERS, np.int64)
         self.moves = np.zeros(128, np.int64)  # a whole game has at most 80 moves
-        self.live = np.zeros(ROW_LENGTH, ROW_DTYPE)
         self.spare = np.zeros(ROW_LENGTH, ROW_DTYPE)
         self.ids = np.zeros(MAX_LEGAL, np.int64)
         self.values = np.zeros(TREE_SAMPLE, np.float64)
         self.out = np.zeros(TREE_WIDTH, np.int64)
         self.kept = np.zeros(TREE_WIDTH, np.float64)
-        self._state: QuadropolisState | None = None
-        self._count = 0
-        #: The row of each determinization at the position it was sampled: id of its
-        #: set-up -> (set-up, moves played, row). Clones share their set-up.
-        self._bases: dict[int, tuple[Setup, list[QuadropolisMove], np.ndarray]] = {}
         #: The last tree's moves with their gains: (state, moves played, gain per move).
         self._tree: tuple[QuadropolisState | None, int, dict[QuadropolisMove, float]] = (
             None,
@@ -171,34 +151,17 @@ class Playouts:
             {},
         )
 
-    def track(self, state: QuadropolisState) -> None:
-        """Follow ``state`` (a fresh sample): its row from the rows already made of the
-        determinization it was cloned from, else made now."""
-        setup = state._setup
-        moves = state._moves
-        hit = self._bases.get(id(setup))
-        if hit is None or hit[0] is not setup or hit[1] != moves:
-            if len(self._bases) >= 64:
-                self._bases.clear()
-            hit = self._bases[id(setup)] = (setup, moves[:], search_row(state))
-        self.live[:] = hit[2]
-        self._state = state
-        self._count = len(moves)
+    def origin(self, state: QuadropolisState) -> object:
+        return state._setup  # a determinization's rounds to come, shared by its clones
 
-    def row(self, state: QuadropolisState) -> np.ndarray:
-        """The row of ``state`` now, equal to ``search_row(state)`` (the one this object
-        keeps: copy it to keep it)."""
-        moves = state._moves
-        n = len(moves)
-        live = self.live
-        if state is not self._state or self._count > n:
-            live[:] = search_row(state)
-            self._state = state
-        else:
-            for i in range(self._count, n):
-                apply(live, moves[i].id)
-        self._count = n
-        return live
+    def moves_of(self, state: QuadropolisState) -> list[QuadropolisMove]:
+        return state._moves
+
+    def fresh_row(self, state: QuadropolisState) -> np.ndarray:
+        return search_row(state)  # type: ignore[no-any-return]
+
+    def step(self, row: np.ndarray, action: int) -> None:
+        apply(row, action)
 
     def tree_moves(self, state: QuadropolisState, rng: random.Random) -> list[QuadropolisMove]:
         """``QuadropolisKnowledge.tree_moves`` of ``state`` on its row (their gains kept
@@ -236,11 +199,7 @@ class Playouts:
         out = []
         for _ in range(count):
             finish_copy(row, self.spare, rng.getrandbits(63), self.moves, self.totals, self.places)
-            places = self.places[:n].tolist()
-            ranking = tuple(
-                tuple(p for p in range(n) if places[p] == k) for k in range(n) if k in places
-            )
-            out.append((tuple(self.totals[:n].tolist()), ranking))
+            out.append((tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())))
         return out
 
 

@@ -76,25 +76,3 @@ def test_the_python_agents_keep_their_searches_off_the_compiled_engine(
         assert move in state.legal_moves()
         knowledge = agent.inner._knowledge  # type: ignore[attr-defined]
         assert (knowledge._playouts() is not None) is on, text
-
-
-@pytest.mark.parametrize(("game", "mode", "players"), CASES[::3])
-def test_playouts_per_leaf_average_independent_draws(
-    game: str, mode: str, players: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``leaf_playouts`` playouts per call, each with its own draws: the same mean reward,
-    a quarter of the variance at four (were the draws shared, the variance would stay)."""
-    monkeypatch.setenv(compiled.SETTING, "on")
-    knowledge = knowledge_for(get_game(game))
-    rng = random.Random(9)
-    state = knowledge.game.new_game(mode, players, seed=6)
-    for _ in range(3):
-        state.apply(state.random_move(rng))
-    spread = {}
-    for count in (1, 4):
-        knowledge.leaf_playouts = count
-        got = [knowledge.playout(state, rng)[0] for _ in range(400)]
-        spread[count] = (statistics.mean(got), statistics.pvariance(got))
-    (mean1, var1), (mean4, var4) = spread[1], spread[4]
-    assert abs(mean1 - mean4) < 4 * (var1 / 400) ** 0.5
-    assert 0.15 < var4 / var1 < 0.4

@@ -154,7 +154,7 @@ def test_the_row_follows_the_walked_state(mode: str, players: int) -> None:
             state.apply(state.random_move(rng))
             assert np.array_equal(search.row(state)[POSITION], to_row(state)[POSITION])
             if rng.random() < 0.3:
-                [(scores, ranking)] = search(state, rng)
+                scores, ranking = search(state, rng)
                 assert len(scores) == players and sorted(p for g in ranking for p in g) == list(
                     range(players)
                 )

@@ -204,7 +204,7 @@ def test_the_row_follows_the_walked_state(mode: str, players: int) -> None:
                     walked += 1
             assert np.array_equal(search.row(state), search_row(state)), state.history
             if rng.random() < 0.3:
-                [(scores, ranking)] = search(state, rng)
+                scores, ranking = search(state, rng)
                 assert len(scores) == players
                 assert sorted(p for g in ranking for p in g) == list(range(players))
                 search.tree_moves(state, rng)
@@ -234,13 +234,11 @@ def test_playouts_are_those_of_a_fresh_row(mode: str, players: int) -> None:
     while not state.is_terminal():
         state.apply(state.random_move(rng))
         seed = rng.randrange(1 << 30)
-        got = search(state, random.Random(seed), 3)
-        twin = random.Random(seed)
-        for scores, _ in got:
-            row = search_row(state)
-            seed_generator(row, twin.getrandbits(63))
-            finish(row, moves, totals, places)
-            assert scores == tuple(totals[:players].tolist())
+        scores, _ = search(state, random.Random(seed))
+        row = search_row(state)
+        seed_generator(row, random.Random(seed).getrandbits(63))
+        finish(row, moves, totals, places)
+        assert scores == tuple(totals[:players].tolist())
 
 
 def test_expansion_reuses_the_tree_gains(monkeypatch: pytest.MonkeyPatch) -> None:

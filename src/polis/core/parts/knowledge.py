@@ -73,11 +73,6 @@ class Knowledge:
         """The next move of a simulated game (cheap; biased towards good moves if possible)."""
         return state.random_move(rng)
 
-    #: Playouts per call of :meth:`playout` on the compiled path, their rewards averaged.
-    #: There a playout costs a fraction of the Python tree walk that leads to it, so a few
-    #: more per leaf buy a surer leaf value for little time (1 on the Python path).
-    leaf_playouts = 1
-
     #: The game's compiled package (:mod:`polis.core.compiled`), whose ``search.Playouts``
     #: finishes a state with this knowledge's playout policy (None: the game has none).
     compiled: str | None = None
@@ -93,14 +88,8 @@ class Knowledge:
         """
         fast = self._playouts()
         if fast is not None:
-            count = self.leaf_playouts
-            finished = fast(state, rng, count)
-            rewards = [
-                self.reward(GameResult(self.game.name, state.mode, s, r)) for s, r in finished
-            ]
-            if count == 1:
-                return rewards[0]
-            return tuple(sum(column) / count for column in zip(*rewards, strict=True))
+            scores, ranking = fast(state, rng)
+            return self.reward(GameResult(self.game.name, state.mode, scores, ranking))
         while not state.is_terminal():
             state.apply(self.playout_move(state, rng))
         return self.reward(state.result())

@@ -281,28 +281,24 @@ class Playouts(FollowedRow):
         return tuple(self.leaf[:n].tolist()) if n else None
 
     def __call__(
-        self, state: MetropolysState, rng: random.Random, count: int = 1
-    ) -> list[tuple[tuple[int, ...], Ranking]]:
-        """``count`` playouts of ``state`` (left unchanged) by the playout policy, each
-        with its own draws: every player's final score and the ranking (best first, ties
-        together) of each."""
+        self, state: MetropolysState, rng: random.Random
+    ) -> tuple[tuple[int, ...], Ranking]:
+        """Each player's final score and the ranking (best first, ties together) of
+        ``state`` (left unchanged) finished by the playout policy."""
         row = self.row(state)
+        played = finish_copy(
+            row,
+            self.spare,
+            rng.getrandbits(63),
+            self.record,
+            self.totals,
+            self.places,
+            self.work,
+        )
+        if played < 0:
+            raise AssertionError("the compiled playout policy chose an illegal move")
         n = state.num_players
-        out = []
-        for _ in range(count):
-            played = finish_copy(
-                row,
-                self.spare,
-                rng.getrandbits(63),
-                self.record,
-                self.totals,
-                self.places,
-                self.work,
-            )
-            if played < 0:
-                raise AssertionError("the compiled playout policy chose an illegal move")
-            out.append((tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())))
-        return out
+        return tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())
 
 
 def warm() -> None:

@@ -189,18 +189,14 @@ class Playouts(FollowedRow):
         return gains if last is state and count == len(state._moves) else None
 
     def __call__(
-        self, state: QuadropolisState, rng: random.Random, count: int = 1
-    ) -> list[tuple[tuple[int, ...], Ranking]]:
-        """``count`` playouts of ``state`` (left unchanged) by the playout policy, each
-        with its own draws: every player's final total and the ranking (best first, ties
-        together) of each."""
+        self, state: QuadropolisState, rng: random.Random
+    ) -> tuple[tuple[int, ...], Ranking]:
+        """Each player's final total and the ranking (best first, ties together) of
+        ``state`` (left unchanged) finished by the playout policy."""
         row = self.row(state)
+        finish_copy(row, self.spare, rng.getrandbits(63), self.moves, self.totals, self.places)
         n = state.num_players
-        out = []
-        for _ in range(count):
-            finish_copy(row, self.spare, rng.getrandbits(63), self.moves, self.totals, self.places)
-            out.append((tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())))
-        return out
+        return tuple(self.totals[:n].tolist()), ranking_of(self.places[:n].tolist())
 
 
 def warm() -> None:

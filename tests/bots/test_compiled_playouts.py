@@ -11,6 +11,7 @@ import pytest
 from polis.bots.knowledge import knowledge_for
 from polis.core import compiled
 from polis.core.registry import get_game
+from polis.games.quadropolis.knowledge import SEARCH_PICKS
 
 pytest.importorskip("numba")
 
@@ -26,6 +27,8 @@ def rewards(game_name: str, mode: str, players: int, setting: str, n: int) -> li
     """Seat 0's reward in ``n`` playouts from one position, compiled or in Python."""
     game = get_game(game_name)
     knowledge = knowledge_for(game)
+    if game_name == "quadropolis":  # the compiled search's playouts compare more tiles
+        knowledge.playout_picks = SEARCH_PICKS  # type: ignore[attr-defined]
     rng = random.Random(5)
     state = game.new_game(mode, players, seed=3)
     for _ in range(4):

@@ -19,7 +19,12 @@ from polis.games.quadropolis.compiled.generator import seed_generator, unit
 from polis.games.quadropolis.compiled.policy import gain, policy_move, python_random_move
 from polis.games.quadropolis.compiled.row import S_RNG
 from polis.games.quadropolis.game import GAME
-from polis.games.quadropolis.knowledge import Builder, QuadropolisKnowledge
+from polis.games.quadropolis.knowledge import (
+    PLAYOUT_PICKS,
+    SEARCH_PICKS,
+    Builder,
+    QuadropolisKnowledge,
+)
 from polis.games.quadropolis.state import QuadropolisState
 
 TABLES = st.tuples(st.sampled_from(["classic", "expert"]), st.integers(2, 4))
@@ -71,17 +76,20 @@ def test_compiled_gains_are_the_python_gains(
 
 
 @settings(max_examples=6, deadline=None)
-@given(TABLES, st.integers(0, 2**31), FACE_DOWN)
+@given(TABLES, st.integers(0, 2**31), FACE_DOWN, st.sampled_from([PLAYOUT_PICKS, SEARCH_PICKS]))
 def test_compiled_policy_moves_as_the_python_policy(
-    table: tuple[str, int], seed: int, face_down: str
+    table: tuple[str, int], seed: int, face_down: str, picks: int
 ) -> None:
+    """The same move from the same numbers, comparing the Python playouts' few tiles or
+    the compiled search's more."""
     mode, players = table
     knowledge = QuadropolisKnowledge(GAME)
+    knowledge.playout_picks = picks
     for i, state in enumerate(_positions(mode, players, seed, face_down)):
         row = to_row(state)
         seed_generator(row, seed + i)
         rng = RowRandom(row.copy())
         assert python_random_move(row.copy()) == state.random_move(RowRandom(row.copy())).id
         expected = knowledge.playout_move(state, rng)
-        assert policy_move(row) == expected.id, (mode, players, seed, i)
+        assert policy_move(row, picks) == expected.id, (mode, players, seed, i, picks)
         assert np.array_equal(row[S_RNG : S_RNG + 2], rng.row[S_RNG : S_RNG + 2])

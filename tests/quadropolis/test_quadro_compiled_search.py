@@ -5,6 +5,7 @@ walked state, its playouts, and whole searches on the compiled path."""
 from __future__ import annotations
 
 import random
+import statistics
 
 import numpy as np
 import pytest
@@ -29,6 +30,8 @@ from polis.games.quadropolis.compiled.search import (
 from polis.games.quadropolis.compiled.step import legal
 from polis.games.quadropolis.game import GAME
 from polis.games.quadropolis.knowledge import (
+    PLAYOUT_PICKS,
+    SEARCH_PICKS,
     TREE_WIDTH,
     Builder,
     QuadropolisKnowledge,
@@ -315,3 +318,28 @@ def test_searches_on_the_compiled_path(
         return chosen
 
     assert game_of(11) == game_of(11)
+
+
+def test_the_search_playouts_compare_more_tiles() -> None:
+    """The compiled search finishes its samples with the policy comparing ``SEARCH_PICKS``
+    tiles: its cities score as the Python policy's with that many, and more than with the
+    Python playouts' ``PLAYOUT_PICKS``."""
+    state = GAME.new_game("classic", 2, seed=8)
+    assert isinstance(state, QuadropolisState)
+    rng = random.Random(8)
+    search = Playouts()
+    compiled = [sum(search(state, rng)[0]) for _ in range(300)]
+    knowledge = QuadropolisKnowledge(GAME)
+    means = {}
+    for picks in (PLAYOUT_PICKS, SEARCH_PICKS):
+        knowledge.playout_picks = picks
+        totals = []
+        for _ in range(300):
+            sample = state.clone()
+            while not sample.is_terminal():
+                sample.apply(knowledge.playout_move(sample, rng))
+            totals.append(sum(sample.result().scores))
+        means[picks] = statistics.mean(totals)
+    error = 4 * statistics.pstdev(compiled) / 300**0.5
+    assert abs(statistics.mean(compiled) - means[SEARCH_PICKS]) < error
+    assert means[SEARCH_PICKS] - means[PLAYOUT_PICKS] > 2 * error

@@ -83,7 +83,7 @@ def test_a_compiled_random_game_replays_on_the_python_engine(
     seed_generator(row, seed)
     new_game(row)
     moves = np.zeros(100, np.int64)
-    n = play(row, moves, False)
+    n = play(row, moves, 0)
     state = _replay(row, moves[:n], options)
     assert state.is_terminal()
     expected = to_row(state)
@@ -109,7 +109,7 @@ def test_random_games_is_the_compiled_loop_it_names(mode: str, players: int) -> 
     played = checksum = 0
     for _ in range(5):
         new_game(row)
-        played += play(row, moves, False)
+        played += play(row, moves, 0)
         final_scores(row, totals, places)
         checksum += int(totals[:players].sum())
     assert random_games(mode, players, 5, 11) == (played, checksum)
@@ -145,14 +145,14 @@ def test_rounds_to_come_are_drawn_or_installed(table: tuple[str, int], seed: int
     undecide_future(row)
     assert row[F_SHUFFLE] == (1 << len(rounds)) - 2
     drawn = row.copy()
-    play(drawn, np.zeros(100, np.int64), False)
+    play(drawn, np.zeros(100, np.int64), 0)
     dealt = setup_of(drawn).rounds
     assert dealt[0] == rounds[0]
     assert [sorted(r) for r in dealt] == [sorted(r) for r in rounds]
     assert dealt[1:] != rounds[1:]
     partly = row.copy()
     install_layout(partly, 2, rounds[2])  # round 3 fixed, the others still drawn
-    play(partly, np.zeros(100, np.int64), False)
+    play(partly, np.zeros(100, np.int64), 0)
     dealt = setup_of(partly).rounds
     assert dealt[2] == rounds[2]
     assert dealt[1] != rounds[1]

@@ -32,14 +32,15 @@ from polis.games.quadropolis.options import DEFAULT_OPTIONS, Options
 
 
 @njit(cache=True, nogil=True)
-def play(row: Any, moves: Any, greedy: bool) -> int:
+def play(row: Any, moves: Any, picks: int) -> int:
     """Play the row's game to its end, writing the moves' ids into ``moves`` (room for a
-    whole game: 5 rounds x 16 actions); the number played. ``greedy``: by the bots'
-    greedy-biased playout policy (:func:`~polis.games.quadropolis.compiled.policy.
-    policy_move`), else by uniformly random legal moves (the yardstick's)."""
+    whole game: 5 rounds x 16 actions); the number played. ``picks`` above 0: by the bots'
+    greedy-biased playout policy comparing that many tiles
+    (:func:`~polis.games.quadropolis.compiled.policy.policy_move`), else by uniformly
+    random legal moves (the yardstick's)."""
     n = 0
     while row[S_CURRENT] >= 0:
-        action = policy_move(row) if greedy else random_action(row)
+        action = policy_move(row, picks) if picks else random_action(row)
         moves[n] = action
         n += 1
         apply(row, action)

@@ -54,7 +54,6 @@ from polis.games.quadropolis.knowledge import (
     NEEDS_ENERGY,
     NEEDS_INHABITANT,
     PLAYOUT_EPSILON,
-    PLAYOUT_PICKS,
     SPARE_EARLY,
     SPARE_LATE,
     SUPPLY_CUSTOMER,
@@ -264,10 +263,11 @@ def _random_move(row: Any, planes: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def policy_move(row: Any) -> int:
-    """The greedy-biased playout move of the player to move (knowledge.playout_move): now
-    and then a random move, else of a few random picks of (architect, spot) the tile with
-    the best square by rough gain (taking nothing, or a discard, counts 0)."""
+def policy_move(row: Any, picks: int) -> int:
+    """The greedy-biased playout move of the player to move (knowledge.playout_move with
+    ``playout_picks = picks``): now and then a random move, else of ``picks`` random picks
+    of (architect, spot) the tile with the best square by rough gain (taking nothing, or a
+    discard, counts 0)."""
     if unit(row) < PLAYOUT_EPSILON:
         return python_random_move(row)
     p = row[S_CURRENT]
@@ -278,7 +278,7 @@ def policy_move(row: Any) -> int:
     planes = _planes(row, p)
     best = -1
     best_value = -1e9
-    for _ in range(PLAYOUT_PICKS):
+    for _ in range(picks):
         action = _random_move(row, planes)
         target = action % stride
         base = action - target

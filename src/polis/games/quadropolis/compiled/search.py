@@ -45,7 +45,7 @@ from polis.games.quadropolis.compiled.row import (
     SELECT_SQ,
 )
 from polis.games.quadropolis.compiled.step import apply, legal
-from polis.games.quadropolis.knowledge import TREE_WIDTH
+from polis.games.quadropolis.knowledge import SEARCH_PICKS, TREE_WIDTH
 from polis.games.quadropolis.moves import SPACES, QuadropolisMove
 from polis.games.quadropolis.site import N_SPOTS
 from polis.games.quadropolis.state import QuadropolisState
@@ -58,7 +58,7 @@ TREE_SAMPLE: Final = 3 * TREE_WIDTH
 def finish(row: Any, moves: Any, totals: Any, places: Any) -> int:
     """Finish ``row`` with the playout policy and score it into ``totals`` and ``places``;
     the moves played."""
-    played = play(row, moves, True)
+    played = play(row, moves, SEARCH_PICKS)
     final_scores(row, totals, places)
     return played
 

@@ -52,7 +52,7 @@ class ThreadServer:
         self.app: Any = None
 
     def start(self) -> ThreadServer:
-        config = ServerConfig(bot_delay=0.0, check_wire=True, bot_workers=1)
+        config = ServerConfig.from_env(bot_delay=0.0, check_wire=True, bot_workers=1)
         self.app = create_app(self.db_url, games=games().values(), config=config)
         server = uvicorn.Server(
             uvicorn.Config(

@@ -10,7 +10,9 @@ below), and the ``polis serve`` processes started from here inherit it.
 An HTTP request of these servers waits up to ``POLIS_HTTP_PATIENCE`` (10 s here, 1.5 s by
 default) for a store that is slow, not down: two test workers and their browsers and servers
 on two cores slow a SQLite commit past 1.5 s now and then, and the answer would be a 503
-the test did not ask for. The tests of that limit make their app with the default."""
+the test did not ask for. So every config here is made with ``ServerConfig.from_env``,
+which reads it (a bare ``ServerConfig()`` has 1.5 s: a PostgreSQL test failed on it under
+load); the tests of that limit make their app with the default."""
 
 from __future__ import annotations
 

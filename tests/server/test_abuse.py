@@ -35,7 +35,7 @@ def app_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     opened: list[TestClient] = []
 
     def make(limits: str = "", peer: str = "testclient", **changes: Any) -> TestClient:
-        config = ServerConfig(bot_delay=0.0, limits=parse_limits(limits), **changes)
+        config = ServerConfig.from_env(bot_delay=0.0, limits=parse_limits(limits), **changes)
         app = create_app(
             f"sqlite:///{tmp_path / 'abuse.db'}", games=games().values(), config=config
         )
@@ -443,7 +443,7 @@ def test_start_up_replays_no_game_before_serving(
     from polis.server.live import history
 
     db = f"sqlite:///{tmp_path / 'many.db'}"
-    config = ServerConfig(bot_delay=0.0, limits=Limits(create_rate="1000/minute"))
+    config = ServerConfig.from_env(bot_delay=0.0, limits=Limits(create_rate="1000/minute"))
     with TestClient(create_app(db, games=games().values(), config=config)) as client:
         for _ in range(30):
             made = create(client).json()

@@ -33,7 +33,7 @@ def app_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     opened: list[TestClient] = []
 
     def make(**changes: Any) -> TestClient:
-        config = ServerConfig(bot_delay=0.0, **changes)
+        config = ServerConfig.from_env(bot_delay=0.0, **changes)
         db = f"sqlite:///{tmp_path / 'bots.db'}"
         app = create_app(db, games=games().values(), config=config)
         client = TestClient(app)

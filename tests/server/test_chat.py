@@ -21,7 +21,7 @@ HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & <b>bold</b>
 
 
 def make(db_url: str, **limits: Any) -> TestClient:
-    config = ServerConfig(limits=Limits(**limits)) if limits else ServerConfig()
+    config = ServerConfig.from_env(limits=Limits(**limits)) if limits else ServerConfig.from_env()
     return TestClient(create_app(db_url, games=games().values(), bot_delay=0.0, config=config))
 
 

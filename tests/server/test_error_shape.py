@@ -28,7 +28,7 @@ PEOPLE = [{"name": "Ada", "kind": "human"}, {"name": "Lin", "kind": "human"}]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = ServerConfig(bot_delay=0.0, limits=parse_limits("create_rate=3/minute"))
+    config = ServerConfig.from_env(bot_delay=0.0, limits=parse_limits("create_rate=3/minute"))
     app = create_app(f"sqlite:///{tmp_path / 'shape.db'}", games=games().values(), config=config)
 
     @app.get("/api/test-only/unauthorized")

@@ -269,7 +269,7 @@ class Bot:
 
 
 def make(db_url: str, wall: Wall) -> TestClient:
-    config = ServerConfig(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
+    config = ServerConfig.from_env(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
     app = create_app(db_url, games=games().values(), config=config)
     app.state.hub.now = wall
     return TestClient(app)

@@ -41,7 +41,7 @@ LIMITS = Limits(create_rate="1000/minute")
 
 
 def config(**changes: Any) -> ServerConfig:
-    return ServerConfig(bot_workers=2, limits=LIMITS, **changes)
+    return ServerConfig.from_env(bot_workers=2, limits=LIMITS, **changes)
 
 
 @pytest.fixture

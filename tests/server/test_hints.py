@@ -30,7 +30,7 @@ from waiting import eventually
 from .seat_client import seated
 
 AGENT, SAMPLES = "mcts:16i", 6
-CONFIG = ServerConfig(
+CONFIG = ServerConfig.from_env(
     hint_agent=AGENT, hint_samples=SAMPLES, review_agent=AGENT, review_samples=SAMPLES
 )
 ADA = {"name": "Ada", "kind": "human"}

@@ -143,7 +143,7 @@ def test_taking_a_seat_counts_against_the_creation_limit(db_url: str) -> None:
     from polis.server import create_app
     from polis.server.config import Limits, ServerConfig
 
-    config = ServerConfig(limits=Limits(create_rate="3/minute"))
+    config = ServerConfig.from_env(limits=Limits(create_rate="3/minute"))
     with TestClient(create_app(db_url, config=config, bot_delay=0.0)) as client:
         made = make(client, [ADA, OPEN, OPEN])
         assert take(client, made["id"], name="Zoe").status_code == 200

@@ -126,7 +126,7 @@ def servers(
     with contextlib.ExitStack() as stack:
         clients = []
         for name in names:
-            config = ServerConfig(bot_delay=0.0, redis_url=redis, instance=name)
+            config = ServerConfig.from_env(bot_delay=0.0, redis_url=redis, instance=name)
             app = create_app(db_url, games=games().values(), config=config)
             app.state.hub.now = wall
             spy.names[id(app.state.hub)] = name

@@ -111,7 +111,7 @@ def service() -> Iterator[PushService]:
 
 def make(db_url: str) -> TestClient:
     # the local push service is plain http on 127.0.0.1: allowed for this server only
-    config = ServerConfig(push_services=("http://127.0.0.1",), push_timeout=10.0)
+    config = ServerConfig.from_env(push_services=("http://127.0.0.1",), push_timeout=10.0)
     return TestClient(create_app(db_url, games=games().values(), bot_delay=0.0, config=config))
 
 
@@ -323,7 +323,7 @@ def test_the_key_is_made_once_and_kept_and_the_worker_is_served_from_the_root(
 
 def test_the_key_can_be_kept_in_a_file(db_url: str, tmp_path: Any) -> None:
     path = tmp_path / "keys" / "vapid.pem"
-    config = ServerConfig(vapid_key_file=str(path))
+    config = ServerConfig.from_env(vapid_key_file=str(path))
     app = create_app(db_url, games=games().values(), bot_delay=0.0, config=config)
     with TestClient(app) as c:
         key = c.get("/api/push/key").json()["key"]

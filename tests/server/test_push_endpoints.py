@@ -83,7 +83,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     """A server with the default (strict) push services."""
-    app = create_app(db_url, games=games().values(), bot_delay=0.0, config=ServerConfig())
+    app = create_app(db_url, games=games().values(), bot_delay=0.0, config=ServerConfig.from_env())
     with TestClient(app) as c:
         yield c
 
@@ -163,7 +163,7 @@ def test_an_endpoint_read_otherwise_by_the_http_client_is_refused(
 
 
 def test_an_ip_address_is_refused_even_when_listed(db_url: str) -> None:
-    config = ServerConfig(push_services=("142.250.74.42",))
+    config = ServerConfig.from_env(push_services=("142.250.74.42",))
     app = create_app(db_url, games=games().values(), bot_delay=0.0, config=config)
     with TestClient(app) as client:
         gid, tokens, _first = table(client)

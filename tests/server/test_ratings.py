@@ -34,7 +34,7 @@ OPEN = {"kind": "open"}
 def make(db_url: str) -> TestClient:
     """A server taking moves as fast as the test sends them (the test's connections share
     one address and its message rate)."""
-    config = ServerConfig(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
+    config = ServerConfig.from_env(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
     return TestClient(create_app(db_url, games=games().values(), config=config))
 
 

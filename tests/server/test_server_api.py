@@ -263,7 +263,7 @@ def test_bot_game_resumes_after_restart(db_url: str) -> None:
     from polis.server import create_app
     from polis.server.config import ServerConfig
 
-    config = ServerConfig(bot_delay=0.0, housekeeping_interval=0.1)
+    config = ServerConfig.from_env(bot_delay=0.0, housekeeping_interval=0.1)
     again = create_app(db_url, games=games().values(), config=config)
     with TestClient(again) as client, client.websocket_connect(f"/ws/{gid}") as ws:
         state = hello(ws, t0)

@@ -201,7 +201,7 @@ def test_a_checking_server_refuses_to_send_a_message_that_breaks_the_contract(
     def leaky(*args: Any) -> Any:  # a bug: a seat's token hash in every client's list
         return [{**seat, "token_hash": "secret"} for seat in original(*args)]
 
-    config = ServerConfig(bot_delay=0.0, check_wire=True)
+    config = ServerConfig.from_env(bot_delay=0.0, check_wire=True)
     with TestClient(create_app(db_url, games=games().values(), config=config)) as client:
         assert client.app.state.hub.wire is not None  # type: ignore[attr-defined]
         made = client.post(
@@ -230,7 +230,7 @@ def test_checks_are_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_a_server_without_checks_has_none(db_url: str) -> None:
-    config = ServerConfig(bot_delay=0.0, check_wire=False)
+    config = ServerConfig.from_env(bot_delay=0.0, check_wire=False)
     with TestClient(create_app(db_url, games=games().values(), config=config)) as client:
         assert client.app.state.hub.wire is None  # type: ignore[attr-defined]
 

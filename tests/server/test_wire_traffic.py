@@ -91,7 +91,7 @@ def play_out(client: TestClient, game_id: str, people: list[Seat], watchers: lis
 def client(db_url: str) -> Iterator[TestClient]:
     """A server taking moves as fast as the test sends them (every connection of the test
     client shares one address and its message rate)."""
-    config = ServerConfig(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
+    config = ServerConfig.from_env(bot_delay=0.0, limits=parse_limits("message_rate=10000/second"))
     with TestClient(create_app(db_url, games=games().values(), config=config)) as made:
         yield made
 

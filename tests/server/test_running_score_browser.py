@@ -98,7 +98,12 @@ def check_shown(page: Any, game: str, view: dict[str, Any]) -> None:
 def check_focus_breakdown(page: Any, game: str) -> None:
     """Tab to a running score: its tooltip shows its breakdown, its description too."""
     tab_to(page, ".running-score .total", limit=200)
-    page.wait_for_selector("#tip:not([hidden])")
+    # The tip may still show a tile's words, focused on the way here, for a moment: wait
+    # for the score's own (a CI failure at 390x844); a tip that never comes fails the wait.
+    page.wait_for_function(
+        "() => { const t = document.getElementById('tip');"
+        " return t && !t.hidden && t.textContent.includes('so far'); }"
+    )
     tip = page.inner_text("#tip")
     assert CATEGORY[game] in tip, tip
     assert "so far" in tip, tip

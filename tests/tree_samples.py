@@ -40,3 +40,15 @@ def compiled_sample(
         j = i + below(twin, k - i)
         order[i], order[j] = order[j], order[i]
     return order[:m]
+
+
+def assert_uniform(
+    inside: np.ndarray, first: np.ndarray, draws: int, m: int, within: float
+) -> None:
+    """Samples of ``m`` of ``k = len(inside)`` moves, ``draws`` of them, were uniform without
+    replacement: each move was in as many (its share within ``within`` of ``m / k``), and
+    first as often as any other (a binomial's spread)."""
+    k = len(inside)
+    assert np.abs(inside / draws - m / k).max() < within
+    assert first.std() < 2 * np.sqrt(draws / k)
+    assert abs(first.mean() - draws / k) < 1e-9

@@ -79,3 +79,21 @@ def test_the_python_agents_keep_their_searches_off_the_compiled_engine(
         assert move in state.legal_moves()
         knowledge = agent.inner._knowledge  # type: ignore[attr-defined]
         assert (knowledge._playouts() is not None) is on, text
+
+
+@pytest.mark.parametrize("game_name", ["metropolys", "quadropolis"])
+def test_a_greedy_choice_never_brings_the_compiled_engine_in(
+    game_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a search asks for the compiled engine (``start_search``): ``easy`` (greedy)
+    neither loads nor compiles it, and follows none of its samples on a row."""
+    from polis.bots.factory import make_agent
+
+    monkeypatch.setenv(compiled.SETTING, "on")
+    game = get_game(game_name)
+    state = game.new_game(game.modes[0], 2, seed=4)
+    agent, budget = make_agent("easy", seed=1)
+    move = agent.act(state.view(state.current_player()), state.legal_moves(), game, budget)
+    assert move in state.legal_moves()
+    knowledge = agent.inner._knowledge  # type: ignore[attr-defined]
+    assert knowledge._search is None and knowledge._fast is None

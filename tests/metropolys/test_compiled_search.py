@@ -106,10 +106,7 @@ def test_tree_samples_are_uniform() -> None:
         assert len(set(order)) == m and all(0 <= j < k for j in order)
         inside[order] += 1
         first[order[0]] += 1
-    assert np.abs(inside / draws - m / k).max() < 0.03
-    # each move first with chance 1/k: the counts' spread is a binomial's
-    assert first.std() < 2 * np.sqrt(draws / k)
-    assert abs(first.mean() - draws / k) < 1e-9
+    tree_samples.assert_uniform(inside, first, draws, m, within=0.03)
 
 
 @pytest.mark.parametrize(("mode", "players"), TABLES)
@@ -196,6 +193,8 @@ def test_the_knowledge_takes_the_compiled_path_only_when_allowed(
     assert knowledge._search is None  # the tests' default: off
     monkeypatch.setenv("POLIS_COMPILED", "on")
     knowledge.observe(view)
+    assert knowledge._search is None  # a view alone asks for no search
+    knowledge.start_search()
     assert knowledge._search is not None
     sample = knowledge.sample(view, random.Random(2))
     moves = knowledge.tree_moves(sample, random.Random(3))

@@ -176,10 +176,7 @@ def test_tree_samples_are_uniform() -> None:
         assert sorted(order) == sorted(sample)
         first[order[0]] += 1
     assert k > 3 * m
-    assert np.abs(inside / draws - m / k).max() < 0.04
-    # each move first with chance 1/k: the counts' spread is a binomial's
-    assert first.std() < 2 * np.sqrt(draws / k)
-    assert abs(first.mean() - draws / k) < 1e-9
+    tree_samples.assert_uniform(inside, first, draws, m, within=0.04)
 
 
 @pytest.mark.parametrize(("mode", "players"), TABLES)
@@ -252,14 +249,18 @@ def test_expansion_reuses_the_tree_gains(monkeypatch: pytest.MonkeyPatch) -> Non
     view = state.view(state.current_player())
     knowledge = QuadropolisKnowledge(GAME)
     knowledge.observe(view)
+    knowledge.start_search()
     assert knowledge._search is None  # the tests' default: off
     monkeypatch.setenv("POLIS_COMPILED", "on")
     knowledge.observe(view)
+    assert knowledge._search is None  # a view alone asks for no search
+    knowledge.start_search()
     search = knowledge._search
     assert isinstance(search, Playouts)
     python = knowledge_for(GAME, compiled=False)
     python.observe(view)
-    assert python.compiled is None and getattr(python, "_search", None) is None
+    python.start_search()
+    assert python.compiled is None and python._search is None
     rng = random.Random(2)
     checked = 0
     for _ in range(20):

@@ -92,6 +92,7 @@ class MctsAgent:
             self._root = None
         knowledge = self._knowledge
         knowledge.observe(view)
+        knowledge.start_search()
         self.stats.moves += 1
         if len(legal) == 1:
             return legal[0]

@@ -57,6 +57,7 @@ class MonteCarloAgent:
             self._knowledge = knowledge_for(game, compiled=self.compiled)
         knowledge = self._knowledge
         knowledge.observe(view)
+        knowledge.start_search()
         self.stats.moves += 1
         if len(legal) == 1:
             return legal[0]

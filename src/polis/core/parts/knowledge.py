@@ -44,12 +44,30 @@ class Knowledge:
         self._pool_view: View | None = None
         #: The compiled ``Playouts`` once made (see :meth:`_playouts`).
         self._fast: Any = None
+        #: This decision's compiled search helper, or None (:meth:`start_search`): the
+        #: game's search hooks (``tree_moves``, ``leaf_value``...) run on it when it is set.
+        self._search: Any = None
 
     def observe(self, view: View) -> None:
         """Take in a new view (called once per decision, before anything else)."""
 
+    def start_search(self) -> None:
+        """A search begins this decision (after :meth:`observe`): from here the samples it
+        draws are followed on the compiled engine where that is ready (its rows made once
+        per determinization, its tree's moves worked out there). Asked once a decision, so
+        the hooks pay nothing for asking; choices without a search never ask, and never
+        bring the compiled engine in."""
+        self._search = self._playouts()
+
     def sample(self, view: View, rng: random.Random) -> GameState:
         """A complete state consistent with ``view`` (hidden facts drawn from ``rng``)."""
+        state = self._drawn(view, rng)
+        if self._search is not None:
+            self._search.track(state)  # its row follows the state down the search's tree
+        return state
+
+    def _drawn(self, view: View, rng: random.Random) -> GameState:
+        """A fresh determinization, or a clone of one of the pool's."""
         if not self.pool_size:
             return self.determinize(view, rng)
         if view is not self._pool_view:

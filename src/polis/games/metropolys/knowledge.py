@@ -30,7 +30,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from polis.core.moves import Move
 from polis.core.parts.knowledge import Knowledge
@@ -268,16 +268,11 @@ class MetropolysKnowledge(Knowledge):
         self._replay: MetropolysState | None = None
         self._seen = 0
         self.belief: list[dict[str, float]] = []
-        #: The compiled search helper (``compiled.search.Playouts``) for this decision, or
-        #: None: decided once per decision in :meth:`observe`, so the Python paths below
-        #: pay nothing for asking.
-        self._search: Any = None
 
     # -- belief ---------------------------------------------------------------------------
     def observe(self, view: View) -> None:
         """Update the belief with the public moves played since the last decision."""
         assert isinstance(view, MetropolysView)
-        self._search = self._playouts()
         moves = view.moves
         if self._replay is None or self._seen > len(moves):
             self._start(view)
@@ -323,12 +318,6 @@ class MetropolysKnowledge(Knowledge):
         )
         self._replay = MetropolysState(setup, view.options)
         self._seen = 0
-
-    def sample(self, view: View, rng: random.Random) -> GameState:
-        state = super().sample(view, rng)
-        if self._search is not None:
-            self._search.track(state)  # its row follows the state through the tree walk
-        return state
 
     def determinize(self, view: View, rng: random.Random) -> GameState:
         weights = [b or None for b in self.belief] if self.belief else None

@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from polis.core.moves import Move
 from polis.core.parts.knowledge import Knowledge
-from polis.core.protocol import Game, GameState
+from polis.core.protocol import GameState
 from polis.core.view import View
 from polis.games.quadropolis.city import Building, Geometry, geometry
 from polis.games.quadropolis.moves import DISCARD, NOTHING, QuadropolisMove, find
@@ -230,23 +230,6 @@ class QuadropolisKnowledge(Knowledge):
     root_width = 20  # the greedy order misjudges taking and denying tiles: search more
     #: Tiles :meth:`playout_move` compares (the compiled search's playouts: ``SEARCH_PICKS``).
     playout_picks = PLAYOUT_PICKS
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        #: The compiled search helper (``compiled.search.Playouts``) for this decision, or
-        #: None: decided once per decision in :meth:`observe`, so the Python paths below
-        #: pay nothing for asking.
-        self._search: Any = None
-
-    def observe(self, view: View) -> None:
-        """Choose the engine of this decision's search: the compiled one once available."""
-        self._search = self._playouts()
-
-    def sample(self, view: View, rng: random.Random) -> GameState:
-        state = super().sample(view, rng)
-        if self._search is not None:
-            self._search.track(state)  # its row follows the state through the tree walk
-        return state
 
     def move_values(self, view: View, legal: Sequence[Move], rng: random.Random) -> list[float]:
         state = self.sample(view, rng)

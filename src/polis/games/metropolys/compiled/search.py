@@ -23,7 +23,13 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
+from polis.core.parts.search_rows import (
+    FollowedRow,
+    Ranking,
+    best_first,
+    ranking_of,
+    sample_front,
+)
 from polis.core.view import TERMINAL
 from polis.games.metropolys.compiled.bridge import to_row
 from polis.games.metropolys.compiled.engine import apply, legal
@@ -95,11 +101,7 @@ def tree_moves(row: Any, value: int, width: int, size: int, ids: Any, values: An
         return k
     seed(row, value)
     m = min(k, size)
-    for i in range(m):
-        j = i + below(row, k - i)
-        t = ids[i]
-        ids[i] = ids[j]
-        ids[j] = t
+    sample_front(row, ids, k, m, below)
     player: Any = np.int64(row[S_CURRENT])  # the type the policy's callers pass
     for i in range(m):
         values[i] = bid_value(row, player, ids[i])

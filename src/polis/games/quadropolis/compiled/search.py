@@ -26,7 +26,13 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
+from polis.core.parts.search_rows import (
+    FollowedRow,
+    Ranking,
+    best_first,
+    ranking_of,
+    sample_front,
+)
 from polis.games.quadropolis.compiled.bridge import search_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import below, seed_generator
@@ -113,11 +119,7 @@ def tree_moves(
     hi = row[S_RNG + 1]
     seed_generator(row, value)
     m = min(k, size)
-    for i in range(m):
-        j = i + below(row, k - i)
-        t = ids[i]
-        ids[i] = ids[j]
-        ids[j] = t
+    sample_front(row, ids, k, m, below)
     row[S_RNG] = lo
     row[S_RNG + 1] = hi
     action_gains(row, ids, m, values)

@@ -98,8 +98,8 @@ def check_shown(page: Any, game: str, view: dict[str, Any]) -> None:
 def check_focus_breakdown(page: Any, game: str) -> None:
     """Tab to a running score: its tooltip shows its breakdown, its description too."""
     tab_to(page, ".running-score .total", limit=200)
-    # The tip may still show a tile's words, focused on the way here, for a moment: wait
-    # for the score's own (a CI failure at 390x844); a tip that never comes fails the wait.
+    # The score's own tip, once its delay is over (a board redrawn under the mouse resting
+    # where the test last clicked put a tile's tip up instead: a CI failure at 390x844).
     page.wait_for_function(
         "() => { const t = document.getElementById('tip');"
         " return t && !t.hidden && t.textContent.includes('so far'); }"

@@ -17,6 +17,7 @@ from .browser_helpers import (
     new_context,
     page_errors,
     position,
+    tab_to,
     wait_position,
     wait_turn_or_end,
 )
@@ -305,6 +306,37 @@ def test_tooltips_on_hover_and_long_press_in_the_chosen_language(
     german = json.loads(server_file("quadropolis", "de"))
     assert german[f"type.{kind}"] in page.inner_text("#tip") or kind == "park"
     phone.close()
+
+
+def test_a_board_redrawn_under_a_resting_mouse_leaves_the_keyboard_tip(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A piece focused by keyboard keeps its tip when the board is redrawn under a mouse
+    that rests on another piece: the browser says the pointer came over the new piece
+    (without moving), and that used to put the other piece's tip up instead."""
+    made = create_game(server, "quadropolis", "classic", [{"name": "Ada", "kind": "human"}, BOT])
+    context = new_context(browser)
+    page = context.new_page()
+    page.goto(made["seats"][0]["invite"])
+    assert wait_turn_or_end(page)
+    tile = page.locator("#site .sq:has(.tile)").first
+    tile.hover()
+    page.wait_for_selector("#tip:not([hidden])")
+    hovered = page.inner_text("#tip")
+    tab_to(page, "button.architect")
+    focused = page.evaluate("document.activeElement.dataset.tip")
+    assert focused and focused != hovered
+    tip_is = "(want) => document.getElementById('tip').textContent === want"
+    page.wait_for_function(tip_is, arg=focused)
+    # the board redrawn: the tile under the resting mouse is a new element
+    tile.evaluate("(el) => el.replaceWith(el.cloneNode(true))")
+    page.wait_for_timeout(800)  # longer than a hover's delay (350 ms)
+    assert page.inner_text("#tip") == focused
+    # a mouse that really moves onto a piece still shows that piece's tip
+    page.mouse.move(1, 1)
+    page.locator("#site .sq:has(.tile)").first.hover()
+    page.wait_for_function(tip_is, arg=hovered)
+    context.close()
 
 
 def server_file(game: str, lang: str) -> str:

@@ -8,6 +8,10 @@ let timer;
 /** @type {Element | null} */
 let shownFor = null;
 let swallowClick = false;
+/** Where the mouse was last seen: a pointerover there is the page redrawn under a resting
+ * mouse (the browser names the new piece under it), not the mouse moving onto a piece. */
+let mouseX = NaN;
+let mouseY = NaN;
 
 /** @returns {HTMLElement | null} */
 function tipBox() {
@@ -31,6 +35,12 @@ function show(el) {
   shownFor = el;
 }
 
+/** Whether the focus is on a piece with a tip, reached by keyboard. */
+function keyboardPiece() {
+  const el = document.activeElement;
+  return el instanceof Element && el.matches("[data-tip]:focus-visible");
+}
+
 export function hideTip() {
   clearTimeout(timer);
   const box = tipBox();
@@ -50,6 +60,11 @@ function target(e) {
 export function installTooltips() {
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType !== "mouse") return;
+    const still = e.clientX === mouseX && e.clientY === mouseY;
+    mouseX = e.clientX;
+    mouseY = e.clientY;
+    // a redraw under a resting mouse does not take the tip from the piece focused by keyboard
+    if (still && keyboardPiece()) return;
     const el = target(e);
     if (el === shownFor) return;
     hideTip();
@@ -65,6 +80,11 @@ export function installTooltips() {
       show(el);
       swallowClick = true; // a long press shows the tip; it does not also play the piece
     }, PRESS);
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse") return;
+    mouseX = e.clientX;
+    mouseY = e.clientY;
   });
   for (const type of ["pointerup", "pointercancel"]) {
     document.addEventListener(type, (e) => {
@@ -98,9 +118,8 @@ export function installTooltips() {
     "scroll",
     () => {
       // the scroll that brings a piece focused by keyboard into view keeps its tip (placed anew)
-      const el = document.activeElement;
-      if (el instanceof Element && el.matches("[data-tip]:focus-visible")) {
-        if (el === shownFor) show(el);
+      if (keyboardPiece()) {
+        if (shownFor && document.activeElement === shownFor) show(shownFor);
         return;
       }
       hideTip();

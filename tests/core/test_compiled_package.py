@@ -97,3 +97,34 @@ def test_the_setting_turns_the_package_off_or_warms_it_here(
 
 def _refuse(*args: Any, **kwargs: Any) -> None:
     raise AssertionError("no compile aside was wanted")
+
+
+_WARM_AND_REPORT = """
+import sys, warnings
+from polis.core.compiled import load
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    load(sys.argv[1]).warm_here()
+print("\\n".join(str(w.message) for w in caught if "Cannot cache" in str(w.message)))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["polis.games.metropolys.compiled", "polis.games.quadropolis.compiled"]
+)
+def test_every_compiled_function_of_a_game_lands_in_numbas_cache(name: str) -> None:
+    """A function numba will not cache (one handed another compiled function, one reading a
+    ctypes pointer) compiles anew in every process: a server's bot would stand still for it
+    on its first search although the package says it is ready."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _WARM_AND_REPORT, name],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert done.stdout.strip() == ""

@@ -3,9 +3,9 @@
 A search walks Python states; its compiled work (tree moves, learned values, playouts)
 runs on the row of the state it stands on. :class:`FollowedRow` keeps that row in step
 with the walk, one compiled step per move, instead of making it afresh for each call;
-:func:`sample_front` draws a tree's sample of moves, :func:`best_first` ranks it by value
-(a stable sort), and :func:`ranking_of` turns the compiled scorer's places into a result's
-ranking. One definition for every game, so the games' searches cannot drift apart.
+:func:`best_first` ranks a tree's sample of moves by value (a stable sort), and
+:func:`ranking_of` turns the compiled scorer's places into a result's ranking. One
+definition for every game, so the games' searches cannot drift apart.
 """
 
 from __future__ import annotations
@@ -20,18 +20,6 @@ Ranking = tuple[tuple[int, ...], ...]
 
 #: Rows of determinizations kept at most (the pool a decision samples from is smaller).
 KEPT_ROWS = 64
-
-
-@njit(cache=True, nogil=True)
-def sample_front(row: Any, ids: Any, k: int, m: int, below: Any) -> None:
-    """Move a uniform ordered sample of ``m`` of the first ``k`` of ``ids`` to their front
-    (a partial Fisher-Yates shuffle), drawn by the game's ``below(row, n)`` from the row's
-    own generator (a compiled function: each game passes its own)."""
-    for i in range(m):
-        j = i + below(row, k - i)
-        t = ids[i]
-        ids[i] = ids[j]
-        ids[j] = t
 
 
 @njit(cache=True, nogil=True)

@@ -23,13 +23,7 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from polis.core.parts.search_rows import (
-    FollowedRow,
-    Ranking,
-    best_first,
-    ranking_of,
-    sample_front,
-)
+from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
 from polis.core.view import TERMINAL
 from polis.games.metropolys.compiled.bridge import to_row
 from polis.games.metropolys.compiled.engine import apply, legal
@@ -101,7 +95,11 @@ def tree_moves(row: Any, value: int, width: int, size: int, ids: Any, values: An
         return k
     seed(row, value)
     m = min(k, size)
-    sample_front(row, ids, k, m, below)
+    for i in range(m):  # a partial Fisher-Yates shuffle (inlined: numba cannot cache a
+        j = i + below(row, k - i)  # function that is handed another one)
+        t = ids[i]
+        ids[i] = ids[j]
+        ids[j] = t
     player: Any = np.int64(row[S_CURRENT])  # the type the policy's callers pass
     for i in range(m):
         values[i] = bid_value(row, player, ids[i])

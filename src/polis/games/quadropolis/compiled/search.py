@@ -26,13 +26,7 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from polis.core.parts.search_rows import (
-    FollowedRow,
-    Ranking,
-    best_first,
-    ranking_of,
-    sample_front,
-)
+from polis.core.parts.search_rows import FollowedRow, Ranking, best_first, ranking_of
 from polis.games.quadropolis.compiled.bridge import search_row
 from polis.games.quadropolis.compiled.final import final_scores
 from polis.games.quadropolis.compiled.generator import below, seed_generator
@@ -119,7 +113,11 @@ def tree_moves(
     hi = row[S_RNG + 1]
     seed_generator(row, value)
     m = min(k, size)
-    sample_front(row, ids, k, m, below)
+    for i in range(m):  # a partial Fisher-Yates shuffle (inlined: numba cannot cache a
+        j = i + below(row, k - i)  # function that is handed another one)
+        t = ids[i]
+        ids[i] = ids[j]
+        ids[j] = t
     row[S_RNG] = lo
     row[S_RNG + 1] = hi
     action_gains(row, ids, m, values)

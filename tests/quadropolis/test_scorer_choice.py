@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from quadro_scoring_reference import reference_best
 
+from polis.core import compiled
 from polis.core.errors import InputError
-from polis.games.quadropolis import scoring, scoring_loader
+from polis.games.quadropolis import scoring
 from polis.games.quadropolis.game import GAME
 from polis.games.quadropolis.state import QuadropolisState
 
@@ -141,7 +143,10 @@ def test_a_misspelt_choice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("unchosen")
 def test_without_numba_results_come_from_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "polis.games.quadropolis.scoring_kernel", None)
+    monkeypatch.setitem(sys.modules, "numba", None)  # the package's declaration cannot import
+    monkeypatch.delitem(sys.modules, f"{scoring.COMPILED_PACKAGE}.freshness", raising=False)
+    monkeypatch.setattr(compiled, "_LOADED", {})
+    monkeypatch.setenv(compiled.SETTING, "on")
     assert scoring.scorer() == "reference"
     monkeypatch.setattr(scoring, "_key_of", scoring._choose)
     monkeypatch.setenv(scoring.SCORER_VARIABLE, "compiled")
@@ -150,42 +155,47 @@ def test_without_numba_results_come_from_the_reference(monkeypatch: pytest.Monke
 
 
 @pytest.mark.usefixtures("unchosen")
-def test_with_numba_ready_results_come_from_the_kernel() -> None:
+@pytest.mark.parametrize(("setting", "expected"), [("on", "compiled"), ("off", "reference")])
+def test_results_follow_the_compiled_setting(
+    monkeypatch: pytest.MonkeyPatch, setting: str, expected: str
+) -> None:
+    """One switch for all compiled code: ``POLIS_COMPILED=off`` keeps results on the solver
+    too; ``on`` loads (or compiles) the game's package here and takes the kernel's keys."""
     pytest.importorskip("numba")
-    module = scoring_loader.kernel()
-    scoring_loader.compile_here(module)  # (into the cache, should this checkout's be cold)
-    assert scoring_loader.cached(module)
-    assert scoring.scorer() == "compiled"
-    assert scoring._key_of is module.city_key
+    monkeypatch.setenv(compiled.SETTING, setting)
+    assert scoring.scorer() == expected
+    if expected == "compiled":
+        from polis.games.quadropolis.scoring_kernel import city_key
+
+        assert scoring._key_of is city_key
 
 
 @pytest.mark.usefixtures("unchosen")
 def test_a_cold_cache_is_compiled_aside_and_taken_when_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """No compile in the caller's thread: the solver answers while a compile runs in another
-    process, and the kernel takes over once the cache holds it."""
+    """No compile in the caller's thread: the solver answers while the game's package is
+    compiled in another process, and the kernel takes over once the cache holds it."""
     pytest.importorskip("numba")
+    found = compiled.package(scoring.COMPILED_PACKAGE)
+    assert found is not None
+    fresh = replace(found, _spawned=False, _warmed=False, _next_probe=0.0)  # a new process's
     ready = {"now": False}
-    started: list[bool] = []
-
-    def compile_aside() -> bool:
-        started.append(True)
-        return True
-
-    monkeypatch.setattr(scoring_loader, "cached", lambda module: ready["now"])
-    monkeypatch.setattr(scoring_loader, "compile_aside", compile_aside)
-    monkeypatch.setattr(scoring_loader, "PROBE_SECONDS", 0.0)
+    started: list[tuple[str, ...]] = []
+    monkeypatch.setattr(fresh, "ready", lambda: ready["now"])
+    monkeypatch.setattr(compiled, "start_aside", lambda *args: started.append(args) or True)
+    monkeypatch.setattr(compiled, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(scoring, "_package", lambda: fresh)
+    monkeypatch.setenv(compiled.SETTING, "auto")
     state = finished_game("expert", 3, 5, True, 0)
     reference = scoring.game_result(state).scores
-    assert started == [True]
+    assert started == [("polis.core.compiled", scoring.COMPILED_PACKAGE)]
     assert scoring.scorer() == "reference"
-    assert isinstance(scoring._key_of, scoring_loader.Waiting)
     ready["now"] = True
     scoring._best_key.cache_clear()
     assert scoring.game_result(state).scores == reference
     assert scoring.scorer() == "compiled"
-    assert started == [True]
+    assert len(started) == 1
 
 
 @pytest.mark.slow  # a Python process of its own

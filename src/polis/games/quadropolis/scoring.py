@@ -35,6 +35,7 @@ from polis.games.quadropolis.scoring_tables import (
 )
 
 if TYPE_CHECKING:
+    from polis.core.compiled import CompiledPackage
     from polis.games.quadropolis.state import QuadropolisState
     from polis.games.quadropolis.view_json import QuadropolisRunningScoreJSON
 
@@ -377,42 +378,75 @@ def _set_key_function(function: KeyFunction) -> None:
     _key_of = function
 
 
-def _resolve() -> None:
-    """Pick the key function by :data:`SCORER_VARIABLE` and what numba has ready
-    (:mod:`~polis.games.quadropolis.scoring_loader`)."""
-    from polis.games.quadropolis import scoring_loader
+#: The compiled package whose cached code holds the compiled key (its ``final`` scores with it).
+COMPILED_PACKAGE = "polis.games.quadropolis.compiled"
 
+
+def _package() -> CompiledPackage | None:
+    """The game's compiled package, or None where numba is missing or cannot cache."""
+    from polis.core.compiled import package
+
+    return package(COMPILED_PACKAGE)
+
+
+def _compiled_key() -> KeyFunction:
+    from polis.games.quadropolis.scoring_kernel import city_key
+
+    key: KeyFunction = city_key
+    return key
+
+
+class _Waiting:
+    """The key function until the compiled package is ready: the solver, asking the package
+    again at each key (it looks into the cache every few seconds and has the compile started
+    aside, :meth:`~polis.core.compiled.CompiledPackage.available`); then the compiled key."""
+
+    def __init__(self, found: CompiledPackage) -> None:
+        self.package = found
+
+    def __call__(self, mode: str, city: City, inh: int, en: int, opts: _Options) -> int:
+        if self.package.available():
+            _set_key_function(_compiled_key())
+            return _key_of(mode, city, inh, en, opts)
+        return _solver_key(mode, city, inh, en, opts)
+
+
+def _resolve() -> None:
+    """Pick the key function by :data:`SCORER_VARIABLE` and what the game's compiled package
+    has ready."""
     choice = os.environ.get(SCORER_VARIABLE, "").strip().lower() or "auto"
     if choice not in ("auto", "compiled", "reference"):
         raise InputError(f"{SCORER_VARIABLE} is auto, compiled or reference (got {choice!r})")
-    module = scoring_loader.kernel() if choice != "reference" else None
-    if module is None:
+    found = _package() if choice != "reference" else None
+    if found is None:
         if choice == "compiled":
             raise InputError(f"{SCORER_VARIABLE}=compiled needs numba with a writable cache")
         _set_key_function(_solver_key)
-    elif choice == "compiled" or scoring_loader.cached(module):
-        _set_key_function(scoring_loader.compile_here(module))
-    else:  # a cold cache: compile aside, the solver until the compiled code is there
-        scoring_loader.compile_aside()
-        _set_key_function(scoring_loader.Waiting(module, _solver_key, _set_key_function))
+    elif choice == "compiled":
+        found.warm_here()
+        _set_key_function(_compiled_key())
+    elif found.available():
+        _set_key_function(_compiled_key())
+    else:  # a cold cache (now compiled aside), or POLIS_COMPILED=off: the solver meanwhile
+        _set_key_function(_Waiting(found))
 
 
 def scorer() -> str:
     """``"compiled"`` or ``"reference"``: what gives the totals and places of results now
     (choosing it if no result has been asked for yet).
 
-    Results take each city's key from the compiled kernel (numba) wherever numba imports
-    and its compiled code is in numba's disk cache, else from the Python solver, the
-    readable reference (the scoring pad's reports always come from the solver, which builds
-    the allocation behind the key). ``POLIS_SCORER=reference`` keeps the solver,
-    ``POLIS_SCORER=compiled`` compiles the kernel in the process if needed; with a cold cache
-    the default compiles it aside and switches over when it is there.
+    Results take each city's key from the compiled kernel (numba) wherever the game's
+    compiled package may be used (:mod:`polis.core.compiled`: numba imports, and
+    ``POLIS_COMPILED`` is ``on``, or ``auto`` and the package's compiled code is in numba's
+    disk cache), else from the Python solver, the readable reference (the scoring pad's
+    reports always come from the solver, which builds the allocation behind the key).
+    ``POLIS_SCORER=reference`` keeps the solver, ``POLIS_SCORER=compiled`` compiles the
+    package in the process if needed; with a cold cache the default has it compiled aside
+    and switches over when it is there.
     """
     if _key_of is _choose:
         _resolve()
-    from polis.games.quadropolis import scoring_loader
-
-    if isinstance(_key_of, scoring_loader.Waiting) or _key_of is _solver_key:
+    if isinstance(_key_of, _Waiting) or _key_of is _solver_key:
         return "reference"
     return "compiled"
 
@@ -425,16 +459,15 @@ def use_reference_keys() -> None:
 
 def use_compiled_keys() -> None:
     """Take the totals and places of results from the compiled kernel from now on (numba
-    needed: ImportError without it), compiling it here if numba's cache does not hold it:
-    the research environments finish games by the thousand and switch it on when they are
-    made, so that a first compile belongs to making the environment."""
-    from polis.games.quadropolis import scoring_loader
-
-    module = scoring_loader.kernel()
-    if module is None:
+    needed: ImportError without it), compiling the game's compiled package here if numba's
+    cache does not hold it: the research environments finish games by the thousand and
+    switch it on when they are made, so that a first compile belongs to making the
+    environment."""
+    found = _package()
+    if found is None:
         raise ImportError("the compiled scorer needs numba with a writable cache")
-    if _key_of is not module.city_key:
-        _set_key_function(scoring_loader.compile_here(module))
+    found.warm_here()
+    _set_key_function(_compiled_key())
 
 
 @lru_cache(maxsize=4096)

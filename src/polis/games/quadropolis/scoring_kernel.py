@@ -8,12 +8,12 @@ alternative first, cut by the same optimistic bound that orders the Python solve
 It gives the key only (the totals and places of a result); the allocation behind it, for a
 scoring pad, is always rebuilt by the Python solver.
 
-Every result takes its keys from here wherever numba (an extra) imports and this kernel's
-compiled code is in numba's disk cache (:func:`~polis.games.quadropolis.scoring.scorer`;
-:mod:`~polis.games.quadropolis.scoring_loader` loads it, or compiles it in a process aside);
-the Python solver stays the readable reference, and the path where numba is missing or
-``POLIS_SCORER=reference``. Any change to this file makes numba compile it anew (its cache
-is keyed by the file's content): about 15 s of CPU, once.
+Every result takes its keys from here wherever the game's compiled package may be used
+(:func:`~polis.games.quadropolis.scoring.scorer`; the package's cache, its freshness and its
+compile aside are :mod:`polis.core.compiled`'s, and its warm compiles this kernel too); the
+Python solver stays the readable reference, and the path where numba is missing,
+``POLIS_COMPILED=off`` or ``POLIS_SCORER=reference``. Any change to this file makes the
+package compile anew: about 15 s of CPU for this kernel, once.
 """
 
 from __future__ import annotations
@@ -645,3 +645,12 @@ def _mat(mode: str) -> tuple[Geometry, Any, Any]:
     Geometry hashes all its tuples, a microsecond a call)."""
     g = geometry(mode)
     return g, np.array(g.neighbour_mask, np.int64), np.array(g.district, np.int64)
+
+
+def warm() -> None:
+    """Compile (or load) :func:`best_key` for the arguments :func:`city_key` passes (the
+    engine's compiled scorer may pass other types): part of the compiled package's warm, so
+    a package that says it is ready holds the results' key too."""
+    from polis.games.quadropolis.scoring import _Options
+
+    city_key("classic", (None,) * geometry("classic").size, 0, 0, _Options(False, 5, True))

@@ -201,8 +201,10 @@ class Playouts(FollowedRow):
 
 def warm() -> None:
     """Compile (or load from the cache) every function the bots and the benchmark call."""
+    from polis.games.quadropolis import scoring_kernel
     from polis.games.quadropolis.game import GAME
 
+    scoring_kernel.warm()  # the results' key (polis.games.quadropolis.scoring.scorer)
     search = Playouts()
     rng = random.Random(1)
     for mode in ("classic", "expert"):

@@ -5,6 +5,7 @@ walked state, and whole searches on the compiled path."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from tree_samples import GivenSample
 
 pytest.importorskip("numba")
 
+from polis.bots import mcts
 from polis.bots.budget import Budget
 from polis.bots.mcts import MctsAgent
 from polis.games.metropolys.compiled.bridge import to_row
@@ -200,3 +202,30 @@ def test_the_knowledge_takes_the_compiled_path_only_when_allowed(
     moves = knowledge.tree_moves(sample, random.Random(3))
     assert set(moves) <= set(sample.legal_moves()) and len(moves) == TREE_WIDTH
     assert knowledge.leaf_value(sample) == position_value(sample)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_compiled_search_weighs_more_root_moves(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hard`` on the compiled engine weighs ``compiled_root_width`` opening bids at its
+    root; ``mcts-python`` (the reference a gain is measured by) keeps ``root_width``."""
+    monkeypatch.setenv("POLIS_COMPILED", "on")
+    state = GAME.new_game("family", 2, seed=4)
+    legal_moves = state.legal_moves()
+    assert len(legal_moves) > MetropolysKnowledge.compiled_root_width  # an opening: hundreds
+    widths: list[int] = []
+    chosen = mcts.candidates
+
+    def recorded(*args: Any) -> Any:
+        widths.append(args[3])
+        return chosen(*args)
+
+    monkeypatch.setattr(mcts, "candidates", recorded)
+    agent = MctsAgent(random.Random(1), compiled=compiled)
+    move = agent.act(state.view(0), legal_moves, GAME, Budget(iterations=100))
+    assert move in legal_moves
+    knowledge = MetropolysKnowledge
+    assert widths == [knowledge.compiled_root_width if compiled else knowledge.root_width]
+    assert knowledge.compiled_root_width is not None
+    assert knowledge.compiled_root_width > knowledge.root_width

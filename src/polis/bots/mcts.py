@@ -1,13 +1,14 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
-The root considers only the best moves by one-ply value (``Knowledge.root_width`` of them,
-unless the agent was given a ``width``). Each iteration samples a complete state from the
-agent's view (``Knowledge.sample``, which may follow a belief over the opponents' secrets),
-walks the one shared tree with UCB restricted to the moves legal in that sample (counting
-each child's availability), adds one node, finishes the game with the greedy-biased playout
-policy, and backs up each player's reward into the nodes where that player moved. Where
-the game has a learned value (``Knowledge.leaf_value``), the reward mixes it in for the
-position the playout started from.
+The root considers only the best moves by one-ply value (``Knowledge.search_width()`` of
+them: more on the compiled engine where the game says so, unless the agent was given a
+``width``). Each iteration samples a complete state from the agent's view
+(``Knowledge.sample``, which may follow a belief over the opponents' secrets), walks the one
+shared tree with UCB restricted to the moves legal in that sample (counting each child's
+availability), adds one node, finishes the game with the greedy-biased playout policy, and
+backs up each player's reward into the nodes where that player moved. Where the game has a
+learned value (``Knowledge.leaf_value``), the reward mixes it in for the position the
+playout started from.
 
 Tree reuse: after the agent moves, the subtree reached by the public moves played since is
 kept, but only while ``Knowledge.reuse_key`` is unchanged (e.g. not across a round
@@ -98,7 +99,7 @@ class MctsAgent:
             return legal[0]
         key = knowledge.reuse_key(view)
         root = self._reused_root(view, key) or Node(None, -1)
-        width = self.width or knowledge.root_width
+        width = self.width or knowledge.search_width()
         root_moves, _ = candidates(knowledge, view, legal, width, self.rng)
         allowed = set(root_moves)
         # Children outside the candidate set (from a reused tree) never get chosen.

@@ -141,6 +141,16 @@ class Knowledge:
     #: (``move_values``). Flat ``montecarlo`` keeps its own width: its few hundred
     #: milliseconds spread over more moves were not measured.
     root_width = 12
+    #: The root width of a search on the compiled engine (None: :attr:`root_width`): its
+    #: many times the iterations can weigh more moves than the Python search could.
+    compiled_root_width: int | None = None
+
+    def search_width(self) -> int:
+        """How many moves this decision's search considers at its root (asked after
+        :meth:`start_search`)."""
+        if self._search is not None and self.compiled_root_width is not None:
+            return self.compiled_root_width
+        return self.root_width
 
     #: Share of a search's playout reward replaced by ``leaf_value`` of the position the
     #: playout starts from (0: the playouts alone).

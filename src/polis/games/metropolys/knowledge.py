@@ -260,8 +260,8 @@ class MetropolysKnowledge(Knowledge):
     #: Half of each playout's reward is the learned value (Family 2p and 4p; see ``value.py``).
     value_mix = 0.5
     #: The compiled search's root weighs the best 48 bids, not 12: against ``mcts-python``
-    #: (1.7 s of CPU a move, Family 2p, the same deals) ``hard`` won 15.5 of 18 games with
-    #: 48, 12 of the same 18 with 24 and 4 of their first 10 with 12; with 12, its 12x the
+    #: (1.7 s of CPU a move, Family 2p, the same deals) ``hard`` won 17.5 of 20 games with
+    #: 48, 14 of the same 20 with 24 and 4 of their first 10 with 12; with 12, its 12x the
     #: iterations had bought nothing (10 of 21). The greedy order of a single sample rarely
     #: puts the best bid among 12 of hundreds (29 Nov 2026).
     compiled_root_width = 48

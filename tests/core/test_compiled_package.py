@@ -3,6 +3,8 @@ to its sources, a cold cache compiled aside, the package used only once it is re
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -117,9 +119,6 @@ def test_every_compiled_function_of_a_game_lands_in_numbas_cache(name: str) -> N
     """A function numba will not cache (one handed another compiled function, one reading a
     ctypes pointer) compiles anew in every process: a server's bot would stand still for it
     on its first search although the package says it is ready."""
-    import subprocess
-    import sys
-
     done = subprocess.run(
         [sys.executable, "-c", _WARM_AND_REPORT, name],
         capture_output=True,

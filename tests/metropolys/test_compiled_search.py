@@ -195,7 +195,6 @@ def test_the_knowledge_takes_the_compiled_path_only_when_allowed(
     assert knowledge._search is None  # the tests' default: off
     monkeypatch.setenv("POLIS_COMPILED", "on")
     knowledge.observe(view)
-    assert knowledge._search is None  # a view alone asks for no search
     knowledge.start_search()
     assert knowledge._search is not None
     sample = knowledge.sample(view, random.Random(2))
@@ -225,7 +224,6 @@ def test_the_compiled_search_weighs_more_root_moves(
     agent = MctsAgent(random.Random(1), compiled=compiled)
     move = agent.act(state.view(0), legal_moves, GAME, Budget(iterations=100))
     assert move in legal_moves
-    knowledge = MetropolysKnowledge
-    assert widths == [knowledge.compiled_root_width if compiled else knowledge.root_width]
-    assert knowledge.compiled_root_width is not None
-    assert knowledge.compiled_root_width > knowledge.root_width
+    wide, narrow = MetropolysKnowledge.compiled_root_width, MetropolysKnowledge.root_width
+    assert wide is not None and wide > narrow
+    assert widths == [wide if compiled else narrow]

@@ -253,7 +253,6 @@ def test_expansion_reuses_the_tree_gains(monkeypatch: pytest.MonkeyPatch) -> Non
     assert knowledge._search is None  # the tests' default: off
     monkeypatch.setenv("POLIS_COMPILED", "on")
     knowledge.observe(view)
-    assert knowledge._search is None  # a view alone asks for no search
     knowledge.start_search()
     search = knowledge._search
     assert isinstance(search, Playouts)

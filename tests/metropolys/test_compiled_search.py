@@ -203,14 +203,18 @@ def test_the_knowledge_takes_the_compiled_path_only_when_allowed(
     assert knowledge.leaf_value(sample) == position_value(sample)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_the_compiled_search_weighs_more_root_moves(
-    compiled: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("mode", "players", "compiled", "wide"),
+    [("family", 2, True, True), ("family", 2, False, False), ("expert", 4, True, False)],
+)
+def test_the_compiled_search_weighs_more_root_moves_at_two_players(
+    mode: str, players: int, compiled: bool, wide: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``hard`` on the compiled engine weighs ``compiled_root_width`` opening bids at its
-    root; ``mcts-python`` (the reference a gain is measured by) keeps ``root_width``."""
+    root at two players; ``mcts-python`` (the reference a gain is measured by) and every
+    search at four keep ``root_width``."""
     monkeypatch.setenv("POLIS_COMPILED", "on")
-    state = GAME.new_game("family", 2, seed=4)
+    state = GAME.new_game(mode, players, seed=4)
     legal_moves = state.legal_moves()
     assert len(legal_moves) > MetropolysKnowledge.compiled_root_width  # an opening: hundreds
     widths: list[int] = []
@@ -224,6 +228,6 @@ def test_the_compiled_search_weighs_more_root_moves(
     agent = MctsAgent(random.Random(1), compiled=compiled)
     move = agent.act(state.view(0), legal_moves, GAME, Budget(iterations=100))
     assert move in legal_moves
-    wide, narrow = MetropolysKnowledge.compiled_root_width, MetropolysKnowledge.root_width
-    assert wide is not None and wide > narrow
-    assert widths == [wide if compiled else narrow]
+    widest, narrow = MetropolysKnowledge.compiled_root_width, MetropolysKnowledge.root_width
+    assert widest is not None and widest > narrow
+    assert widths == [widest if wide else narrow]

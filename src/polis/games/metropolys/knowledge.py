@@ -259,11 +259,12 @@ class MetropolysKnowledge(Knowledge):
     compiled = "polis.games.metropolys.compiled"
     #: Half of each playout's reward is the learned value (Family 2p and 4p; see ``value.py``).
     value_mix = 0.5
-    #: The compiled search's root weighs the best 48 bids, not 12: against ``mcts-python``
-    #: (1.7 s of CPU a move, Family 2p, the same deals) ``hard`` won 17.5 of 20 games with
-    #: 48, 14 of the same 20 with 24 and 4 of their first 10 with 12; with 12, its 12x the
-    #: iterations had bought nothing (10 of 21). The greedy order of a single sample rarely
-    #: puts the best bid among 12 of hundreds (29 Nov 2026).
+    #: At two players the compiled search's root weighs the best 48 bids, not 12: against
+    #: ``mcts-python`` (1.7 s of CPU a move, Family 2p, the same deals) ``hard`` won 17.5 of
+    #: 20 games with 48, 14 of the same 20 with 24 and 4 of their first 10 with 12; with 12,
+    #: its 12x the iterations had bought nothing (10 of 21). The greedy order of a single
+    #: sample rarely puts the best bid among 12 of hundreds (29 Nov 2026). At three and four
+    #: players the root keeps 12 (:meth:`search_width`).
     compiled_root_width = 48
     #: How the belief learns from the opponents' moves: "policy" (likelihood under the
     #: bots' fast policy) or "counts" (the older per-bid multiplier; for comparisons).
@@ -271,6 +272,7 @@ class MetropolysKnowledge(Knowledge):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
+        self._players = 0
         self._replay: MetropolysState | None = None
         self._seen = 0
         self.belief: list[dict[str, float]] = []
@@ -305,8 +307,18 @@ class MetropolysKnowledge(Knowledge):
                 belief[card] /= total
         self._seen = len(moves)
 
+    def search_width(self) -> int:
+        """The wide compiled root at two players only. At four (Expert, the same deals,
+        1.7 s of CPU a move) ``hard`` took a mean rank of 2.58 [2.09, 3.06] in 20 games
+        with 48 and 2.28 [1.85, 2.71] in 23 with 12 (parity 2.5; likely because each of 48
+        bids' subtrees is split over three opponents' replies; 29 Nov 2026)."""
+        if self._players > 2:
+            return self.root_width
+        return super().search_width()
+
     def _start(self, view: MetropolysView) -> None:
         mode, players = view.mode, view.players
+        self._players = players
         me = view.player
         deck = list(area_deck(mode, players))
         own = {view.area_card, view.neighbourhood_card}

@@ -6,6 +6,7 @@ Each agent gets only its seat's view and the legal moves (the match loop of
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import dataclass, field
@@ -15,8 +16,16 @@ from typing import Any
 from polis.arena.schedule import Seating
 from polis.bots.agent import Agent, agent_seat
 from polis.bots.factory import parse_agent_spec
+from polis.bots.knowledge import warm_game
 from polis.core.match import Seat, Turn, play_match
 from polis.core.registry import load_game
+
+
+@functools.cache
+def _warmed(game_name: str) -> None:
+    """Warm the game once per worker process, so that no agent's first move pays for
+    loading (or compiling) the compiled engine inside its budget."""
+    warm_game(load_game(game_name))
 
 
 @dataclass(slots=True)
@@ -46,6 +55,7 @@ def play_table(
 ) -> Outcome:
     """Play ``table`` to the end; write its record into the folder ``records`` if given."""
     game = load_game(game_name)
+    _warmed(game_name)
     parsed = [parse_agent_spec(s) for s in specs]
     seat_specs = [parsed[i] for i in table.lineup]
     agents: list[Agent] = [

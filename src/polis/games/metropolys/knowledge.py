@@ -272,7 +272,6 @@ class MetropolysKnowledge(Knowledge):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._players = 0
         self._replay: MetropolysState | None = None
         self._seen = 0
         self.belief: list[dict[str, float]] = []
@@ -312,13 +311,12 @@ class MetropolysKnowledge(Knowledge):
         1.7 s of CPU a move) ``hard`` took a mean rank of 2.58 [2.09, 3.06] in 20 games
         with 48 and 2.28 [1.85, 2.71] in 23 with 12 (parity 2.5; likely because each of 48
         bids' subtrees is split over three opponents' replies; 29 Nov 2026)."""
-        if self._players > 2:
+        if len(self.belief) > 2:  # one belief per player, set by ``observe``
             return self.root_width
         return super().search_width()
 
     def _start(self, view: MetropolysView) -> None:
         mode, players = view.mode, view.players
-        self._players = players
         me = view.player
         deck = list(area_deck(mode, players))
         own = {view.area_card, view.neighbourhood_card}

@@ -120,6 +120,31 @@ def test_arena_gives_agents_views_without_hidden_facts(monkeypatch: pytest.Monke
                 assert f'"{card}"' not in text
 
 
+def test_arena_warms_each_game_once_before_any_agent_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading (or compiling) the compiled engine must not fall inside an agent's first
+    move: the arena warms the game once per process, before the first table's first move."""
+    from polis.arena import match
+    from polis.bots import factory
+
+    events: list[str] = []
+
+    class Mover(Spy):
+        def act(self, view: Any, legal: Any, game: Any, budget: Any) -> Any:
+            events.append("move")
+            return legal[self.rng.randrange(len(legal))]
+
+    monkeypatch.setitem(factory.AGENTS, "spy", Mover)
+    monkeypatch.setattr(match, "warm_game", lambda game: events.append(f"warm {game.name}"))
+    match._warmed.cache_clear()
+    for table in schedule(5, 1, 2, 2):
+        match.play_table("metropolys", "family", 2, ["spy"], table)
+    match._warmed.cache_clear()  # later tests warm for real
+    assert events[0] == "warm metropolys"
+    assert events.count("warm metropolys") == 1 and events.count("move") > 10
+
+
 def test_metropolys_belief_follows_the_bids() -> None:
     game = engine("metropolys")
     from polis.games.metropolys import PASS

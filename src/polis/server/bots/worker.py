@@ -118,24 +118,15 @@ class BotHost:
 
 
 def warm() -> None:
-    """Finish a random game of every installed game and read its result, and warm its bots'
-    knowledge: what a game loads at its first result (its compiled scorer from numba's cache,
-    0.5-1 s) and the searches' compiled playouts (1-2 s) are then loaded before a bot thinks,
-    not inside its first move's budget. Run once in the fork server the worker processes are
-    forked from (:mod:`polis.server.bots.warm`), so that they share it."""
-    import random
-
-    from polis.bots.knowledge import knowledge_for
+    """Warm every installed game (:func:`~polis.bots.knowledge.warm_game`), once in the fork
+    server the worker processes are forked from (:mod:`polis.server.bots.warm`), so that
+    they share it."""
+    from polis.bots.knowledge import warm_game
     from polis.core.registry import games
 
-    rng = random.Random(0)
     for game in games().values():
         try:
-            state = game.new_game(game.modes[0], game.min_players, seed=0)
-            while not state.is_terminal():
-                state.apply(state.random_move(rng))
-            state.result()
-            knowledge_for(game).warm()
+            warm_game(game)
         except Exception:  # a warm-up only: a game that cannot is warmed by its first bot
             continue
 

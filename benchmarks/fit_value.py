@@ -1,4 +1,4 @@
-"""Fit the learned value of Metropolys Family positions (``polis.games.metropolys.value``).
+"""Fit the learned value of Metropolys positions (``polis.games.metropolys.value``).
 
 Positions come from games the playout policy plays against itself (``--per-game`` of each);
 each is labelled with the value an all-seeing ``mcts`` search finds there (the mean reward
@@ -6,12 +6,14 @@ of the move it chooses, ``--iterations`` a search, the true state in place of ev
 without the value itself). With 2 players the label serves both points of view; with 4,
 every player is labelled with the mean reward of the search's playouts after that move
 (``--save`` keeps the rows). A ridge regression on the value module's features gives the weights,
-printed as the ``WEIGHTS`` (2 players) or ``WEIGHTS_4`` table of ``value.py``. With two or
-more seeds the last one is held out: the fit uses the others and is scored (R²) on it. The
-committed weights (about 20 minutes a seed on one core; held-out R² 0.69 and 0.57):
+printed as the ``WEIGHTS`` (2 players), ``WEIGHTS_4`` or (``--mode expert``)
+``WEIGHTS_4_EXPERT`` table of ``value.py``. With two or more seeds the last one is held out:
+the fit uses the others and is scored (R²) on it. The committed weights (about 20 minutes a
+seed on one core; held-out R² 0.69, 0.57 and 0.58):
 
     python benchmarks/fit_value.py --seeds 11,12 --games 420
     python benchmarks/fit_value.py --seeds 11,12 --games 200 --players 4
+    python benchmarks/fit_value.py --seeds 21,22 --games 240 --players 4 --mode expert
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def search_values(state: MetropolysState, iterations: int, rng: random.Random) -
 
 
 def labelled(
-    seed: int, games: int, per_game: int, iterations: int, players: int = 2
+    seed: int, games: int, per_game: int, iterations: int, players: int = 2, mode: str = "family"
 ) -> tuple[list[list[float]], list[float]]:
     """Rows and targets of one seed: with two players, player 0's value minus 0.5, then the
     mirror; with more, each player's value."""
@@ -98,7 +100,7 @@ def labelled(
     xs: list[list[float]] = []
     ys: list[float] = []
     for i in range(games):
-        state = GAME.new_game("family", players, seed=seed * 100000 + i)
+        state = GAME.new_game(mode, players, seed=seed * 100000 + i)
         trace = []
         while not state.is_terminal():
             trace.append(state.clone())
@@ -135,6 +137,7 @@ def main() -> None:
     )
     parser.add_argument("--ridge", type=float, default=1e-3, help="the regression's ridge")
     parser.add_argument("--players", type=int, default=2, help="2 or 4")
+    parser.add_argument("--mode", default="family", help="family, or expert (4 players)")
     parser.add_argument("--save", help="keep each seed's rows and targets in SAVE_<seed>.npz")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -147,6 +150,7 @@ def main() -> None:
                 [args.per_game] * len(seeds),
                 [args.iterations] * len(seeds),
                 [args.players] * len(seeds),
+                [args.mode] * len(seeds),
             )
         )
     if args.save:

@@ -6,14 +6,16 @@ of the move it chooses, ``--iterations`` a search, the true state in place of ev
 without the value itself). With 2 players the label serves both points of view; with 4,
 every player is labelled with the mean reward of the search's playouts after that move
 (``--save`` keeps the rows). A ridge regression on the value module's features gives the weights,
-printed as the ``WEIGHTS`` (2 players), ``WEIGHTS_4`` or (``--mode expert``)
-``WEIGHTS_4_EXPERT`` table of ``value.py``. With two or more seeds the last one is held out:
-the fit uses the others and is scored (R²) on it. The committed weights (about 20 minutes a
-seed on one core; held-out R² 0.69, 0.57 and 0.58):
+printed as the ``WEIGHTS`` (2 players) or ``WEIGHTS_4`` table of ``value.py``. With two or
+more seeds the last one is held out: the fit uses the others and is scored (R²) on it. The
+committed weights (about 20 minutes a seed on one core; held-out R² 0.69 and 0.57):
 
     python benchmarks/fit_value.py --seeds 11,12 --games 420
     python benchmarks/fit_value.py --seeds 11,12 --games 200 --players 4
-    python benchmarks/fit_value.py --seeds 21,22 --games 240 --players 4 --mode expert
+
+``--mode expert`` fits the 4-player features on Expert positions (``--seeds 21,22 --games
+240 --players 4``: held-out R² 0.58); those weights are not in ``value.py``, because in
+play they gained nothing measurable (``docs/bots.md``).
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ rewards lowers it. Determinizations are drawn from the belief
 (``Metropolys.determinize(view, rng, card_weights)``). ``inference = "counts"`` keeps the
 older rule (weights times ``1 + ALPHA`` per bid on a rewarded field), for comparison.
 
-Searches in Family with 2 or 4 players and in Expert with 4 also mix the learned value of
-``value.py`` into each playout's reward (``value_mix``).
+Searches in Family with 2 or 4 players also mix the learned value of ``value.py`` into each
+playout's reward (``value_mix``).
 
 Playouts evaluate a few bids per move, millions of times a search: the values read card
 points tabulated per card and field at import and the state's own lists (this module is
@@ -257,8 +257,7 @@ class MetropolysKnowledge(Knowledge):
     pool_size = 12
     score_scale = 6.0
     compiled = "polis.games.metropolys.compiled"
-    #: Half of each playout's reward is the learned value (Family 2p and 4p, Expert 4p; see
-    #: ``value.py``).
+    #: Half of each playout's reward is the learned value (Family 2p and 4p; see ``value.py``).
     value_mix = 0.5
     #: At two players the compiled search's root weighs the best 48 bids, not 12: against
     #: ``mcts-python`` (1.7 s of CPU a move, Family 2p, the same deals) ``hard`` won 17.5 of

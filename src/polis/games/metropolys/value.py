@@ -1,5 +1,5 @@
-"""A learned value of a Metropolys position (Family with 2 or 4 players, Expert with 4):
-what a deeper search would say.
+"""A learned value of a Metropolys Family position (2 or 4 players): what a deeper search
+would say.
 
 ``mcts`` mixes it into the reward of each playout (half playout, half value), so a leaf
 carries some of what a search from that position would find, not only one biased playout.
@@ -14,9 +14,7 @@ games the playout policy played against itself (R² 0.69 on 5,040 other position
 At a 4-player table each player is valued on its own, against the best and the mean of the
 others (:func:`standings`), fitted to every player's value as the same searches found it at
 1,110 positions (the mean reward of the playouts after the move chosen; R² 0.57 on 1,114
-other positions). Expert with 4 players has the same features and weights of its own,
-fitted at 1,342 Expert positions (R² 0.58 on 1,362 other positions). Three players, and
-Expert with 2, have no value yet.
+other positions). Three players have no value yet.
 
 The two players' values add up to 1, and the value only reads the state it is given (a
 searcher's own determinization), never anything else.
@@ -53,21 +51,6 @@ WEIGHTS_4: Final = (
     (-0.0711, 0.3146, -0.2857),
     (0.0387, -0.0563, 0.2073),
     (-0.0135, 0.2396, -0.1976),
-)
-
-#: The same features fitted on Expert 4-player positions (seed 21, seed 22 held out): the
-#: score now already counts each player's neighbourhood card, expert area card and the
-#: highest-building awards as they stand.
-WEIGHTS_4_EXPERT: Final = (
-    (0.3706, 0.0237, 0.0647),
-    (-0.0190, 0.0811, -0.0022),
-    (0.0779, 0.1761, -0.1583),
-    (-0.2482, 0.8759, -0.5345),
-    (0.0418, 0.3543, -0.2170),
-    (0.0201, -0.1250, 0.3507),
-    (0.0434, 0.0400, -0.0466),
-    (0.0594, -0.1078, 0.2071),
-    (0.0200, 0.1169, -0.1096),
 )
 
 
@@ -150,16 +133,15 @@ def progress(state: MetropolysState) -> float:
 
 def position_value(state: MetropolysState) -> tuple[float, ...] | None:
     """Each player's expected reward (the searches' blend of win, rank and margin) at a
-    position that is not over, of Family with 2 or 4 players or Expert with 4; None
-    elsewhere (no value was fitted)."""
-    if state._current == TERMINAL:
+    Family position with 2 or 4 players that is not over; None elsewhere (no value was
+    fitted)."""
+    if state._current == TERMINAL or state._facts.mode != "family":
         return None
-    players, family = state._facts.players, state._facts.mode == "family"
+    players = state._facts.players
     if players == 4:
-        table = WEIGHTS_4 if family else WEIGHTS_4_EXPERT
-        weights = at_progress(table, progress(state))
+        weights = at_progress(WEIGHTS_4, progress(state))
         return tuple(weighted(features, weights) for features in standings(state))
-    if players != 2 or not family:
+    if players != 2:
         return None
     v = weighted(differences(state, 0), at_progress(WEIGHTS, progress(state)), 0.5)
     return v, 1.0 - v

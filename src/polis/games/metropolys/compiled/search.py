@@ -47,12 +47,11 @@ from polis.games.metropolys.compiled.score import score, scratch
 from polis.games.metropolys.knowledge import TREE_WIDTH
 from polis.games.metropolys.moves import SPACE, MetropolysMove
 from polis.games.metropolys.state import MetropolysState
-from polis.games.metropolys.value import WEIGHTS, WEIGHTS_4, WEIGHTS_4_EXPERT
+from polis.games.metropolys.value import WEIGHTS, WEIGHTS_4
 
 #: The learned value's weights (``value.py``): per feature, start, progress, progress².
 VALUE_WEIGHTS: Final = np.array(WEIGHTS, np.float64)
 VALUE_WEIGHTS_4: Final = np.array(WEIGHTS_4, np.float64)
-VALUE_WEIGHTS_4_EXPERT: Final = np.array(WEIGHTS_4_EXPERT, np.float64)
 #: How many legal moves the tree samples before keeping the best :data:`TREE_WIDTH`.
 TREE_SAMPLE: Final = 3 * TREE_WIDTH
 #: Room for the tree's moves: the best, and a pass.
@@ -162,13 +161,11 @@ def _clamp(v: float) -> float:
 @njit(cache=True, nogil=True)
 def position_value(row: Any, totals: Any, places: Any, work: Any, out: Any) -> int:
     """``value.position_value`` of ``row``: each player's value into ``out`` and the number
-    of players, or 0 where the Python function says None (the game is over, 3 players, or
-    Expert with 2). The same operations in the same order as the Python features and
-    weights."""
+    of players, or 0 where the Python function says None (the game is over, Expert, or 3
+    players). The same operations in the same order as the Python features and weights."""
     n: int = row[F_PLAYERS]
     current = row[S_CURRENT]
-    expert = row[F_EXPERT] != 0
-    if current < 0 or (n != 2 and n != 4) or (expert and n == 2):
+    if current < 0 or row[F_EXPERT] or (n != 2 and n != 4):
         return 0
     score(row, totals, places, work)
     most = 0
@@ -196,7 +193,7 @@ def position_value(row: Any, totals: Any, places: Any, work: Any, out: Any) -> i
         out[0] = v
         out[1] = 1.0 - v
         return 2
-    table = VALUE_WEIGHTS_4_EXPERT if expert else VALUE_WEIGHTS_4
+    table = VALUE_WEIGHTS_4
     k = float(n - 1)
     t_score = 0
     t_built = 0

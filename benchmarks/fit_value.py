@@ -139,7 +139,9 @@ def main() -> None:
     )
     parser.add_argument("--ridge", type=float, default=1e-3, help="the regression's ridge")
     parser.add_argument("--players", type=int, default=2, help="2 or 4")
-    parser.add_argument("--mode", default="family", help="family, or expert (4 players)")
+    parser.add_argument(
+        "--mode", default="family", choices=("family", "expert"), help="the positions' mode"
+    )
     parser.add_argument("--save", help="keep each seed's rows and targets in SAVE_<seed>.npz")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]

@@ -204,15 +204,20 @@ def test_the_knowledge_takes_the_compiled_path_only_when_allowed(
 
 
 @pytest.mark.parametrize(
-    ("mode", "players", "compiled", "wide"),
-    [("family", 2, True, True), ("family", 2, False, False), ("expert", 4, True, False)],
+    ("mode", "players", "compiled", "width"),
+    [
+        ("family", 2, True, MetropolysKnowledge.compiled_root_width),
+        ("family", 2, False, MetropolysKnowledge.root_width),
+        ("expert", 4, True, MetropolysKnowledge.compiled_root_width_many),
+        ("expert", 4, False, MetropolysKnowledge.root_width),
+    ],
 )
-def test_the_compiled_search_weighs_more_root_moves_at_two_players(
-    mode: str, players: int, compiled: bool, wide: bool, monkeypatch: pytest.MonkeyPatch
+def test_the_compiled_search_weighs_more_root_moves(
+    mode: str, players: int, compiled: bool, width: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``hard`` on the compiled engine weighs ``compiled_root_width`` opening bids at its
-    root at two players; ``mcts-python`` (the reference a gain is measured by) and every
-    search at four keep ``root_width``."""
+    root at two players and ``compiled_root_width_many`` at four; ``mcts-python`` (the
+    reference a gain is measured by) keeps ``root_width``."""
     monkeypatch.setenv("POLIS_COMPILED", "on")
     state = GAME.new_game(mode, players, seed=4)
     legal_moves = state.legal_moves()
@@ -228,6 +233,7 @@ def test_the_compiled_search_weighs_more_root_moves_at_two_players(
     agent = MctsAgent(random.Random(1), compiled=compiled)
     move = agent.act(state.view(0), legal_moves, GAME, Budget(iterations=100))
     assert move in legal_moves
-    widest, narrow = MetropolysKnowledge.compiled_root_width, MetropolysKnowledge.root_width
-    assert widest is not None and widest > narrow
-    assert widths == [widest if wide else narrow]
+    narrow = MetropolysKnowledge.root_width
+    assert MetropolysKnowledge.compiled_root_width > MetropolysKnowledge.compiled_root_width_many
+    assert MetropolysKnowledge.compiled_root_width_many > narrow
+    assert widths == [width]

@@ -264,8 +264,11 @@ class MetropolysKnowledge(Knowledge):
     #: 20 games with 48, 14 of the same 20 with 24 and 4 of their first 10 with 12; with 12,
     #: its 12x the iterations had bought nothing (10 of 21). The greedy order of a single
     #: sample rarely puts the best bid among 12 of hundreds (29 Nov 2026). At three and four
-    #: players the root keeps 12 (:meth:`search_width`).
+    #: players it weighs :attr:`compiled_root_width_many` (:meth:`search_width`).
     compiled_root_width = 48
+    #: The compiled search's root at three and four players: 24 bids, between the 12 that
+    #: miss good ones and the 48 that did worse (measured at four: :meth:`search_width`).
+    compiled_root_width_many = 24
     #: How the belief learns from the opponents' moves: "policy" (likelihood under the
     #: bots' fast policy) or "counts" (the older per-bid multiplier; for comparisons).
     inference = "policy"
@@ -307,12 +310,13 @@ class MetropolysKnowledge(Knowledge):
         self._seen = len(moves)
 
     def search_width(self) -> int:
-        """The wide compiled root at two players only. At four (Expert, the same deals,
-        1.7 s of CPU a move) ``hard`` took a mean rank of 2.58 [2.09, 3.06] in 20 games
-        with 48 and 2.28 [1.85, 2.71] in 23 with 12 (parity 2.5; likely because each of 48
-        bids' subtrees is split over three opponents' replies; 29 Nov 2026)."""
-        if len(self.belief) > 2:  # one belief per player, set by ``observe``
-            return self.root_width
+        """The compiled root: 48 bids at two players, 24 at three and four. At four
+        (Expert, three ``mcts-python``, 1.7 s of CPU a move) ``hard`` took a mean rank of
+        2.58 [2.09, 3.06] in 20 games with 48, 2.21 [1.90, 2.53] in 40 with 12 and
+        1.84 [1.54, 2.14] in 40 with 24 (parity 2.5; 29-30 Nov 2026, ``docs/bots.md``).
+        The Python search keeps 12."""
+        if self._search is not None and len(self.belief) > 2:  # a belief per player
+            return self.compiled_root_width_many
         return super().search_width()
 
     def _start(self, view: MetropolysView) -> None:

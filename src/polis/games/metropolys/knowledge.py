@@ -313,7 +313,7 @@ class MetropolysKnowledge(Knowledge):
         """The compiled root: 48 bids at two players, 24 at three and four. At four
         (Expert, three ``mcts-python``, 1.7 s of CPU a move) ``hard`` took a mean rank of
         2.58 [2.09, 3.06] in 20 games with 48, 2.21 [1.90, 2.53] in 40 with 12 and
-        1.84 [1.54, 2.14] in 40 with 24 (parity 2.5; 29-30 Nov 2026, ``docs/bots.md``).
+        2.02 [1.84, 2.20] in 112 with 24 (parity 2.5; 29-30 Nov 2026, ``docs/bots.md``).
         The Python search keeps 12."""
         if self._search is not None and len(self.belief) > 2:  # a belief per player
             return self.compiled_root_width_many
